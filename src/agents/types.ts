@@ -1,0 +1,60 @@
+// The one interface every agent CLI adapter implements (DESIGN.md, "Agents").
+export const AGENT_KINDS = ['claude', 'codex', 'opencode', 'gemini', 'command'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+export const ROLES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface AgentSpec {
+  agent: AgentKind;
+  model: string;
+}
+
+export interface Invocation {
+  role: Role;
+  /** Role instance: reviewer-1 … reviewer-5, analyzer, fixer, gate, confirm. */
+  name: string;
+  model: string;
+  prompt: string;
+  /** The checkout the agent works in. */
+  cwd: string;
+  /** Folder with pr.json, files.json, diff.patch, threads.json, … for this role. */
+  contextDir: string;
+  /** A private folder the adapter may use as the CLI's state home. */
+  stateDir: string;
+  round: number;
+  sessionId?: string;
+  timeoutMs: number;
+}
+
+export interface Usage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+}
+
+export interface AgentAnswer {
+  text: string;
+  /** The model the CLI reports having used; null where the CLI does not say. */
+  model: string | null;
+  sessionId: string | null;
+  usage: Usage;
+  durationMs: number;
+}
+
+export interface AgentAdapter {
+  readonly kind: AgentKind;
+  run(inv: Invocation): Promise<AgentAnswer>;
+}
+
+/** A role failure with a message that names the CLI, the model and the cause. */
+export class AgentError extends Error {
+  constructor(
+    message: string,
+    readonly detail: { agent: AgentKind; model: string; stderrTail?: string; timedOut?: boolean },
+  ) {
+    super(message);
+  }
+}
+
+export const NO_USAGE: Usage = { inputTokens: null, outputTokens: null, costUsd: null };

@@ -1,0 +1,77 @@
+// Typed views of what the action reads from GitHub. Only src/github/ builds these.
+
+/** Which PR a run is about and why it started: our own union over the event payloads. */
+export type PrTarget =
+  | { kind: 'pull_request'; eventName: 'pull_request' | 'pull_request_target'; action: string; number: number; headSha: string; headRef: string; actor: string }
+  | { kind: 'workflow_dispatch'; eventName: 'workflow_dispatch'; number: number; actor: string }
+  | { kind: 'issue_comment'; eventName: 'issue_comment'; number: number; actor: string; actorType: string; commentBody: string; commentId: number };
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface PrFile {
+  filename: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  previousFilename?: string;
+}
+
+export interface ThreadComment {
+  id: string;
+  databaseId: number | null;
+  body: string;
+  author: string | null;
+  authorAssociation: string;
+  path: string | null;
+  line: number | null;
+  createdAt: string;
+}
+
+export interface ReviewThread {
+  id: string;
+  isResolved: boolean;
+  isOutdated: boolean;
+  path: string | null;
+  line: number | null;
+  comments: ThreadComment[];
+}
+
+export interface ReviewState {
+  hasChangesRequested: boolean;
+  changesRequestedBy: { login: string; association: string }[];
+}
+
+export interface PrMeta {
+  number: number;
+  title: string;
+  body: string;
+  author: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  draft: boolean;
+  htmlUrl: string;
+  baseRef: string;
+  baseSha: string;
+  headRef: string;
+  headSha: string;
+  /** owner/name of the repository the head branch lives in. */
+  headRepoFullName: string;
+  baseRepoFullName: string;
+}
+
+export interface PrContext {
+  repo: RepoRef;
+  meta: PrMeta;
+  files: PrFile[];
+  diff: string;
+  diffTruncated: boolean;
+  threads: ReviewThread[];
+  threadsTruncated: boolean;
+  reviewState: ReviewState;
+  canPush: boolean;
+  /** Why the run is review-only, when canPush is false. */
+  reviewOnlyReason: string | null;
+}
