@@ -1,0 +1,87 @@
+// Claude Code adapter: `claude -p --output-format json`, prompt on stdin (no
+// argv size limit). Flags and output shape: shared/reference/cli-agents.md.
+//
+// Permissions come from the CLI's own switches: read-only roles get only the
+// Read/Grep/Glob tools (`--tools` removes the others from the model's tool list,
+// so a Write call is refused by the CLI); the fixer gets edit tools with
+// `--permission-mode acceptEdits` and Bash through `--allowedTools`. In -p mode
+// anything not allowed is denied, never prompted.
+//
+// Model: reported. The result's `modelUsage` keys are the models the CLI called.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cliEnv, cliError, findLast, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull } from './cli-common.js';
+import type { CliAdapterOptions, JsonObject } from './cli-common.js';
+import { modelMatches } from './run-role.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+
+const READ_ONLY_TOOLS = 'Read,Grep,Glob';
+const FIXER_TOOLS = 'Bash,Edit,Write,Read,Grep,Glob';
+
+export function createClaudeAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
+  return { kind: 'claude', run: (inv) => runClaude(opts, inv) };
+}
+
+async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<string[]> {
+  const args = ['-p', '--output-format', 'json', '--model', inv.model];
+  // Only MCP servers we pass (none): a checkout's .mcp.json must not add tools.
+  args.push('--strict-mcp-config', '--add-dir', inv.contextDir);
+  if (isReadOnly(inv.role)) {
+    args.push('--tools', READ_ONLY_TOOLS, '--permission-mode', 'default');
+  } else {
+    args.push('--tools', FIXER_TOOLS, '--allowedTools', 'Bash,Edit,Write', '--permission-mode', 'acceptEdits');
+    if (inv.sessionId) args.push('--resume', inv.sessionId);
+  }
+  if (opts.agentConfig && Object.keys(opts.agentConfig).length > 0) {
+    // agent-config.claude is a settings.json object (env, model aliases, apiKeyHelper, …).
+    // Our --tools and --permission-mode flags win over anything in it.
+    const file = path.join(inv.stateDir, 'settings.json');
+    await writeFile(file, JSON.stringify(opts.agentConfig, null, 2), { mode: 0o600 });
+    args.push('--settings', file);
+  }
+  return args;
+}
+
+async function runClaude(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
+  const env = cliEnv(opts, inv, {
+    // The state home: sessions, ~/.claude.json and settings live here, not in HOME.
+    CLAUDE_CONFIG_DIR: path.join(inv.stateDir, 'claude'),
+    // Telemetry, error reporting, auto-update and preflight calls all off.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+  });
+  const res = await runCli('claude', opts, inv, await claudeArgs(opts, inv), env, inv.prompt);
+  const result = findLast(jsonLines(res.stdout), (o) => o.type === 'result');
+  if (res.timedOut) throw cliError('claude', inv, processFailure(res, inv.timeoutMs)!, res);
+  if (!result) {
+    const cause = processFailure(res, inv.timeoutMs) ?? 'exited 0';
+    throw cliError('claude', inv, `${cause} and printed no JSON result`, res);
+  }
+  if (result.is_error === true || res.exitCode !== 0) {
+    const text = typeof result.result === 'string' ? result.result : JSON.stringify(result.subtype);
+    const hint = /not logged in|api key|login/i.test(text) ? ' (not authenticated: set ANTHROPIC_API_KEY)' : '';
+    throw cliError('claude', inv, `reported an error: ${text}${hint}`, res);
+  }
+  const usage = isObject(result.usage) ? result.usage : {};
+  return {
+    text: typeof result.result === 'string' ? result.result : '',
+    model: reportedModel(result, inv.model),
+    sessionId: typeof result.session_id === 'string' ? result.session_id : null,
+    usage: {
+      inputTokens: sumOrNull(num(usage.input_tokens), num(usage.cache_creation_input_tokens), num(usage.cache_read_input_tokens)),
+      outputTokens: num(usage.output_tokens),
+      costUsd: num(result.total_cost_usd),
+    },
+    durationMs: res.durationMs,
+  };
+}
+
+/** The `modelUsage` key that matches the model asked for, else the one that used the most tokens. */
+function reportedModel(result: JsonObject, asked: string): string | null {
+  const used = isObject(result.modelUsage) ? Object.entries(result.modelUsage) : [];
+  if (used.length === 0) return null;
+  const match = used.find(([name]) => modelMatches(asked, name));
+  if (match) return match[0];
+  const tokens = (u: unknown): number => (isObject(u) ? (num(u.inputTokens) ?? 0) + (num(u.outputTokens) ?? 0) : 0);
+  return used.reduce((a, b) => (tokens(b[1]) > tokens(a[1]) ? b : a))[0];
+}

@@ -1,0 +1,156 @@
+// Helpers shared by the four CLI adapters (claude, codex, opencode, gemini).
+import { mkdir } from 'node:fs/promises';
+import { agentEnv } from './env.js';
+import { runProcess } from './process.js';
+import type { ProcessResult } from './process.js';
+import { AgentError } from './types.js';
+import type { AgentKind, Invocation, Role } from './types.js';
+
+export interface CliAdapterOptions {
+  /** The CLI executable; default: its name, looked up on PATH. */
+  binPath?: string;
+  /** The environment to scrub and pass on; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** This CLI's map from the `agent-config` input, merged into the config the adapter writes. */
+  agentConfig?: Record<string, unknown>;
+  /** Values (tokens) no variable may carry into the CLI's environment. */
+  secretValues?: readonly string[];
+}
+
+const STDERR_TAIL_LINES = 20;
+
+/** Only the fixer may edit files and run commands; every other role is read-only. */
+export const isReadOnly = (role: Role): boolean => role !== 'fixer';
+
+export type JsonObject = Record<string, unknown>;
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The scrubbed step environment plus the variables the `command` agent also gets,
+ * plus the CLI's own state-home and offline switches in `extra`.
+ */
+export function cliEnv(opts: CliAdapterOptions, inv: Invocation, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const role = {
+    REVIEW_LOOP_ROLE: inv.role,
+    REVIEW_LOOP_MODEL: inv.model,
+    REVIEW_LOOP_ROUND: String(inv.round),
+    REVIEW_LOOP_CONTEXT_DIR: inv.contextDir,
+    REVIEW_LOOP_AGENT_NAME: inv.name,
+  };
+  return agentEnv(opts.baseEnv ?? process.env, { ...role, ...extra }, opts.secretValues);
+}
+
+/**
+ * Runs the CLI in the checkout. The prompt goes on stdin, which is then closed
+ * (an open stdin makes several CLIs wait for EOF); stdin also avoids the 128 KiB
+ * limit of one argv string. Without `stdin`, stdin is /dev/null.
+ */
+export async function runCli(
+  kind: AgentKind,
+  opts: CliAdapterOptions,
+  inv: Invocation,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin?: string,
+): Promise<ProcessResult> {
+  await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
+  const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
+  return runProcess(stdin === undefined ? spec : { ...spec, stdin });
+}
+
+/** Why the process failed, or undefined when it exited 0. */
+export function processFailure(res: ProcessResult, timeoutMs: number): string | undefined {
+  if (res.timedOut) return `timed out after ${formatMs(timeoutMs)} and was killed`;
+  if (res.exitCode === 0) return undefined;
+  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
+  if (res.signal !== null) return `was killed by ${res.signal}`;
+  return 'could not be started';
+}
+
+export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
+  return stderr.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** The role's failure, naming the CLI, the role instance, the model and the cause, with the stderr tail. */
+export function cliError(kind: AgentKind, inv: Invocation, cause: string, res: ProcessResult): AgentError {
+  const tail = stderrTail(res.stderr);
+  return new AgentError(`${kind} agent (${inv.name}, model ${inv.model}) ${cause}${tail ? `; stderr:\n${tail}` : ''}`, {
+    agent: kind,
+    model: inv.model,
+    stderrTail: tail,
+    timedOut: res.timedOut,
+  });
+}
+
+/** Each stdout line that is a JSON object; other lines (warnings, banners) are skipped. */
+export function jsonLines(stdout: string): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const line of stdout.split('\n')) {
+    const t = line.trim();
+    if (!t.startsWith('{')) continue;
+    try {
+      const v: unknown = JSON.parse(t);
+      if (isObject(v)) out.push(v);
+    } catch {
+      // A partial line at the output cap, or a non-JSON line starting with '{'.
+    }
+  }
+  return out;
+}
+
+/** The last element matching `pred` (Array#findLast is ES2023; we target ES2022). */
+export function findLast<T>(items: readonly T[], pred: (item: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i]!)) return items[i];
+  return undefined;
+}
+
+/** `over` merged into `base`: objects recursively, anything else replaced. Neither input changes. */
+export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObject(b) && isObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+export const sumOrNull = (...vs: (number | null)[]): number | null =>
+  vs.every((v) => v === null) ? null : vs.reduce<number>((a, v) => a + (v ?? 0), 0);
+
+function formatMs(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+// TOML for Codex's config.toml: enough for what agent-config can hold (tables,
+// strings, numbers, booleans, arrays). Basic strings share JSON's escapes, except
+// that TOML also wants DEL escaped. null/undefined values are left out.
+const tomlKey = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+
+function tomlValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v).replace(/\x7f/g, '\\u007f');
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`TOML cannot hold the number ${v}`);
+    return String(v);
+  }
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.filter((x) => x != null).map(tomlValue).join(', ')}]`;
+  if (isObject(v)) {
+    const items = Object.entries(v).filter(([, x]) => x != null);
+    return `{ ${items.map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`).join(', ')} }`;
+  }
+  throw new Error(`TOML cannot hold a ${typeof v}`);
+}
+
+/** `obj` as a TOML document: plain keys first, then one [table] per nested object. */
+export function toToml(obj: JsonObject, prefix: string[] = []): string {
+  const entries = Object.entries(obj).filter(([, v]) => v != null);
+  const lines = entries.filter(([, v]) => !isObject(v)).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`);
+  let out = lines.length > 0 || prefix.length === 0 ? '' : '';
+  if (prefix.length > 0 && lines.length > 0) out += `[${prefix.map(tomlKey).join('.')}]\n`;
+  out += lines.map((l) => `${l}\n`).join('');
+  for (const [k, v] of entries) {
+    if (isObject(v)) out += `${out ? '\n' : ''}${toToml(v, [...prefix, k])}`;
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+// The `command` agent (SPEC §4): a user-given command line that reads the prompt
+// on stdin and prints the answer on stdout. It is also how tests drive scripted agents.
+import { mkdir } from 'node:fs/promises';
+import { agentEnv } from './env.js';
+import { runProcess } from './process.js';
+import type { ProcessResult } from './process.js';
+import { AgentError, NO_USAGE } from './types.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+
+export interface CommandAdapterOptions {
+  /** The environment to scrub and pass on; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Values (tokens) no variable may carry into the agent's environment. */
+  secretValues?: readonly string[];
+}
+
+const STDERR_TAIL_LINES = 20;
+
+export function createCommandAdapter(commandLine: string, opts: CommandAdapterOptions = {}): AgentAdapter {
+  if (commandLine.trim() === '') throw new Error('agent-command is empty: give a command line that reads the prompt on stdin');
+  return {
+    kind: 'command',
+    async run(inv: Invocation): Promise<AgentAnswer> {
+      await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
+      const env = agentEnv(
+        opts.baseEnv ?? process.env,
+        {
+          REVIEW_LOOP_ROLE: inv.role,
+          REVIEW_LOOP_MODEL: inv.model,
+          REVIEW_LOOP_ROUND: String(inv.round),
+          REVIEW_LOOP_CONTEXT_DIR: inv.contextDir,
+          REVIEW_LOOP_AGENT_NAME: inv.name,
+          HOME: inv.stateDir,
+        },
+        opts.secretValues,
+      );
+      // sh -c so users can write pipes and redirections in agent-command.
+      const res = await runProcess({
+        command: '/bin/sh',
+        args: ['-c', commandLine],
+        cwd: inv.cwd,
+        env,
+        stdin: inv.prompt,
+        timeoutMs: inv.timeoutMs,
+      });
+      const cause = failureCause(res, inv.timeoutMs);
+      if (cause !== undefined) {
+        const tail = stderrTail(res.stderr);
+        throw new AgentError(
+          `command agent (${inv.name}, model ${inv.model}) ${cause}${tail ? `; stderr:\n${tail}` : ''}`,
+          { agent: 'command', model: inv.model, stderrTail: tail, timedOut: res.timedOut },
+        );
+      }
+      return { text: res.stdout, model: null, sessionId: null, usage: { ...NO_USAGE }, durationMs: res.durationMs };
+    },
+  };
+}
+
+/** Why the run failed, or undefined when it succeeded. */
+function failureCause(res: ProcessResult, timeoutMs: number): string | undefined {
+  if (res.timedOut) return `timed out after ${formatMs(timeoutMs)} and was killed`;
+  if (res.exitCode === 0) return undefined;
+  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
+  if (res.signal !== null) return `was killed by ${res.signal}`;
+  return 'could not be started';
+}
+
+/** The last lines of stderr, for error messages. */
+export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
+  return stderr.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+function formatMs(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}

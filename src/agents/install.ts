@@ -1,0 +1,126 @@
+// Makes an agent CLI available: the one on PATH when there is one, else the
+// pinned (or user-chosen) npm version installed into the runner's tool cache.
+import { access, constants, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CLI_PACKAGES } from './cli-versions.js';
+import type { CliKind } from './cli-versions.js';
+import { agentEnv } from './env.js';
+import { runProcess } from './process.js';
+
+export interface EnsureCliOptions {
+  /** npm version to install when the CLI is not on PATH; default the pinned one. */
+  version?: string;
+  /** Root of the tool cache; the CLI goes to `<toolCacheDir>/<kind>-<version>`. */
+  toolCacheDir: string;
+  log?: (line: string) => void;
+  /** PATH to search first; default process.env.PATH. '' skips the search. */
+  searchPath?: string;
+}
+
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+/** Postinstall stubs are a few KiB; the real CLIs are tens of MiB or JS bundles with a shebang. */
+const STUB_MAX_BYTES = 64 * 1024;
+
+/** Path of the CLI's executable, installing it first if needed. Throws when npm fails. */
+export async function ensureCli(kind: CliKind, opts: EnsureCliOptions): Promise<string> {
+  const { pkg, bin, version: pinned } = CLI_PACKAGES[kind];
+  const log = opts.log ?? (() => {});
+  const onPath = await findOnPath(bin, opts.searchPath ?? process.env.PATH ?? '');
+  if (onPath) {
+    log(`${kind}: using ${onPath} from PATH`);
+    return onPath;
+  }
+  const version = opts.version ?? pinned;
+  const prefix = path.join(opts.toolCacheDir, `${kind}-${version}`);
+  const cached = await installedBin(kind, prefix, version);
+  if (cached) {
+    log(`${kind}: using ${pkg}@${version} from the tool cache (${cached})`);
+    return cached;
+  }
+  log(`${kind}: not on PATH; installing ${pkg}@${version} with npm into ${prefix}`);
+  return installCli(kind, version, prefix);
+}
+
+/**
+ * `npm install <pkg>@<version>` into `prefix`. It installs into a sibling temp
+ * folder first and renames it, so a half-finished install is never taken for a
+ * finished one (and two concurrent installs cannot mix).
+ */
+export async function installCli(kind: CliKind, version: string, prefix: string): Promise<string> {
+  const { pkg } = CLI_PACKAGES[kind];
+  const tmp = `${prefix}.tmp-${process.pid}-${Date.now()}`;
+  const res = await runProcess({
+    command: 'npm',
+    args: ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`],
+    cwd: path.dirname(prefix),
+    // Postinstall scripts run here: they get no GitHub or Actions token.
+    env: agentEnv(process.env, {}),
+    timeoutMs: INSTALL_TIMEOUT_MS,
+  });
+  if (res.exitCode !== 0) {
+    await rm(tmp, { recursive: true, force: true });
+    const tail = res.stderr.trimEnd().split('\n').slice(-15).join('\n');
+    throw new Error(`installing ${pkg}@${version} with npm failed (${res.timedOut ? 'timed out' : `exit ${res.exitCode}`}):\n${tail}`);
+  }
+  try {
+    await rename(tmp, prefix);
+  } catch {
+    await rm(tmp, { recursive: true, force: true }); // another process finished first
+  }
+  const bin = await installedBin(kind, prefix, version);
+  if (!bin) throw new Error(`installed ${pkg}@${version} into ${prefix}, but found no runnable '${CLI_PACKAGES[kind].bin}' in it`);
+  return bin;
+}
+
+/**
+ * The runnable executable of an install at `prefix`, or null when `pkg@version`
+ * is not installed there. When npm skipped a postinstall (npm 11 `allowScripts`),
+ * Claude Code and OpenCode leave a stub in bin/; then the platform package's
+ * native binary is used directly (shared/reference/cli-agents.md, finding 7).
+ */
+export async function installedBin(kind: CliKind, prefix: string, version: string): Promise<string | null> {
+  const { pkg, bin } = CLI_PACKAGES[kind];
+  const modules = path.join(prefix, 'node_modules');
+  try {
+    const meta = JSON.parse(await readFile(path.join(modules, pkg, 'package.json'), 'utf8')) as { version?: string };
+    if (meta.version !== version) return null;
+  } catch {
+    return null;
+  }
+  const linked = path.join(modules, '.bin', bin);
+  if (kind !== 'claude' && kind !== 'opencode') return (await isExecutable(linked)) ? linked : null;
+  if ((await isExecutable(linked)) && (await stat(linked)).size > STUB_MAX_BYTES) return linked;
+  return nativeFallback(kind, modules);
+}
+
+async function nativeFallback(kind: 'claude' | 'opencode', modules: string): Promise<string | null> {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const candidates =
+    kind === 'claude'
+      ? [`${process.platform}-${process.arch}`, `${process.platform}-${process.arch}-musl`].map((p) =>
+          path.join(modules, '@anthropic-ai', `claude-code-${p}`, 'claude'),
+        )
+      : // baseline first: it runs on every x64 CPU, with or without AVX2.
+        ['-baseline', '', '-baseline-musl', '-musl'].map((v) => path.join(modules, `opencode-${os}-${process.arch}${v}`, 'bin', 'opencode'));
+  for (const c of candidates) if (await isExecutable(c)) return c;
+  return null;
+}
+
+/** The first executable `bin` in a PATH string. */
+export async function findOnPath(bin: string, searchPath: string): Promise<string | null> {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, bin);
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}

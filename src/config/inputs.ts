@@ -1,0 +1,140 @@
+// The action's inputs: ONE zod schema keyed by the kebab-case names of action.yml, built-in
+// defaults included (action.yml declares none, so a user's value can be told from a default
+// when merging with the repo config), parsed into one camelCase Config.
+import { z } from 'zod';
+import { AGENT_KINDS, type AgentKind, type AgentSpec } from '../agents/types.js';
+import { reviewerRefs, singleRef } from './agent-specs.js';
+import { agentConfig, agentVersions } from './agent-settings.js';
+import { ConfigError } from './errors.js';
+import { boolean, list, oneOf, positiveNumber, text, wholeNumber } from './fields.js';
+import { crossCheck, roles } from './roles.js';
+import { configPath, presetName, botLogin, workflowFile } from './values.js';
+
+export const inputSchemaShape = {
+  'github-token': z.string({ error: 'is required (its default is ${{ github.token }}). Example: github-token: ${{ github.token }}' }),
+  pr: positiveNumber('pr', 42),
+  agent: oneOf('agent', AGENT_KINDS, 'claude').default('claude'),
+  'agent-command': text(),
+  'agent-config': agentConfig('agent-config').default(() => ({})),
+  'agent-versions': agentVersions('agent-versions').default(() => ({})),
+  reviewers: reviewerRefs('reviewers'),
+  analyzer: singleRef('analyzer'),
+  fixer: singleRef('fixer'),
+  'gate-reviewer': singleRef('gate-reviewer'),
+  'gate-max-loops': wholeNumber('gate-max-loops', 1, 10, 2).default(2),
+  mode: oneOf('mode', ['fix', 'review'], 'review').default('fix'),
+  'max-rounds': wholeNumber('max-rounds', 1, 10, 3).default(3),
+  verify: list((line) => line, false).default(() => []),
+  confirm: oneOf('confirm', ['none', 'P0', 'P1'], 'P1').default('none'),
+  'fail-on': oneOf('fail-on', ['none', 'P0', 'P1', 'P2'], 'P1').default('P0'),
+  'agent-timeout-minutes': wholeNumber('agent-timeout-minutes', 1, 360, 30).default(20),
+  'max-diff-lines': positiveNumber('max-diff-lines', 4000).default(4000),
+  'max-diff-chars': positiveNumber('max-diff-chars', 200000).default(200000),
+  'config-file': configPath('config-file').default('.github/pr-review-loop.yml'),
+  preset: presetName('preset').default('default'),
+  'dry-run': boolean('dry-run').default(false),
+  'allowed-bots': list(botLogin, true).default(() => []),
+  'dispatch-workflows': list(workflowFile, true).default(() => []),
+  'allow-fork-fixes': boolean('allow-fork-fixes').default(false),
+};
+
+export type InputName = keyof typeof inputSchemaShape;
+export const INPUT_NAMES = Object.keys(inputSchemaShape) as InputName[];
+/** What the workflow (or a config layer) gave, as strings; absent or empty means "not given". */
+export type RawInputs = Partial<Record<InputName, string>>;
+type Parsed = z.output<z.ZodObject<typeof inputSchemaShape>>;
+
+export interface Config {
+  githubToken: string;
+  pr?: number;
+  agent: AgentKind;
+  agentCommand?: string;
+  agentConfig: Record<string, Record<string, unknown>>;
+  agentVersions: Partial<Record<AgentKind, string>>;
+  reviewers: AgentSpec[];
+  analyzer: AgentSpec;
+  fixer: AgentSpec;
+  gateReviewer?: AgentSpec;
+  gateMaxLoops: number;
+  mode: 'fix' | 'review';
+  maxRounds: number;
+  verify: string[];
+  confirm: 'none' | 'P0' | 'P1';
+  failOn: 'none' | 'P0' | 'P1' | 'P2';
+  agentTimeoutMinutes: number;
+  maxDiffLines: number;
+  maxDiffChars: number;
+  configFile: string;
+  preset: string;
+  dryRun: boolean;
+  allowedBots: string[];
+  dispatchWorkflows: string[];
+  allowForkFixes: boolean;
+}
+
+function toConfig(o: Parsed): Config {
+  const { reviewers, analyzer, fixer, gate } = roles(o);
+  return {
+    githubToken: o['github-token'],
+    pr: o.pr,
+    agent: o.agent,
+    agentCommand: o['agent-command'],
+    agentConfig: o['agent-config'],
+    agentVersions: o['agent-versions'],
+    reviewers,
+    analyzer,
+    fixer,
+    gateReviewer: gate,
+    gateMaxLoops: o['gate-max-loops'],
+    mode: o.mode,
+    maxRounds: o['max-rounds'],
+    verify: o.verify,
+    confirm: o.confirm,
+    failOn: o['fail-on'],
+    agentTimeoutMinutes: o['agent-timeout-minutes'],
+    maxDiffLines: o['max-diff-lines'],
+    maxDiffChars: o['max-diff-chars'],
+    configFile: o['config-file'],
+    preset: o.preset,
+    dryRun: o['dry-run'],
+    allowedBots: o['allowed-bots'],
+    dispatchWorkflows: o['dispatch-workflows'],
+    allowForkFixes: o['allow-fork-fixes'],
+  };
+}
+
+export const inputSchema = z
+  .object(inputSchemaShape)
+  .superRefine(crossCheck, { when: () => true })
+  .transform(toConfig);
+
+/** How a problem names the place a value came from; repo-config.ts names file and key instead. */
+export type Describe = (name: string) => string;
+const asInput: Describe = (name) => `Input "${name}"`;
+
+/** Validates raw values (all layers already merged); throws ConfigError with every problem. */
+export function validateInputs(raw: RawInputs, describe: Describe = asInput): Config {
+  const given = Object.fromEntries(
+    Object.entries(raw)
+      .map(([name, value]) => [name, value?.trim()])
+      .filter(([, value]) => value),
+  );
+  const result = inputSchema.safeParse(given);
+  if (result.success) return result.data;
+  throw new ConfigError(result.error.issues.map((i) => `${describe(String(i.path[0] ?? 'inputs'))} ${i.message}`));
+}
+
+/** Phase one: everything the workflow gave, validated before any network request. */
+export function parseInputs(read: (name: string) => string | undefined): Config {
+  return validateInputs(Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name)])));
+}
+
+/** Inputs as the runner passes them: `INPUT_<NAME>`, upper-cased, spaces → `_`, dashes kept. */
+export function readInputsFromEnv(env: NodeJS.ProcessEnv = process.env): RawInputs {
+  const raw: RawInputs = {};
+  for (const name of INPUT_NAMES) {
+    const value = env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`]?.trim();
+    if (value) raw[name] = value;
+  }
+  return raw;
+}

@@ -1,0 +1,38 @@
+// The action's outputs, as declared in action.yml (a test keeps the two in step), so the run
+// code can set every output on every path, safe defaults first (STYLE.md habit 5).
+
+export const OUTPUT_NAMES = [
+  'status',
+  'consensus',
+  'rounds',
+  'p0',
+  'p1',
+  'p2',
+  'p3',
+  'fixed',
+  'stuck',
+  'head-sha',
+  'report-json',
+] as const;
+export type OutputName = (typeof OUTPUT_NAMES)[number];
+
+/** Values of the `status` output (SPEC §3). */
+export const RUN_STATUSES = ['converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** What every output holds until the run knows better: a run that ends early has failed. */
+export function defaultOutputs(): Record<OutputName, string> {
+  return {
+    status: 'failed',
+    consensus: '',
+    rounds: '0',
+    p0: '0',
+    p1: '0',
+    p2: '0',
+    p3: '0',
+    fixed: '0',
+    stuck: '0',
+    'head-sha': '',
+    'report-json': '',
+  };
+}

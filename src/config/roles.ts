@@ -1,0 +1,60 @@
+// The agent roles (reviewers, analyzer, fixer, gate) resolved from their inputs, and the
+// checks that span several inputs.
+import type { z } from 'zod';
+import type { AgentSpec } from '../agents/types.js';
+import { DEFAULT_MODELS, isAgentKind, type AgentRef } from './agent-specs.js';
+
+/** The parsed inputs these functions read; loose because crossCheck also sees aborted values. */
+export interface Loose {
+  agent?: unknown;
+  'agent-command'?: unknown;
+  reviewers?: unknown;
+  analyzer?: unknown;
+  fixer?: unknown;
+  'gate-reviewer'?: unknown;
+}
+
+export interface Roles {
+  reviewers: AgentSpec[];
+  analyzer: AgentSpec;
+  fixer: AgentSpec;
+  gate?: AgentSpec;
+}
+
+/**
+ * Entries with the input `agent` filled in where only a model is named, and the defaults of
+ * SPEC §3 (one reviewer; analyzer and fixer = the first reviewer). Also called on partly
+ * invalid values (see crossCheck), hence the guards.
+ */
+export function roles(o: Loose): Roles {
+  const agent = isAgentKind(o.agent) ? o.agent : 'claude';
+  const isRef = (v: unknown): v is AgentRef => typeof v === 'object' && v !== null && 'model' in v;
+  const spec = (ref: unknown): AgentSpec | undefined =>
+    isRef(ref) ? { agent: ref.agent ?? agent, model: ref.model } : undefined;
+  const given = Array.isArray(o.reviewers) ? o.reviewers.filter(isRef) : [];
+  const reviewers = (given.length > 0 ? given : [{ model: DEFAULT_MODELS[agent] }]).map((r) => spec(r)!);
+  const first = reviewers[0]!;
+  return { reviewers, analyzer: spec(o.analyzer) ?? first, fixer: spec(o.fixer) ?? first, gate: spec(o['gate-reviewer']) };
+}
+
+// Runs even when single fields failed (zod then passes their values as aborted), so every
+// problem is reported at once.
+export function crossCheck(o: Loose, ctx: z.RefinementCtx): void {
+  const r = roles(o);
+  const uses: [string, AgentSpec | undefined][] = [
+    ...r.reviewers.map((s): [string, AgentSpec] => ['reviewers uses', s]),
+    ['analyzer uses', r.analyzer],
+    ['fixer uses', r.fixer],
+    ['gate-reviewer uses', r.gate],
+  ];
+  const user = o.agent === 'command' ? 'agent is' : uses.find(([, s]) => s?.agent === 'command')?.[0];
+  if (user && typeof o['agent-command'] !== 'string') {
+    const message = `is required when ${user} "command". Example: agent-command: node .github/review-agent.mjs`;
+    ctx.addIssue({ code: 'custom', path: ['agent-command'], message });
+  }
+  // SPEC §6: the gate is a second opinion on the fix, so it must not be the fixer's own model.
+  if (r.gate && r.gate.agent === r.fixer.agent && r.gate.model === r.fixer.model) {
+    const message = `must differ from the fixer (${r.fixer.agent}:${r.fixer.model}). Example: gate-reviewer: codex:gpt-5-codex`;
+    ctx.addIssue({ code: 'custom', path: ['gate-reviewer'], message });
+  }
+}

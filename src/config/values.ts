@@ -1,0 +1,41 @@
+// Checks for single-string inputs and list items with a fixed shape.
+import { example, fail } from './errors.js';
+import { field } from './fields.js';
+
+/** A path inside the repository: relative, no `..`, read from the base branch via the API. */
+export function configPath(name: string) {
+  return field((value) => {
+    const parts = value.split('/');
+    if (!value.startsWith('/') && !value.includes('\\') && parts.every((p) => p !== '' && p !== '.' && p !== '..')) {
+      return value;
+    }
+    return fail('must be a relative path inside the repository', value, example(name, '.github/pr-review-loop.yml'));
+  });
+}
+
+export function presetName(name: string) {
+  return field((value) => {
+    if (/^[\w.-]+$/.test(value)) return value;
+    return fail('must be a preset name (letters, digits, `.`, `_`, `-`)', value, example(name, 'strict'));
+  });
+}
+
+/** A GitHub login; bots may be written with or without their `[bot]` suffix. */
+export function botLogin(item: string): string {
+  if (/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/.test(item)) return item;
+  return fail('must list GitHub logins, one per line or comma-separated', item, example('allowed-bots', 'renovate[bot]'));
+}
+
+/**
+ * A workflow file name as `createWorkflowDispatch` takes it (`ci.yml`) or a numeric workflow id;
+ * a path under `.github/workflows/` is shortened to the file name users mean.
+ */
+export function workflowFile(item: string): string {
+  const file = item.replace(/^\.?\/?\.github\/workflows\//, '');
+  if (/^[\w.-]+\.ya?ml$/.test(file) || /^\d+$/.test(file)) return file;
+  return fail(
+    'must list workflow files (e.g. ci.yml), one per line or comma-separated',
+    item,
+    example('dispatch-workflows', 'ci.yml'),
+  );
+}

@@ -1,0 +1,121 @@
+// One fix attempt (SPEC §6): fixer → one squashed commit → verify → gate (optional,
+// looping back to the fixer) → guard → push. Nothing is pushed unless every step passed.
+import path from 'node:path';
+import { fixResultSchema, gateResultSchema, type FixResult } from '../agents/envelope.js';
+import { writeContextDir } from '../agents/context-dir.js';
+import type { AgentSpec } from '../agents/types.js';
+import { changedPathsSince } from '../git/changes.js';
+import { squashSince } from '../git/commit.js';
+import { pushHead } from '../git/push.js';
+import type { Git } from '../git/runner.js';
+import { fillTemplate } from '../prompts.js';
+import { runAgentRole } from '../review/agent-runner.js';
+import { sharedPromptValues } from '../review/prompt-data.js';
+import { contextData, type RoundEnv } from '../review/round.js';
+import type { AgentRun, Finding, FixRoundRecord } from '../review/types.js';
+import { fixCommitMessage } from './commit-message.js';
+import { forbiddenPaths } from './guard.js';
+import { buildFixPayload, checkAccounting } from './payload.js';
+import { runVerify } from './verify.js';
+import type { PrContext } from '../github/types.js';
+
+export interface FixEnv extends RoundEnv {
+  git: Git;
+  fixer: AgentSpec;
+  gate?: AgentSpec;
+  gateMaxLoops: number;
+  verify: string[];
+  dryRun: boolean;
+  verifyEnv: NodeJS.ProcessEnv;
+  redact: (text: string) => string;
+  log: (line: string) => void;
+  /** The fixer's session, resumed across gate loops and rounds where the CLI supports it. */
+  session: { id: string | null };
+}
+
+export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord> {
+  const previousHeadSha = ctx.meta.headSha;
+  const payload = buildFixPayload(ctx.meta.number, round, findings);
+  const rec: FixRoundRecord = { round, outcome: 'fixer-failed', fixer: null, fixed: [], rejected: [], commitSha: null, previousHeadSha, verify: [], message: '' };
+  const roundDir = path.join(env.scratchDir, `round-${round}`);
+  let feedback = '';
+  for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
+    const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, { ...contextData(ctx), fixPayload: payload });
+    const prompt = fillTemplate(env.prompts.fixer, {
+      ...sharedPromptValues(ctx, round, contextDir, env.instructions),
+      priorContext: feedback,
+      verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)',
+    });
+    const { outcome, run } = await runAgentRole(
+      env.registry,
+      { role: 'fixer', name: 'fixer', spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(env.scratchDir, 'fixer-home'), round, timeoutMs: env.timeoutMs, ...(env.session.id ? { sessionId: env.session.id } : {}) },
+      fixResultSchema,
+    );
+    rec.fixer = mergeRuns(rec.fixer, run);
+    if (outcome.answer?.sessionId) env.session.id = outcome.answer.sessionId;
+    if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
+    const accounting = checkAccounting(payload, outcome.value);
+    if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
+    takeResult(rec, outcome.value);
+
+    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings));
+    if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
+    const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log });
+    rec.verify = verify.results;
+    if (!verify.ok) {
+      const failed = verify.results[verify.results.length - 1]!;
+      return done(rec, 'verify-failed', `Verification failed: \`${failed.command}\` exited with ${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`);
+    }
+    if (!env.gate) break;
+    const gate = await runGate(env, ctx, round, loop, roundDir, payload);
+    if (gate.approved) break;
+    if (loop >= env.gateMaxLoops) return done(rec, 'gate-blocked', `The gate reviewer did not approve the fix after ${loop} loop(s): ${gate.feedback}`);
+    feedback = `## The gate reviewer asked for more changes\n${gate.feedback}`;
+  }
+
+  const changed = await changedPathsSince(env.git, previousHeadSha);
+  const touched = [...forbiddenPaths(changed.paths), ...changed.symlinksOutside.map((p) => `${p} (symlink leaving the repository)`)];
+  if (touched.length) return done(rec, 'refused', `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`);
+  if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');
+  const push = await pushHead(env.git, ctx.meta.headRef);
+  if (!push.ok) {
+    const why = push.rejected ? 'someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost' : push.message;
+    return done(rec, 'push-rejected', `The push was rejected: ${why}.`);
+  }
+  return done(rec, 'pushed', `Pushed ${rec.commitSha!.slice(0, 7)} to ${ctx.meta.headRef}.`);
+}
+
+async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number, roundDir: string, payload: object) {
+  const diff = await env.git(['diff', ctx.meta.headSha, 'HEAD']);
+  const contextDir = await writeContextDir(roundDir, `gate-${loop}`, { ...contextData(ctx), fixPayload: payload, extra: { 'fix.patch': diff.stdout } });
+  const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
+  const { outcome } = await runAgentRole(
+    env.registry,
+    { role: 'gate', name: 'gate', spec: env.gate!, prompt, cwd: env.workDir, contextDir, stateDir: path.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
+    gateResultSchema,
+  );
+  if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
+  env.log(`gate (loop ${loop}): ${outcome.value.decision}`);
+  return { approved: outcome.value.decision === 'approve', feedback: outcome.value.requestedChanges.map((c) => `- ${c}`).join('\n') || outcome.value.summary };
+}
+
+function takeResult(rec: FixRoundRecord, r: FixResult): void {
+  rec.fixed = r.fixedIssues.map((f) => ({ findingId: f.findingId, description: f.description }));
+  rec.rejected = r.rejectedIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
+}
+
+function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {
+  if (!prev) return next;
+  const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  return {
+    ...next,
+    durationMs: prev.durationMs + next.durationMs,
+    usage: { inputTokens: add(prev.usage.inputTokens, next.usage.inputTokens), outputTokens: add(prev.usage.outputTokens, next.usage.outputTokens), costUsd: add(prev.usage.costUsd, next.usage.costUsd) },
+  };
+}
+
+function done(rec: FixRoundRecord, outcome: FixRoundRecord['outcome'], message: string): FixRoundRecord {
+  rec.outcome = outcome;
+  rec.message = message;
+  return rec;
+}

@@ -1,0 +1,39 @@
+// The fix payload (Appendix A4) and the check that the fixer accounted for every issue.
+import type { FixResult } from '../agents/envelope.js';
+import type { Finding } from '../review/types.js';
+
+export interface FixPayload {
+  prNumber: number;
+  round: number;
+  issuesToFix: Finding[];
+  optionalIssues: Finding[];
+}
+
+/**
+ * P0–P2 code findings that are not stuck go to the fixer; P3 are optional. Human
+ * threads never go to the fixer (SPEC §5), and stuck findings are excluded.
+ */
+export function buildFixPayload(prNumber: number, round: number, findings: Finding[]): FixPayload {
+  const code = findings.filter((f) => f.source.type === 'agent' && !f.stuck);
+  return {
+    prNumber,
+    round,
+    issuesToFix: code.filter((f) => f.priority !== 'P3'),
+    optionalIssues: code.filter((f) => f.priority === 'P3'),
+  };
+}
+
+/** fixed + rejected must equal issuesToFix, as sets of ids (Appendix A5 invariant). */
+export function checkAccounting(payload: FixPayload, result: FixResult): string | null {
+  const want = new Set(payload.issuesToFix.map((f) => f.id));
+  const optional = new Set(payload.optionalIssues.map((f) => f.id));
+  const seen = new Set<string>();
+  for (const id of [...result.fixedIssues.map((f) => f.findingId), ...result.rejectedIssues.map((r) => r.findingId)]) {
+    if (seen.has(id)) return `issue ${id} is listed twice in the fix result`;
+    seen.add(id);
+    if (!want.has(id) && !optional.has(id)) return `the fix result names ${id}, which was not in the fix payload`;
+  }
+  const missing = [...want].filter((id) => !seen.has(id));
+  if (missing.length) return `the fix result does not account for ${missing.join(', ')} (each issue must be fixed or rejected)`;
+  return null;
+}

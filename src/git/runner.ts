@@ -1,0 +1,128 @@
+// The one place that starts git. execFile (not @actions/exec) so output is captured
+// quietly and each child's environment is explicit.
+import { execFile } from 'node:child_process';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitCallOptions {
+  allowFail?: boolean;
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+}
+
+export type Git = (args: string[], opts?: GitCallOptions) => Promise<GitResult>;
+
+/** Credentials for the action's own fetch/push/ls-remote; never written to disk or argv. */
+export interface GitAuth {
+  serverUrl: string;
+  token: string;
+}
+
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly subcommand: string,
+    readonly result: GitResult,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+// Only these talk to the remote, so only these children ever see the token.
+const NETWORK_SUBCOMMANDS = new Set(['fetch', 'push', 'ls-remote']);
+const MAX_BUFFER = 64 * 1024 * 1024;
+const STDERR_TAIL = 2000;
+
+export function createGit(cwd: string, opts: { env?: NodeJS.ProcessEnv; auth?: GitAuth } = {}): Git {
+  const baseEnv = withoutTokens(opts.env ?? process.env);
+  const secrets = opts.auth ? secretForms(opts.auth.token) : [];
+  const redact = (s: string): string => secrets.reduce((acc, x) => acc.split(x).join('***'), s);
+
+  return async (args, call = {}) => {
+    const sub = subcommandOf(args);
+    const config: Array<[string, string]> = [...PROTECTIVE_CONFIG];
+    if (opts.auth && NETWORK_SUBCOMMANDS.has(sub)) config.push(...authConfig(opts.auth));
+    const env = withConfigEnv({ ...baseEnv, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...call.env }, config);
+    const raw = await run(cwd, args, env, call.input);
+    const result = { code: raw.code, stdout: redact(raw.stdout), stderr: redact(raw.stderr) };
+    if (result.code !== 0 && !call.allowFail) {
+      const tail = result.stderr.trim().slice(-STDERR_TAIL) || result.stdout.trim().slice(-STDERR_TAIL);
+      throw new GitError(`git ${sub} failed (exit ${result.code}): ${tail}`, sub, result);
+    }
+    return result;
+  };
+}
+
+// The fixer can write .git/hooks and .git/config; the action's own git commands must not
+// run code it planted. Command-line scope (GIT_CONFIG_*) beats the repository's config.
+const PROTECTIVE_CONFIG: ReadonlyArray<[string, string]> = [
+  ['core.hooksPath', '/dev/null'],
+  ['core.fsmonitor', 'false'],
+];
+
+// Git itself needs none of these; a filter or hook an agent planted must not see them either
+// (GitAuth is the only way a token reaches a git child, and only a network one).
+const TOKEN_VARS = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+
+function withoutTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !TOKEN_VARS.test(k)));
+}
+
+function authConfig(auth: GitAuth): Array<[string, string]> {
+  const basic = Buffer.from(`x-access-token:${auth.token}`).toString('base64');
+  const prefix = auth.serverUrl.replace(/\/+$/, '');
+  return [
+    [`http.${prefix}/.extraheader`, `AUTHORIZATION: basic ${basic}`],
+    // An empty helper resets the list, so no helper from .git/config runs beside our header.
+    ['credential.helper', ''],
+  ];
+}
+
+/** Appends entries after any GIT_CONFIG_COUNT the caller's environment already carries. */
+function withConfigEnv(env: NodeJS.ProcessEnv, entries: ReadonlyArray<[string, string]>): NodeJS.ProcessEnv {
+  const out = { ...env };
+  let n = Number.parseInt(env.GIT_CONFIG_COUNT ?? '0', 10);
+  if (!Number.isFinite(n) || n < 0) n = 0;
+  for (const [key, value] of entries) {
+    out[`GIT_CONFIG_KEY_${n}`] = key;
+    out[`GIT_CONFIG_VALUE_${n}`] = value;
+    n++;
+  }
+  out.GIT_CONFIG_COUNT = String(n);
+  return out;
+}
+
+function secretForms(token: string): string[] {
+  if (!token) return [];
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return [token, basic];
+}
+
+/** The git subcommand, skipping global options such as `-C dir` or `-c k=v`. */
+export function subcommandOf(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (a === '-C' || a === '-c') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return '';
+}
+
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<GitResult> {
+  return new Promise((resolve) => {
+    const child = execFile('git', args, { cwd, env, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (!err) return resolve({ code: 0, stdout, stderr });
+      const code = typeof err.code === 'number' ? err.code : 128;
+      const extra = typeof err.code === 'number' ? '' : `${err.message}\n`;
+      resolve({ code, stdout: stdout ?? '', stderr: `${stderr ?? ''}${extra}` });
+    });
+    // Closing stdin always: some subcommands read it when given nothing.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input ?? '');
+  });
+}

@@ -1,0 +1,50 @@
+// PR comments: the only write the action makes through the API besides dispatches.
+import type { Octokit } from './client.js';
+import type { RepoRef } from './types.js';
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  author: string;
+  authorType: string;
+  createdAt: string;
+  htmlUrl: string;
+}
+
+export async function listComments(octokit: Octokit, repo: RepoRef, number: number): Promise<IssueComment[]> {
+  const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
+  return rows.map((c) => ({
+    id: c.id,
+    body: c.body ?? '',
+    author: c.user?.login ?? '',
+    authorType: c.user?.type ?? '',
+    createdAt: c.created_at,
+    htmlUrl: c.html_url,
+  }));
+}
+
+export async function postComment(octokit: Octokit, repo: RepoRef, number: number, body: string): Promise<IssueComment> {
+  const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
+  return { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', authorType: data.user?.type ?? '', createdAt: data.created_at, htmlUrl: data.html_url };
+}
+
+export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
+
+/**
+ * The login the token posts as. GITHUB_TOKEN cannot read GET /user (403), and its
+ * comments are authored by github-actions[bot]; a PAT or app token can say who it is.
+ */
+export async function getTokenLogin(octokit: Octokit): Promise<string> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated();
+    return data.login;
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    if (status === 403 || status === 401 || status === 404) return GITHUB_ACTIONS_BOT;
+    throw e;
+  }
+}
+
+export async function dispatchWorkflow(octokit: Octokit, repo: RepoRef, workflow: string, ref: string): Promise<void> {
+  await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref });
+}

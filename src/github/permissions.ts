@@ -1,0 +1,63 @@
+// Who may push and who may start a run (SPEC §2, §8).
+import type { Octokit } from './client.js';
+import type { PrMeta, RepoRef } from './types.js';
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+const WRITE_LEVELS: ReadonlySet<Permission> = new Set(['admin', 'maintain', 'write']);
+
+export function canWrite(p: Permission | null): boolean {
+  return p !== null && WRITE_LEVELS.has(p);
+}
+
+/** A user's role on the repository; role_name knows maintain/triage, permission does not. */
+export async function getCollaboratorPermission(octokit: Octokit, repo: RepoRef, login: string): Promise<Permission> {
+  try {
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+    const role = (data as { role_name?: string }).role_name ?? data.permission;
+    return (['admin', 'maintain', 'write', 'triage', 'read'].includes(role) ? role : 'none') as Permission;
+  } catch (e) {
+    if ((e as { status?: number }).status === 404) return 'none';
+    throw e;
+  }
+}
+
+/**
+ * The token's own permission on the repository, from the `permissions` object GitHub
+ * adds to GET /repos for the caller. Installation tokens (GITHUB_TOKEN) may not get it:
+ * then null ("unknown"), and a push the token may not make is refused by GitHub and
+ * reported as a rejected push.
+ */
+export async function getTokenRepoPermission(octokit: Octokit, repo: RepoRef): Promise<Permission | null> {
+  const { data } = await octokit.rest.repos.get({ ...repo });
+  const p = data.permissions;
+  if (!p) return null;
+  if (p.admin) return 'admin';
+  if (p.maintain) return 'maintain';
+  if (p.push) return 'write';
+  if (p.triage) return 'triage';
+  return p.pull ? 'read' : 'none';
+}
+
+export interface PushDecisionInput {
+  mode: 'fix' | 'review';
+  meta: PrMeta;
+  allowForkFixes: boolean;
+  tokenPermission: Permission | null;
+}
+
+/** canPush and, when false, the reason the run is review-only. */
+export function decidePush(input: PushDecisionInput): { canPush: boolean; reason: string | null } {
+  if (input.mode === 'review') return { canPush: false, reason: 'mode is "review"' };
+  const fork = input.meta.headRepoFullName.toLowerCase() !== input.meta.baseRepoFullName.toLowerCase();
+  if (fork && !input.allowForkFixes) {
+    return { canPush: false, reason: `the PR comes from a fork (${input.meta.headRepoFullName || 'deleted repository'}); set allow-fork-fixes to push there` };
+  }
+  if (input.tokenPermission !== null && !canWrite(input.tokenPermission)) {
+    return { canPush: false, reason: `the token has "${input.tokenPermission}" permission; pushing needs write, maintain or admin` };
+  }
+  return { canPush: true, reason: null };
+}
+
+export function isBot(login: string, type: string | undefined): boolean {
+  return type === 'Bot' || login.endsWith('[bot]');
+}

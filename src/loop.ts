@@ -1,0 +1,134 @@
+// Rounds and termination (SPEC §5–§6): review → report → fix → report, until converged,
+// stuck, blocked, failed, or max-rounds. Each step is injected so the order of events
+// reads here like the data-flow picture in docs/architecture.md.
+import type { RunStatus } from './config/outputs.js';
+import type { PrContext, PrMeta } from './github/types.js';
+import type { RoundOutcome, RoundPlan } from './review/round.js';
+import { fingerprint, type FixedFingerprint } from './review/stuck.js';
+import { isConverged } from './review/consensus.js';
+import type { Finding, FixRoundRecord, ReviewRoundRecord } from './review/types.js';
+
+export interface LoopSteps {
+  loadContext(meta: PrMeta): Promise<PrContext>;
+  review(plan: Omit<RoundPlan, 'reviewers' | 'analyzer'>): Promise<RoundOutcome>;
+  /** `end` is set when this report is the run's last word. */
+  publishReview(rec: ReviewRoundRecord, end: LoopEnd | null): Promise<void>;
+  fix(ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord>;
+  publishFix(rec: FixRoundRecord, end: LoopEnd | null): Promise<void>;
+  /** Waits until the PR head shows the pushed commit; null when it never does. */
+  waitForHead(sha: string): Promise<PrMeta | null>;
+  afterPush(headRef: string): Promise<void>;
+  log(line: string): void;
+}
+
+export interface LoopEnd {
+  status: RunStatus;
+  message: string;
+}
+
+export interface LoopInput {
+  meta: PrMeta;
+  maxRounds: number;
+  dryRun: boolean;
+  fixedBefore: FixedFingerprint[];
+}
+
+export interface LoopResult {
+  status: RunStatus;
+  message: string;
+  rounds: { review: ReviewRoundRecord; fix: FixRoundRecord | null }[];
+  headSha: string;
+  fixed: FixedFingerprint[];
+  /** Findings of the last review that remain (active and stuck). */
+  remaining: Finding[];
+  stuck: Finding[];
+  last: ReviewRoundRecord | null;
+}
+
+export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopResult> {
+  const rounds: LoopResult['rounds'] = [];
+  const fixed = [...input.fixedBefore];
+  let meta = input.meta;
+  const end = (status: RunStatus, message: string, last: ReviewRoundRecord | null, remaining?: Finding[]): LoopResult => ({
+    status,
+    message,
+    rounds,
+    headSha: meta.headSha,
+    fixed,
+    remaining: remaining ?? (last ? [...last.findings, ...last.stuck] : []),
+    stuck: last?.stuck ?? [],
+    last,
+  });
+
+  for (let round = 1; round <= input.maxRounds; round++) {
+    const ctx = await steps.loadContext(meta);
+    const { record, failure } = await steps.review({ round, ctx, fixedBefore: fixed });
+    const entry: LoopResult['rounds'][number] = { review: record, fix: null };
+    rounds.push(entry);
+    const decision = decide(record, ctx, failure);
+    if (decision) {
+      await steps.publishReview(record, decision);
+      return end(decision.status, decision.message, record);
+    }
+    await steps.publishReview(record, null);
+
+    const fix = await steps.fix(ctx, round, record.findings);
+    entry.fix = fix;
+    const fixStatus = fixTerminal(fix, input.dryRun);
+    const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
+    if (fix.outcome === 'pushed') {
+      const ids = new Set(fix.fixed.map((f) => f.findingId));
+      fixed.push(...record.findings.filter((f) => ids.has(f.id)).map(fingerprint));
+    }
+    const last = round === input.maxRounds;
+    const after = humanLeft ? 'manual' : last ? 'max-rounds' : null;
+    const fixEnd: LoopEnd | null = fixStatus ? { status: fixStatus, message: fix.message } : after ? { status: after, message: endMessage(after, input.maxRounds) } : null;
+    await steps.publishFix(fix, fixEnd);
+    if (fixStatus) return end(fixStatus, fix.message, record);
+    const moved = await steps.waitForHead(fix.commitSha!);
+    if (!moved) return end('failed', `The push succeeded but the PR head never showed ${fix.commitSha}.`, record);
+    meta = moved;
+    await steps.afterPush(meta.headRef);
+    if (humanLeft) return end('manual', endMessage('manual', input.maxRounds), record);
+    if (last) {
+      const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
+      return end('max-rounds', endMessage('max-rounds', input.maxRounds), record,
+        [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck]);
+    }
+  }
+  throw new Error('unreachable: the loop always ends inside a round');
+}
+
+/** Ends the loop right after a review, or null when the fixer should run. */
+function decide(rec: ReviewRoundRecord, ctx: PrContext, failure: string | null): { status: RunStatus; message: string } | null {
+  if (failure) return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
+  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus)) return { status: 'converged', message: 'No blocking findings remain.' };
+  if (!ctx.canPush) return { status: 'review-only', message: `Review only: ${ctx.reviewOnlyReason ?? 'fixing is not allowed'}.` };
+  const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');
+  if (rec.threadsTruncated) return { status: 'manual', message: 'The PR has more review threads than the action reads (300); fixing is blocked until a human resolves some.' };
+  if (fixable.length === 0) {
+    const why = rec.stuck.length ? 'only stuck findings remain' : 'only unresolved review threads or requested changes remain';
+    return { status: 'manual', message: `Manual resolution required: ${why}.` };
+  }
+  return null;
+}
+
+function endMessage(status: 'manual' | 'max-rounds', maxRounds: number): string {
+  return status === 'manual'
+    ? 'Manual resolution required: unresolved review threads or requested changes need a human.'
+    : `Reached max-rounds (${maxRounds}); the fix of the last round was pushed without a re-review.`;
+}
+
+function fixTerminal(fix: FixRoundRecord, dryRun: boolean): RunStatus | null {
+  switch (fix.outcome) {
+    case 'pushed':
+      return null;
+    case 'dry-run':
+      return dryRun ? 'review-only' : 'failed';
+    case 'no-changes':
+    case 'gate-blocked':
+      return 'manual';
+    default:
+      return 'failed';
+  }
+}

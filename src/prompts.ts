@@ -1,0 +1,34 @@
+// Prompt templates live in prompts/ at the repository root (never inside TypeScript).
+// new URL('../prompts/…', import.meta.url) resolves from both src/ and dist/.
+import { readFile } from 'node:fs/promises';
+
+export const PROMPT_NAMES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
+export type PromptName = (typeof PROMPT_NAMES)[number];
+export type Prompts = Record<PromptName, string>;
+
+export class PromptError extends Error {}
+
+export async function loadPrompts(baseUrl: URL = new URL('../prompts/', import.meta.url)): Promise<Prompts> {
+  const entries = await Promise.all(
+    PROMPT_NAMES.map(async (name) => {
+      const url = new URL(`${name}.md`, baseUrl);
+      try {
+        const text = await readFile(url, 'utf8');
+        if (!text.trim()) throw new Error('file is empty');
+        return [name, text] as const;
+      } catch (e) {
+        throw new PromptError(`Prompt template "${name}" is not readable at ${url.pathname}: ${(e as Error).message}`);
+      }
+    }),
+  );
+  return Object.fromEntries(entries) as Prompts;
+}
+
+/** Replaces {{name}} placeholders; an unknown placeholder is a bug in a template, so it throws. */
+export function fillTemplate(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_, key: string) => {
+    const v = values[key];
+    if (v === undefined) throw new PromptError(`Prompt placeholder {{${key}}} has no value`);
+    return String(v);
+  });
+}

@@ -1,0 +1,27 @@
+// The table of agent runs (reviewers, analyzer, fixer): model asked for and model
+// that answered, status, time, tokens and cost.
+import type { AgentRun } from '../review/types.js';
+import { code, dash, fmtCost, fmtDuration, fmtInt, inline, sameModel, table } from './format.js';
+import { AGENT_STATUS_LABEL, NOTE } from './wording.js';
+
+export function agentsTable(agents: AgentRun[]): string {
+  const rows = agents.map((a) => [
+    inline(a.name, 60),
+    inline(a.agent, 40),
+    code(a.modelRequested),
+    modelReported(a),
+    a.status === 'failed' && a.error ? `${AGENT_STATUS_LABEL.failed} ${inline(a.error, 200)}` : AGENT_STATUS_LABEL[a.status],
+    fmtDuration(a.durationMs),
+    a.usage.inputTokens === null && a.usage.outputTokens === null
+      ? dash
+      : `${fmtInt(a.usage.inputTokens)} / ${fmtInt(a.usage.outputTokens)}`,
+    fmtCost(a.usage.costUsd),
+  ]);
+  return table(['Name', 'Agent', 'Model requested', 'Model reported', 'Status', 'Time', 'Tokens in / out', 'Cost'], rows);
+}
+
+function modelReported(a: AgentRun): string {
+  if (a.modelReported === null) return `_${NOTE.modelNotReported}_`;
+  const mismatch = !sameModel(a.modelRequested, a.modelReported);
+  return `${code(a.modelReported)}${mismatch ? ` ${NOTE.modelMismatch}` : ''}`;
+}

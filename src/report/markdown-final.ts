@@ -1,0 +1,78 @@
+// The failure report (SPEC §7 failure policy) and the final job-summary overview.
+import { PRIORITIES } from '../agents/envelope.js';
+import type { Finding, FixRoundRecord, ReviewRoundRecord } from '../review/types.js';
+import type { ReportContext } from './format.js';
+import { block, code, commitLink, dash, fenced, footer, inline, locationLink, shortSha, table } from './format.js';
+import { CONSENSUS_LABEL, FINAL_STATUS_LABEL, NOTE, SECTION, TITLE } from './wording.js';
+
+export function renderFailureReport(message: string, ctx: ReportContext): string {
+  const sections = [
+    TITLE.failure,
+    `${NOTE.failureWhat(ctx.prNumber)}\n\n${failureText(message)}`,
+    ctx.dryRun ? NOTE.failureDryRun : NOTE.failureNotDone,
+    footer(ctx),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}
+
+// A multi-line error (git or CLI output) reads best verbatim in a code block.
+function failureText(message: string): string {
+  const text = message.trim() || 'unknown error';
+  return text.includes('\n') ? fenced(text, 'text') : block(text);
+}
+
+export interface FinalSummaryInput {
+  status: string;
+  rounds: { review: ReviewRoundRecord; fix: FixRoundRecord | null }[];
+  remaining: Finding[];
+  stuck: Finding[];
+  message: string;
+}
+
+export function renderFinalSummary(input: FinalSummaryInput, ctx: ReportContext): string {
+  const last = input.rounds.at(-1);
+  // Remaining findings were seen by the last review, so link them at its head.
+  const sha = last?.review.headSha ?? null;
+  const sections: (string | null)[] = [
+    TITLE.final(FINAL_STATUS_LABEL[input.status] ?? inline(input.status, 60)),
+    input.message.trim() ? block(input.message) : null,
+    ctx.dryRun ? NOTE.dryRun : null,
+    `${SECTION.rounds}\n\n${input.rounds.length > 0 ? roundsTable(input.rounds, ctx) : NOTE.noRounds}`,
+    `${SECTION.remaining} (${input.remaining.length})\n\n${findingList(input.remaining, sha, ctx) ?? NOTE.none}`,
+    input.stuck.length > 0 ? `${SECTION.stuck} (${input.stuck.length})\n\n${findingList(input.stuck, sha, ctx)}` : null,
+    footer(ctx),
+  ];
+  return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;
+}
+
+function roundsTable(rounds: FinalSummaryInput['rounds'], ctx: ReportContext): string {
+  const rows = rounds.map(({ review, fix }) => {
+    const c = review.counts;
+    return [
+      String(review.round),
+      commitLink(ctx, review.headSha),
+      CONSENSUS_LABEL[review.consensus],
+      ...[c.p0, c.p1, c.p2, c.p3].map(String),
+      fix ? fix.outcome : NOTE.noFix,
+      fixCommit(fix, ctx),
+    ];
+  });
+  return table(['Round', 'Head', 'Consensus', ...PRIORITIES, 'Fix', 'Commit'], rows);
+}
+
+function fixCommit(fix: FixRoundRecord | null, ctx: ReportContext): string {
+  if (!fix?.commitSha) return dash;
+  return fix.outcome === 'pushed' ? commitLink(ctx, fix.commitSha) : `${code(shortSha(fix.commitSha))} ${NOTE.notPushed}`;
+}
+
+function findingList(findings: Finding[], sha: string | null, ctx: ReportContext): string | null {
+  if (findings.length === 0) return null;
+  const sorted = [...findings].sort((a, b) => PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority));
+  return sorted
+    .map((f) => {
+      const where = sha ? locationLink(ctx, sha, f.file, f.line) : f.file ? code(f.file) : NOTE.noLocation;
+      const human = f.source.type === 'human' ? ` · ${NOTE.humanThread}` : '';
+      return `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${where}${human}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,52 @@
+// The fix report (SPEC §6, §7): one comment per fix attempt.
+import type { FixRoundRecord, VerifyResult } from '../review/types.js';
+import { agentsTable } from './agents-table.js';
+import type { ReportContext } from './format.js';
+import { code, commitLink, dash, fenced, fmtDuration, footer, inline, shortSha, table } from './format.js';
+import { FIX_OUTCOME_HEADLINE, NOTE, SECTION, TITLE } from './wording.js';
+
+export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string {
+  const sections: (string | null)[] = [
+    TITLE.fix(rec.round, FIX_OUTCOME_HEADLINE[rec.outcome]),
+    rec.message.trim() ? inline(rec.message, 1000) : null,
+    ctx.dryRun ? NOTE.dryRun : null,
+    commits(rec, ctx),
+    `${SECTION.fixed} (${rec.fixed.length})\n\n${idList(rec.fixed.map((f) => [f.findingId, f.description]))}`,
+    rec.rejected.length > 0
+      ? `${SECTION.rejected} (${rec.rejected.length})\n\n${idList(rec.rejected.map((r) => [r.findingId, r.reason]))}`
+      : null,
+    verification(rec.verify),
+    rec.fixer ? `${SECTION.fixer}\n\n${agentsTable([rec.fixer])}` : null,
+    footer(ctx),
+  ];
+  return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;
+}
+
+function commits(rec: FixRoundRecord, ctx: ReportContext): string {
+  const before = `Previous head: ${commitLink(ctx, rec.previousHeadSha)}`;
+  if (!rec.commitSha) return `${before} · ${NOTE.noFixCommit}`;
+  // Only a pushed commit exists on GitHub; any other is a local commit that was dropped.
+  const commit = rec.outcome === 'pushed' ? commitLink(ctx, rec.commitSha) : `${code(shortSha(rec.commitSha))} ${NOTE.notPushed}`;
+  return `${before} · fix commit: ${commit}`;
+}
+
+function idList(items: [string, string][]): string {
+  if (items.length === 0) return NOTE.none;
+  return items.map(([id, text]) => `- **${code(id)}** · ${text.trim() ? inline(text, 500) : dash}`).join('\n');
+}
+
+const failed = (v: VerifyResult): boolean => v.timedOut || v.exitCode !== 0;
+
+function verification(results: VerifyResult[]): string | null {
+  if (results.length === 0) return null;
+  const rows = results.map((v) => [
+    code(v.command),
+    failed(v) ? '❌' : '✅',
+    v.timedOut ? 'timed out' : v.exitCode === null ? dash : String(v.exitCode),
+    fmtDuration(v.durationMs),
+  ]);
+  const tails = results
+    .filter(failed)
+    .map((v) => `${NOTE.outputOf(code(v.command))}\n\n${fenced(v.outputTail || NOTE.noOutput, 'text')}`);
+  return [SECTION.verify, table(['Command', 'Result', 'Exit code', 'Time'], rows), ...tails].join('\n\n');
+}

@@ -1,0 +1,95 @@
+// The review report (SPEC §7): one comment per review round.
+import { PRIORITIES } from '../agents/envelope.js';
+import type { Finding, ReviewRoundRecord } from '../review/types.js';
+import type { ReportContext } from './format.js';
+import { agentsTable } from './agents-table.js';
+import { block, code, commitLink, footer, inline, locationLink, table } from './format.js';
+import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
+
+// Prose longer than this goes into a collapsed <details>.
+const LONG_CHARS = 600;
+const LONG_LINES = 8;
+
+export function renderReviewReport(rec: ReviewRoundRecord, ctx: ReportContext): string {
+  const stuckIds = new Set([...rec.stuck.map((f) => f.id), ...rec.findings.filter((f) => f.stuck).map((f) => f.id)]);
+  const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id));
+  const human = rec.findings.filter((f) => f.source.type === 'human');
+  const stuck = dedupe([...rec.stuck, ...rec.findings.filter((f) => f.stuck && f.source.type !== 'human')]);
+  const okReviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
+
+  const sections: (string | null)[] = [
+    TITLE.review(rec.round, ctx.maxRounds, CONSENSUS_LABEL[rec.consensus]),
+    `PR #${ctx.prNumber} · head ${commitLink(ctx, rec.headSha)} · ${codeFindings.length} code finding(s), ${human.length} open thread(s)`,
+    ctx.dryRun ? NOTE.dryRun : null,
+    ctx.mode === 'review' ? NOTE.reviewOnly : null,
+    rec.partial ? NOTE.partial : null,
+    rec.threadsTruncated ? NOTE.threadsTruncated : null,
+    `${SECTION.counts}\n\n${countsTable(rec)}`,
+    changesRequested(rec),
+    `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}`,
+    `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx)}`,
+    stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
+    threadsSection(rec, human, ctx),
+    footer(ctx),
+  ];
+  return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => !seen.has(f.id) && seen.add(f.id));
+}
+
+function countsTable(rec: ReviewRoundRecord): string {
+  const c = rec.counts;
+  return table([...PRIORITIES], [[c.p0, c.p1, c.p2, c.p3].map(String)]);
+}
+
+function changesRequested(rec: ReviewRoundRecord): string | null {
+  if (rec.changesRequestedBy.length === 0) return null;
+  const who = rec.changesRequestedBy.map((r) => `${inline(r.login, 60)} (${inline(r.association, 30)})`).join(', ');
+  return NOTE.changesRequested(who);
+}
+
+function findingsByPriority(findings: Finding[], sha: string, okReviewers: number, ctx: ReportContext): string {
+  if (findings.length === 0) return NOTE.noFindings;
+  return PRIORITIES.flatMap((p) => {
+    const group = findings.filter((f) => f.priority === p);
+    if (group.length === 0) return [];
+    return [`#### ${PRIORITY_LABEL[p]} (${group.length})`, ...group.map((f) => renderFinding(f, sha, okReviewers, ctx))];
+  }).join('\n\n');
+}
+
+function renderFinding(f: Finding, sha: string, okReviewers: number, ctx: ReportContext): string {
+  const total = Math.max(okReviewers, f.reportedBy.length, 1);
+  const who = f.reportedBy.length > 0 ? ` (${f.reportedBy.map((n) => inline(n, 40)).join(', ')})` : '';
+  const meta = [
+    locationLink(ctx, sha, f.file, f.line),
+    `${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'}${who}`,
+    `category ${inline(f.category, 40)}`,
+  ].join(' · ');
+  const parts = [`**${code(f.id)}** · ${inline(f.title, 200)}<br>\n${meta}`];
+  if (f.description.trim()) parts.push(prose('Description', f.description));
+  if (f.suggestion?.trim()) parts.push(prose('Suggestion', f.suggestion));
+  return parts.join('\n\n');
+}
+
+/** Prose from an agent; collapsed when long. */
+function prose(label: string, text: string): string {
+  const long = text.length > LONG_CHARS || text.split('\n').length > LONG_LINES;
+  if (long) return `<details><summary>${label}</summary>\n\n${block(text)}\n\n</details>`;
+  return label === 'Description' ? block(text) : `**${label}:**\n\n${block(text)}`;
+}
+
+function shortList(findings: Finding[], sha: string, ctx: ReportContext): string {
+  return findings
+    .map((f) => `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${locationLink(ctx, sha, f.file, f.line)}`)
+    .join('\n');
+}
+
+function threadsSection(rec: ReviewRoundRecord, human: Finding[], ctx: ReportContext): string | null {
+  if (human.length === 0 && rec.unresolvedThreads === 0) return null;
+  const count = NOTE.unresolvedCount(rec.unresolvedThreads);
+  const list = human.length > 0 ? `\n\n${shortList(human, rec.headSha, ctx)}` : '';
+  return `${SECTION.threads}\n\n${NOTE.threadsIntro} ${count}${list}`;
+}

@@ -1,0 +1,7 @@
+// One render function per report (SPEC §7). Pure: records in, markdown out. The
+// result still goes through composeComment() (sanitize + hidden state) before posting.
+export type { ReportContext } from './format.js';
+export { renderReviewReport } from './markdown-review.js';
+export { renderFixReport } from './markdown-fix.js';
+export { renderFailureReport, renderFinalSummary } from './markdown-final.js';
+export type { FinalSummaryInput } from './markdown-final.js';

@@ -1,0 +1,61 @@
+// The only place reports leave the action: PR comments (unless dry-run), the job
+// summary, and annotations for findings with a file and line (SPEC §7).
+import type { Octokit } from '../github/client.js';
+import { postComment } from '../github/comments.js';
+import type { RepoRef } from '../github/types.js';
+import type { ActionIO } from '../io.js';
+import type { Finding } from '../review/types.js';
+import { redactSecrets, sanitize } from './sanitize.js';
+import { composeComment, type HiddenState } from './state.js';
+
+export interface PublisherOptions {
+  octokit: Octokit;
+  repo: RepoRef;
+  prNumber: number;
+  dryRun: boolean;
+  secrets: string[];
+  io: ActionIO;
+}
+
+export interface Publisher {
+  /** Posts one marker comment and mirrors it into the job summary. */
+  report(markdown: string, state: HiddenState): Promise<void>;
+  /** Job summary only (e.g. failures before the first comment, the final summary). */
+  summaryOnly(markdown: string): Promise<void>;
+  annotate(findings: Finding[]): void;
+  readonly commentsPosted: number;
+}
+
+export function createPublisher(opts: PublisherOptions): Publisher {
+  let posted = 0;
+  const clean = (md: string) => sanitize(md, { secrets: opts.secrets });
+  return {
+    get commentsPosted() {
+      return posted;
+    },
+    async report(markdown, state) {
+      const body = composeComment(markdown, state, { secrets: opts.secrets });
+      await opts.io.appendSummary(`${clean(markdown)}\n\n---\n`);
+      if (opts.dryRun) {
+        opts.io.info(`dry-run: not posting the ${state.kind} report comment`);
+        return;
+      }
+      const c = await postComment(opts.octokit, opts.repo, opts.prNumber, body);
+      posted++;
+      opts.io.info(`posted the ${state.kind} report: ${c.htmlUrl}`);
+    },
+    async summaryOnly(markdown) {
+      await opts.io.appendSummary(`${clean(markdown)}\n`);
+    },
+    annotate(findings) {
+      for (const f of findings) {
+        if (!f.file) continue;
+        const message = redactSecrets(`${f.id}: ${f.title}${f.description ? ` — ${f.description.slice(0, 500)}` : ''}`, opts.secrets);
+        const annotation = { title: `${f.priority} ${f.id}`, file: f.file, ...(f.line ? { startLine: f.line } : {}) };
+        if (f.priority === 'P0' || f.priority === 'P1') opts.io.error(message, annotation);
+        else if (f.priority === 'P2') opts.io.warning(message, annotation);
+        else opts.io.notice(message, annotation);
+      }
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// Everything the action posts or logs passes through here (SPEC §7): secrets become
+// [REDACTED], raw diffs become [DIFF REDACTED], and the text is capped for GitHub's
+// comment size limit. Pure functions, no I/O.
+import { redactExactValues, redactPatterns } from './secret-patterns.js';
+
+export { REDACTED } from './secret-patterns.js';
+export const DIFF_REDACTED = '[DIFF REDACTED]';
+export const TRUNCATED_SUFFIX = '\n\n[TRUNCATED_COMMENT]';
+export const MAX_COMMENT_CHARS = 60_000;
+
+export interface SanitizeOptions {
+  /** Exact values to redact (tokens from inputs and the environment); shorter than 4 chars are ignored. */
+  secrets?: string[];
+  /** Hard cap on the result, suffix included. */
+  maxChars?: number;
+}
+
+export function sanitize(text: string, opts: SanitizeOptions = {}): string {
+  const clean = redactSecrets(redactDiffs(text), opts.secrets ?? []);
+  return capLength(clean, opts.maxChars ?? MAX_COMMENT_CHARS);
+}
+
+/** Only the secret part of sanitize(): no diff redaction, no cap. For log lines and errors. */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  return redactPatterns(redactExactValues(text, secrets));
+}
+
+const DIFF_START = /^\s*diff --git /;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+// After a blank line the diff goes on only if the next line still looks like diff
+// output; a real `git diff` has no blank lines, but agents strip trailing spaces.
+const DIFF_CONTINUATION = /^(?:diff --git |@@|index [0-9a-f]+\.\.|[+\- \\])/;
+
+/**
+ * Replaces each diff (from a line starting with `diff --git` until a blank line
+ * followed by a non-diff line, a code fence, or the end) with one [DIFF REDACTED] line.
+ */
+export function redactDiffs(text: string): string {
+  if (!text.includes('diff --git')) return text;
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let inDiff = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!inDiff) {
+      if (DIFF_START.test(line)) {
+        inDiff = true;
+        out.push(DIFF_REDACTED);
+      } else out.push(line);
+      continue;
+    }
+    if (FENCE.test(line)) {
+      inDiff = false;
+      out.push(line);
+    } else if (line.trim() === '' && !DIFF_CONTINUATION.test(lines[i + 1] ?? '')) {
+      inDiff = false;
+      out.push(line);
+    }
+  }
+  return out.join('\n');
+}
+
+/**
+ * Cuts text to at most maxChars including TRUNCATED_SUFFIX. An open code fence or
+ * <details> in the kept part is closed first, so the suffix stays visible.
+ */
+export function capLength(text: string, maxChars: number = MAX_COMMENT_CHARS): string {
+  if (text.length <= maxChars) return text;
+  let reserve = 0;
+  for (;;) {
+    const kept = cutAt(text, Math.max(0, maxChars - TRUNCATED_SUFFIX.length - reserve));
+    const closers = closersFor(kept);
+    if (closers.length <= reserve || reserve >= maxChars) {
+      return (kept + closers + TRUNCATED_SUFFIX).slice(0, Math.max(maxChars, 0));
+    }
+    reserve = Math.max(reserve + 1, closers.length);
+  }
+}
+
+function cutAt(text: string, n: number): string {
+  // Never split a surrogate pair.
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}
+
+function closersFor(kept: string): string {
+  let fence: string | null = null;
+  let details = 0;
+  for (const line of kept.split('\n')) {
+    const m = FENCE.exec(line);
+    if (m?.[1]) {
+      const mark = m[1];
+      if (fence === null) fence = mark;
+      else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    details += (line.match(/<details\b/gi) ?? []).length - (line.match(/<\/details>/gi) ?? []).length;
+  }
+  return (fence !== null ? `\n${fence}` : '') + '\n</details>'.repeat(Math.max(0, details));
+}

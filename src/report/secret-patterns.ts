@@ -1,0 +1,101 @@
+// Secret-like strings the sanitizer redacts (SPEC §7, §8). Each rule keeps the
+// surrounding syntax (header names, URL scheme, assignment keys) so a reader still sees
+// what was there, and only the value becomes [REDACTED]. Every rule is idempotent:
+// its own output never matches it again.
+
+export const REDACTED = '[REDACTED]';
+
+type Replacer = (match: string, ...groups: string[]) => string;
+
+interface SecretRule {
+  name: string;
+  re: RegExp;
+  replace: Replacer;
+}
+
+const whole: Replacer = () => REDACTED;
+const hasDigit = (s: string): boolean => /\d/.test(s);
+const PEM_BEGIN = '-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----';
+
+/**
+ * Whether an assigned value looks like a real credential rather than code
+ * (`password: string`, `token = getToken()`, `secret: ${{ secrets.X }}`) or prose.
+ * Unquoted identifiers without digits are treated as code: a false negative on a
+ * letters-only password is cheaper than redacting every property access in a report.
+ */
+export function isNonTrivialValue(value: string, quoted: boolean): boolean {
+  if (value.length < (quoted ? 6 : 8)) return false;
+  if (/^[$%{<([\\]/.test(value) || value.includes('(') || value.includes('${')) return false;
+  if (/^(?:\*+|x+|\.+|-+|_+|null|undefined|none|true|false|redacted|changeme|placeholder)$/i.test(value)) return false;
+  if (/^(.)\1+$/.test(value)) return false;
+  if (!quoted && /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(value) && !hasDigit(value)) return false;
+  return true;
+}
+
+// Words that make a key a credential; a suffix is allowed only in the listed forms so
+// `tokenizer` or `max_tokens` do not count.
+const KEY_WORD =
+  '(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)';
+const ASSIGNMENT = new RegExp(
+  `(?<![A-Za-z0-9])([A-Za-z0-9_.-]*?${KEY_WORD}(?:_access_key|_key|_value)?)(?![A-Za-z0-9])` +
+    `(["']?\\s*(?::=|[:=])\\s*)(["'\`]?)([^\\s"'\`<>,;)\\]}]+)`,
+  'gi',
+);
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  { name: 'private-key', re: new RegExp(`${PEM_BEGIN}[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'), replace: whole },
+  // A block cut off before its END line: redact up to the next blank line, quote (the
+  // end of a JSON string) or the end.
+  { name: 'private-key-open', re: new RegExp(`${PEM_BEGIN}[^"'\`]*?(?=\\n[ \\t]*\\n|["'\`]|$)`, 'g'), replace: whole },
+  {
+    name: 'url-credentials',
+    re: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:[\]]+:[^\s/?#@]+@/gi,
+    replace: (_m, scheme = '') => `${scheme}${REDACTED}@`,
+  },
+  {
+    name: 'authorization-header',
+    re: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?)(?:(Basic|Bearer|Token|Digest|Negotiate)\s+)?([A-Za-z0-9\-._~+/=:]+)/gi,
+    replace: (m, head = '', scheme, value = '') => {
+      if (scheme) return value.length >= 4 ? `${head}${scheme} ${REDACTED}` : m;
+      return isNonTrivialValue(value, false) ? `${head}${REDACTED}` : m;
+    },
+  },
+  {
+    name: 'bearer',
+    re: /\b(Bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi,
+    replace: (m, head = '', value = '') =>
+      hasDigit(value) || (value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value)) ? `${head}${REDACTED}` : m,
+  },
+  { name: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: whole },
+  { name: 'aws-access-key-id', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b/g, replace: whole },
+  { name: 'openai-anthropic-key', re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m) },
+  { name: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole },
+  { name: 'slack-token', re: /\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/g, replace: whole },
+  { name: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole },
+  { name: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: whole },
+  {
+    name: 'assignment',
+    re: ASSIGNMENT,
+    replace: (m, key = '', sep = '', quote = '', value = '') =>
+      isNonTrivialValue(value, quote !== '') ? `${key}${sep}${quote}${REDACTED}` : m,
+  },
+];
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces the caller's exact secret values (tokens, keys from the environment). */
+export function redactExactValues(text: string, secrets: readonly string[]): string {
+  // Longest first, so a secret that contains another is replaced whole.
+  const values = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
+  if (values.length === 0) return text;
+  return text.replace(new RegExp(values.map(escapeRegExp).join('|'), 'g'), REDACTED);
+}
+
+/** Replaces every secret-like string matched by SECRET_RULES. */
+export function redactPatterns(text: string): string {
+  let out = text;
+  for (const rule of SECRET_RULES) out = out.replace(rule.re, rule.replace as (m: string, ...a: unknown[]) => string);
+  return out;
+}

@@ -1,0 +1,95 @@
+// Every headline and section title of the reports, in one place.
+import type { Priority } from '../agents/envelope.js';
+import type { AgentStatus, Consensus, FixOutcome } from '../review/types.js';
+
+export const CONSENSUS_LABEL: Record<Consensus, string> = {
+  approve: '✅ approve',
+  request_changes: '🟠 request changes',
+  needs_major_work: '🔴 needs major work',
+};
+
+export const PRIORITY_LABEL: Record<Priority, string> = {
+  P0: '🔴 P0 · blocking',
+  P1: '🟠 P1 · critical',
+  P2: '🟡 P2 · important',
+  P3: '🔵 P3 · suggestion',
+};
+
+export const AGENT_STATUS_LABEL: Record<AgentStatus, string> = {
+  ok: '✅',
+  failed: '❌',
+  skipped: '⏭️ skipped',
+};
+
+export const FIX_OUTCOME_HEADLINE: Record<FixOutcome, string> = {
+  pushed: '✅ Fixes pushed',
+  'dry-run': '🧪 Dry run: fix prepared, not pushed',
+  'fixer-failed': '❌ The fixer failed: nothing pushed',
+  'verify-failed': '❌ Verification failed: nothing pushed',
+  'gate-blocked': '🚧 The gate reviewer blocked the fix: nothing pushed',
+  'push-rejected': '⛔ Push rejected (the branch moved meanwhile): nothing pushed, nothing lost',
+  'no-changes': '➖ The fixer made no changes',
+  refused: '⛔ Fix refused: nothing pushed',
+};
+
+/** Final `status` output values (SPEC §3); unknown values are shown as they are. */
+export const FINAL_STATUS_LABEL: Record<string, string> = {
+  converged: '✅ Converged: no blocking findings left',
+  'max-rounds': '⏹️ Max rounds reached with findings left',
+  manual: '✋ Manual resolution required',
+  'review-only': '👀 Review only',
+  skipped: '⏭️ Skipped',
+  failed: '❌ Failed',
+};
+
+export const TITLE = {
+  review: (round: number, max: number, consensus: string) => `## 🔍 Review round ${round} of ${max} · ${consensus}`,
+  fix: (round: number, headline: string) => `## 🛠️ Fix round ${round} · ${headline}`,
+  failure: '## ❌ pr-review-loop stopped with a failure',
+  final: (status: string) => `## pr-review-loop summary · ${status}`,
+} as const;
+
+export const SECTION = {
+  counts: '### Findings by priority',
+  reviewers: '### Reviewers',
+  findings: '### Findings',
+  stuck: '### 🔁 Stuck findings',
+  threads: '### 💬 Unresolved review threads',
+  fixed: '### Fixed',
+  rejected: '### Rejected',
+  verify: '### Verification',
+  fixer: '### Fixer',
+  rounds: '### Rounds',
+  remaining: '### Remaining findings',
+} as const;
+
+export const NOTE = {
+  partial: '> [!WARNING]\n> Partial round: at least one reviewer failed; the findings below come from the reviewers that answered.',
+  threadsTruncated:
+    '> [!WARNING]\n> There are more review threads than the action reads (3 pages of 100). Fixing is blocked until some are resolved.',
+  stuckIntro: 'Reported fixed in an earlier round but found again. They are no longer handed to the fixer and need a human.',
+  threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
+  noFindings: 'No findings. 🎉',
+  dryRun: '> [!NOTE]\n> Dry run: nothing is posted or pushed; this report goes to the job summary only.',
+  reviewOnly: '> [!NOTE]\n> Review-only run: no fixes will be made.',
+  modelNotReported: 'not reported by CLI',
+  modelMismatch: '⚠️ mismatch',
+  runLink: 'Workflow run',
+  noRunLink: 'Workflow run link unavailable.',
+  failureNotDone:
+    'The loop stopped here: no further review, fix or push happens in this run. Reports and commits posted earlier stay as they are.',
+  failureDryRun: 'Dry run: nothing was posted or pushed.',
+  failureWhat: (pr: number) => `**What failed** (PR #${pr}):`,
+  changesRequested: (who: string) =>
+    `**Changes requested by:** ${who}. A change request from the repository's people keeps the consensus at "request changes" or worse.`,
+  noLocation: 'no specific location',
+  none: 'None.',
+  noRounds: 'No review round ran.',
+  noFix: 'no fix',
+  noFixCommit: 'no fix commit.',
+  notPushed: '(not pushed)',
+  humanThread: 'review thread, needs a human',
+  unresolvedCount: (n: number) => `${n} unresolved thread(s) on the PR.`,
+  noOutput: '(no output)',
+  outputOf: (cmd: string) => `**Output of ${cmd}** (last lines):`,
+} as const;

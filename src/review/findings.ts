@@ -1,0 +1,60 @@
+// Turns the reviewers' raw findings into the round's Finding list: ids computed by the
+// action, one entry per problem, each carrying the reviewers that reported it.
+import { PRIORITIES, type Priority, type RawFinding } from '../agents/envelope.js';
+import { findingId } from './finding-id.js';
+import { sameProblem } from './similarity.js';
+import type { Counts, Finding } from './types.js';
+
+export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
+  const file = raw.file ? raw.file.replace(/^\.\//, '').trim() || null : null;
+  const line = typeof raw.line === 'number' && raw.line > 0 ? raw.line : null;
+  const title = raw.title.trim().slice(0, 300);
+  const category = raw.category.trim().toLowerCase() || 'other';
+  return {
+    id: findingId({ category, file, line, title }),
+    priority: raw.priority,
+    category,
+    file,
+    line,
+    title,
+    description: raw.description ?? '',
+    suggestion: raw.suggestion ?? null,
+    source: { type: 'agent', name: reviewer, reviewId: null },
+    reportedBy: [reviewer],
+  };
+}
+
+const rank = (p: Priority) => PRIORITIES.indexOf(p);
+
+/**
+ * Groups findings about the same problem (see similarity.ts). The group keeps the
+ * most severe priority, the id and text of its most severe (then first) member, and
+ * the union of reporters. Input order is reviewer order, so the result is deterministic.
+ */
+export function groupFindings(findings: Finding[]): Finding[] {
+  const groups: Finding[] = [];
+  for (const f of findings) {
+    const match = groups.find((g) => sameProblem(g, f, { useLines: true }));
+    if (!match) {
+      groups.push({ ...f, reportedBy: [...f.reportedBy] });
+      continue;
+    }
+    for (const r of f.reportedBy) if (!match.reportedBy.includes(r)) match.reportedBy.push(r);
+    if (rank(f.priority) < rank(match.priority)) {
+      Object.assign(match, { ...f, reportedBy: match.reportedBy });
+    }
+  }
+  return sortFindings(groups);
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) => rank(a.priority) - rank(b.priority) || b.reportedBy.length - a.reportedBy.length || a.id.localeCompare(b.id),
+  );
+}
+
+export function countFindings(findings: Finding[]): Counts {
+  const c: Counts = { p0: 0, p1: 0, p2: 0, p3: 0 };
+  for (const f of findings) c[f.priority.toLowerCase() as keyof Counts]++;
+  return c;
+}

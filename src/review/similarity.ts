@@ -1,0 +1,56 @@
+// When two findings are "the same problem". One rule serves grouping within a round and
+// stuck detection across rounds (docs/architecture.md, "Agreement and stuck findings"):
+//   same file (after following renames), same category code or similar titles,
+//   and lines within LINE_WINDOW when both are known and the caller cares about lines.
+// Title similarity is the Jaccard index of word sets (stop words dropped) >= TITLE_THRESHOLD.
+import { categoryCode } from './finding-id.js';
+
+export const LINE_WINDOW = 3;
+export const TITLE_THRESHOLD = 0.5;
+
+const STOP = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'to', 'is', 'for', 'and', 'or', 'with', 'when', 'be', 'not', 'no', 'it', 'this']);
+
+export function titleWords(title: string): Set<string> {
+  return new Set(
+    title
+      .toLowerCase()
+      .split(/[^a-z0-9_]+/)
+      .filter((w) => w.length > 1 && !STOP.has(w))
+      .map((w) => w.replace(/(ing|ed|es|s)$/, '')),
+  );
+}
+
+export function titleSimilarity(a: string, b: string): number {
+  const wa = titleWords(a);
+  const wb = titleWords(b);
+  if (wa.size === 0 && wb.size === 0) return 1;
+  let inter = 0;
+  for (const w of wa) if (wb.has(w)) inter++;
+  return inter / (wa.size + wb.size - inter);
+}
+
+export interface Comparable {
+  category: string;
+  file: string | null;
+  line: number | null;
+  title: string;
+}
+
+export interface SameProblemOptions {
+  /** Compare line numbers (grouping) or ignore them (stuck detection: fixes move lines). */
+  useLines: boolean;
+  /** Old path → new path, so a finding on a renamed file still matches. */
+  renames?: ReadonlyMap<string, string>;
+}
+
+export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptions): boolean {
+  const follow = (f: string | null) => (f && opts.renames?.get(f)) ?? f;
+  if (follow(a.file) !== follow(b.file)) return false;
+  if (opts.useLines && a.line != null && b.line != null && Math.abs(a.line - b.line) > LINE_WINDOW) return false;
+  const sim = titleSimilarity(a.title, b.title);
+  if (sim >= TITLE_THRESHOLD) return true;
+  // Same category at (nearly) the same line is one problem described in other words,
+  // but only when the titles share something: "SQL injection" and "missing test" at one line differ.
+  const sameSpot = opts.useLines && a.line != null && a.line === b.line;
+  return sameSpot && categoryCode(a.category) === categoryCode(b.category) && sim > 0;
+}

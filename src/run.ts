@@ -1,0 +1,214 @@
+// The coordinator: wires the pipeline of docs/architecture.md. One try/catch that always
+// ends in setFailed with secrets redacted; every output set on every path.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { agentEnv } from './agents/env.js';
+import { createRegistry } from './agents/registry.js';
+import type { AgentAdapter, AgentKind } from './agents/types.js';
+import { defaultOutputs, type OutputName } from './config/outputs.js';
+import { ConfigError } from './config/errors.js';
+import { runFixRound } from './fix/fix-round.js';
+import { createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
+import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
+import { dispatchWorkflow, listComments } from './github/comments.js';
+import { getPrMeta } from './github/pull-request.js';
+import { decidePush, getTokenRepoPermission } from './github/permissions.js';
+import { loadPrContext, waitForHead } from './github/pr-context.js';
+import type { ActionIO } from './io.js';
+import { runLoop, type LoopEnd, type LoopResult } from './loop.js';
+import { readPriorRuns } from './memory.js';
+import { checkOpen, checkTrigger, getTokenLogin, loadResolvedConfig, readConfig, readTarget, RefusedRun, SkipRun } from './preflight.js';
+import { loadPrompts } from './prompts.js';
+import { createPublisher, type Publisher } from './report/publish.js';
+import { redactSecrets } from './report/sanitize.js';
+import { renderFailureReport, renderFinalSummary, renderFixReport, renderReviewReport } from './report/markdown.js';
+import type { ReportContext } from './report/format.js';
+import { runReviewRound } from './review/round.js';
+import { isPushSkipCommit, skipOwnFixCommit } from './skip.js';
+import { writeReportJson } from './report/report-json.js';
+import { breachesFailOn } from './review/consensus.js';
+
+export interface RunDeps {
+  env: NodeJS.ProcessEnv;
+  io: ActionIO;
+  cwd: string;
+  /** Real CLI adapters (claude, codex, …); the command adapter is built from the config. */
+  adapters?: Partial<Record<AgentKind, AgentAdapter>>;
+  promptsUrl?: URL;
+}
+
+export async function run(deps: RunDeps): Promise<void> {
+  const { io, env } = deps;
+  const secrets: string[] = [];
+  const redact = (t: string) => redactSecrets(t, secrets);
+  const outputs = defaultOutputs();
+  const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
+  const reportPath = path.join(scratchDir, 'report.json');
+  let publisher: Publisher | null = null;
+  let reportCtx: ReportContext | null = null;
+  let result: LoopResult | null = null;
+  let failure: string | null = null;
+  try {
+    const r = await execute(deps, secrets, scratchDir, (p, c) => ((publisher = p), (reportCtx = c)));
+    result = r;
+    Object.assign(outputs, outputsOf(r));
+    if (r.status === 'failed') failure = r.message;
+    else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = `fail-on ${r.failOn}: findings at or above ${r.failOn} remain (P0 ${r.last.counts.p0}, P1 ${r.last.counts.p1}, P2 ${r.last.counts.p2}).`;
+  } catch (e) {
+    if (e instanceof SkipRun) {
+      outputs.status = 'skipped';
+      const note = redact(e.message);
+      (e instanceof RefusedRun ? io.warning : io.info)(note);
+      await io.appendSummary(`### pr-review-loop: skipped\n\n${note}\n`);
+    } else {
+      outputs.status = 'failed';
+      failure = redact(describeError(e));
+      await reportFailure(io, publisher, reportCtx, failure);
+    }
+  } finally {
+    outputs['report-json'] = reportPath;
+    await writeReportJson(reportPath, { outputs, result, failure }, secrets).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
+    for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
+  }
+  if (failure) io.setFailed(failure);
+}
+
+type Execution = LoopResult & { failOn: 'none' | 'P0' | 'P1' | 'P2' };
+
+async function execute(
+  deps: RunDeps,
+  secrets: string[],
+  scratchDir: string,
+  onPublisher: (p: Publisher, ctx: ReportContext) => void,
+): Promise<Execution> {
+  const { io, env, cwd } = deps;
+  const log = (m: string) => io.info(redactSecrets(m, secrets));
+  // 1. config, before anything else
+  const { raw, config: inputs } = readConfig(env);
+  secrets.push(inputs.githubToken);
+  io.setSecret(inputs.githubToken);
+  // 2. prompts readable
+  const prompts = await loadPrompts(deps.promptsUrl);
+  // 3. which PR, and who asked
+  const { target, repo } = readTarget(env, inputs.pr);
+  const octokit = createClient({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env), log, ...(env.PR_REVIEW_LOOP_RETRY_BASE_MS ? { retryAfterBaseValue: Number(env.PR_REVIEW_LOOP_RETRY_BASE_MS) } : {}) });
+  await checkTrigger(octokit, repo, target, inputs.allowedBots);
+  const meta = await getPrMeta(octokit, repo, target.number);
+  checkOpen(meta);
+  const config = await loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta.baseSha);
+  const serverUrl = serverUrlFromEnv(env);
+  const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
+  const reportCtx: ReportContext = { serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl, maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun };
+  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets, io });
+  onPublisher(publisher, reportCtx);
+
+  // 4. the checkout: a clean git work tree at the PR head, without persisted credentials
+  const git = createGit(cwd, { auth: { serverUrl, token: inputs.githubToken } });
+  if (!(await isWorkTree(git))) throw new Error(`The working directory ${cwd} is not a git work tree. Add actions/checkout before this step.`);
+  const removed = await stripPersistedCredentials(git);
+  if (removed.length) log(`removed persisted credentials from the checkout's git config (${removed.join(', ')}); the action authenticates its own fetch and push`);
+  const dirty = await statusPorcelain(git);
+  if (dirty.length) throw new Error(`The checkout has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}); the action needs a clean work tree.`);
+  const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
+  await ensureAtPrHead(git, { headRef: meta.headRef, headSha: meta.headSha, ...(fork ? { fetchRef: `refs/pull/${meta.number}/head` } : {}) });
+  if (target.kind === 'pull_request' && (await isPushSkipCommit(git, meta.headSha))) throw new SkipRun(skipOwnFixCommit(meta.headSha));
+
+  // 5. memory of earlier runs: only our own marker comments count
+  const ownLogin = await getTokenLogin(octokit);
+  const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha);
+  if (prior.finalForHead && target.kind === 'pull_request') {
+    throw new SkipRun(`Head ${meta.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`);
+  }
+
+  // 6. agents and push permission
+  const registry = createRegistry({ ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}), baseEnv: env, secretValues: secrets, ...(deps.adapters ? { adapters: deps.adapters } : {}) });
+  for (const spec of [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])]) registry.get(spec.agent);
+  const push = decidePush({ mode: config.mode, meta, allowForkFixes: config.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
+  if (!push.canPush) log(`review-only: ${push.reason}`);
+  if (fork) {
+    const restored = await restoreAgentConfigFromBase(git, meta.baseSha);
+    if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
+  }
+  await ensureIdentity(git);
+
+  const timeoutMs = config.agentTimeoutMinutes * 60_000;
+  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, ...(config.instructions ? { instructions: config.instructions } : {}) };
+  const session = { id: null as string | null };
+  const fixedBefore = prior.fixedIds.map((id) => ({ id, category: '', file: null, title: '' }));
+  const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
+    ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
+
+  const result = await runLoop(
+    {
+      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars }, push),
+      review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
+      publishReview: async (rec, end) => {
+        publisher.annotate(rec.findings);
+        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
+      },
+      fix: (ctx, round, findings) =>
+        runFixRound(
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session },
+          ctx,
+          round,
+          findings,
+        ),
+      publishFix: (rec, end) =>
+        publisher.report(withEnd(renderFixReport(rec, reportCtx), end), stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [], [])),
+      waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
+      afterPush: async (headRef) => {
+        for (const wf of config.dispatchWorkflows) {
+          await dispatchWorkflow(octokit, repo, wf, headRef);
+          log(`dispatched workflow ${wf} on ${headRef}`);
+        }
+      },
+      log,
+    },
+    { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore },
+  );
+  await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
+  // A failed loop already explained itself in its last report comment (status "failed").
+  return { ...result, failOn: config.failOn };
+}
+
+async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: ReportContext | null, message: string): Promise<void> {
+  // SPEC §7 failure policy: before the first comment, log and job summary only;
+  // after at least one comment, one final marker comment explains the failure.
+  io.error(message);
+  if (publisher && ctx && publisher.commentsPosted > 0) {
+    try {
+      await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: 'failure', headSha: '', round: 0, runId: null, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed' });
+      return;
+    } catch (e) {
+      io.warning(`could not post the failure comment: ${String(e)}`);
+    }
+  }
+  await io.appendSummary(`### pr-review-loop failed\n\n${message}\n`).catch(() => undefined);
+}
+
+function withEnd(markdown: string, end: LoopEnd | null): string {
+  return end ? `${markdown}\n\n**Run status: \`${end.status}\`** — ${end.message}\n` : markdown;
+}
+
+function describeError(e: unknown): string {
+  if (e instanceof ConfigError) return e.message;
+  if (e instanceof Error) return e.message || e.name;
+  return `non-Error thrown: ${String(e)}`;
+}
+
+function outputsOf(r: LoopResult): Partial<Record<OutputName, string>> {
+  const c = r.last?.counts ?? { p0: 0, p1: 0, p2: 0, p3: 0 };
+  return {
+    status: r.status,
+    consensus: r.last?.consensus ?? '',
+    rounds: String(r.rounds.length),
+    p0: String(c.p0),
+    p1: String(c.p1),
+    p2: String(c.p2),
+    p3: String(c.p3),
+    fixed: String(r.rounds.reduce((n, x) => n + (x.fix?.outcome === 'pushed' ? x.fix.fixed.length : 0), 0)),
+    stuck: String(r.stuck.length),
+    'head-sha': r.headSha,
+  };
+}

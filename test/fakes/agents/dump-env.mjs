@@ -1,0 +1,2 @@
+// Prints the environment it was given, as JSON.
+process.stdout.write(JSON.stringify(process.env));

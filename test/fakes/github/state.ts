@@ -1,0 +1,184 @@
+// The fake's mutable state: one repository, its PRs and everything hanging off them.
+// Routes read it; tests change it between runs through the same methods.
+import { ACTIONS_BOT, fakeSha, isoNow, nextId, nodeId, userId } from './ids.js';
+import type {
+  AccountType, AuthorAssociation, FakeCommentInput, FakeGitHubOptions, FakePullInput, FakeReviewInput,
+  FakeThreadInput, Permission, RecordedDispatch,
+} from './types.js';
+
+export interface Actor { login: string; type: AccountType }
+
+export interface PullState extends Omit<FakePullInput, 'reviews' | 'reviewThreads' | 'comments'> {
+  id: number;
+  state: 'open' | 'closed';
+  baseRef: string;
+  headRepoFullName: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  mergedAt: string | null;
+}
+
+export interface CommentState {
+  id: number; issueNumber: number; user: Actor; body: string;
+  authorAssociation: AuthorAssociation; createdAt: string; updatedAt: string;
+}
+
+export interface ReviewState {
+  id: number; prNumber: number; user: Actor; state: FakeReviewInput['state'];
+  authorAssociation: AuthorAssociation; body: string; submittedAt: string; commitId?: string;
+}
+
+export interface ThreadCommentState {
+  id: string; databaseId: number; body: string; author: string | null;
+  authorAssociation: AuthorAssociation; createdAt: string;
+}
+
+export interface ThreadState {
+  id: string; prNumber: number; isResolved: boolean; isOutdated: boolean;
+  path: string; line: number | null; comments: ThreadCommentState[];
+}
+
+const actorOf = (login: string, type?: AccountType): Actor => ({ login, type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User') });
+
+export class FakeState {
+  readonly owner: string;
+  readonly repo: string;
+  readonly repoId: number;
+  readonly pulls = new Map<number, PullState>();
+  readonly issueComments: CommentState[] = [];
+  readonly reviewList: ReviewState[] = [];
+  readonly threadList: ThreadState[] = [];
+  readonly dispatches: RecordedDispatch[] = [];
+  readonly collaborators: Map<string, Permission>;
+
+  constructor(readonly opts: FakeGitHubOptions) {
+    this.owner = opts.owner;
+    this.repo = opts.repo;
+    this.repoId = userId(`${opts.owner}/${opts.repo}`);
+    this.collaborators = new Map(Object.entries(opts.collaborators ?? {}));
+    for (const p of opts.pulls ?? []) this.addPull(p);
+  }
+
+  get fullName(): string { return `${this.owner}/${this.repo}`; }
+  get defaultBranch(): string { return this.opts.defaultBranch ?? 'main'; }
+  get tokenLogin(): string | undefined { return this.opts.tokenLogin; }
+
+  /** Who the token acts as: the Actions bot for a GITHUB_TOKEN, else the configured user. */
+  tokenActor(): Actor {
+    return this.opts.tokenLogin ? actorOf(this.opts.tokenLogin) : { login: ACTIONS_BOT.login, type: 'Bot' };
+  }
+
+  permissionOf(login: string): Permission {
+    if (login.toLowerCase() === this.owner.toLowerCase()) return 'admin';
+    return this.collaborators.get(login) ?? 'none';
+  }
+
+  setPermission(login: string, permission: Permission): void { this.collaborators.set(login, permission); }
+
+  /** GitHub's author_association for someone who did not get one explicitly. */
+  associationOf(login: string, fallback: AuthorAssociation = 'NONE'): AuthorAssociation {
+    if (login.toLowerCase() === this.owner.toLowerCase()) return 'OWNER';
+    const p = this.collaborators.get(login);
+    return p && p !== 'none' ? 'COLLABORATOR' : fallback;
+  }
+
+  addPull(input: FakePullInput): PullState {
+    const { reviews, reviewThreads, comments, ...rest } = input;
+    const created = isoNow();
+    const closed = input.state === 'closed' || input.merged === true;
+    const pull: PullState = {
+      ...rest,
+      id: userId(`${this.fullName}#${input.number}`),
+      state: closed ? 'closed' : 'open',
+      baseRef: input.baseRef ?? this.defaultBranch,
+      headRepoFullName: input.headRepoFullName ?? this.fullName,
+      authorAssociation: input.authorAssociation ?? this.associationOf(input.user, 'CONTRIBUTOR'),
+      createdAt: created, updatedAt: created,
+      closedAt: closed ? created : null,
+      mergedAt: input.merged ? created : null,
+    };
+    this.pulls.set(input.number, pull);
+    for (const r of reviews ?? []) this.addReview(input.number, r);
+    for (const t of reviewThreads ?? []) this.addThread(input.number, t);
+    for (const c of comments ?? []) this.addComment(input.number, c);
+    return pull;
+  }
+
+  /** Close, merge, retitle, move a static head sha…: updated_at follows like on GitHub. */
+  updatePull(number: number, patch: Partial<Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>>): PullState {
+    const pull = this.requirePull(number);
+    const now = isoNow();
+    Object.assign(pull, patch, { updatedAt: now });
+    if (patch.merged) Object.assign(pull, { state: 'closed', mergedAt: pull.mergedAt ?? now });
+    if (pull.state === 'closed') pull.closedAt = pull.closedAt ?? now;
+    else pull.closedAt = null;
+    return pull;
+  }
+
+  requirePull(number: number): PullState {
+    const pull = this.pulls.get(number);
+    if (!pull) throw new Error(`fake GitHub: no PR #${number}`);
+    return pull;
+  }
+
+  comments(number: number): CommentState[] { return this.issueComments.filter((c) => c.issueNumber === number); }
+
+  addComment(number: number, input: FakeCommentInput): CommentState {
+    this.requirePull(number);
+    const at = input.createdAt ?? isoNow();
+    const comment: CommentState = {
+      id: nextId(), issueNumber: number, user: actorOf(input.login, input.type), body: input.body,
+      authorAssociation: input.authorAssociation ?? this.associationOf(input.login), createdAt: at, updatedAt: at,
+    };
+    this.issueComments.push(comment);
+    return comment;
+  }
+
+  reviews(number: number): ReviewState[] { return this.reviewList.filter((r) => r.prNumber === number); }
+
+  addReview(number: number, input: FakeReviewInput): ReviewState {
+    this.requirePull(number);
+    const review: ReviewState = {
+      id: nextId(), prNumber: number, user: actorOf(input.login), state: input.state,
+      authorAssociation: input.authorAssociation ?? this.associationOf(input.login),
+      body: input.body ?? '', submittedAt: input.submittedAt ?? isoNow(),
+      ...(input.commitId ? { commitId: input.commitId } : {}),
+    };
+    this.reviewList.push(review);
+    return review;
+  }
+
+  threads(number: number): ThreadState[] { return this.threadList.filter((t) => t.prNumber === number); }
+
+  addThread(number: number, input: FakeThreadInput): ThreadState {
+    this.requirePull(number);
+    const thread: ThreadState = {
+      id: input.id ?? nodeId('PRRT', nextId()), prNumber: number,
+      isResolved: input.isResolved ?? false, isOutdated: input.isOutdated ?? false,
+      path: input.path, line: input.line === undefined ? null : input.line,
+      comments: input.comments.map((c) => {
+        const databaseId = c.databaseId ?? nextId();
+        return {
+          id: c.id ?? nodeId('PRRC', databaseId), databaseId, body: c.body, author: c.author,
+          authorAssociation: c.authorAssociation ?? (c.author ? this.associationOf(c.author) : 'NONE'),
+          createdAt: c.createdAt ?? isoNow(),
+        };
+      }),
+    };
+    this.threadList.push(thread);
+    return thread;
+  }
+
+  resolveThread(id: string, resolved = true): void {
+    const thread = this.threadList.find((t) => t.id === id);
+    if (!thread) throw new Error(`fake GitHub: no review thread ${id}`);
+    thread.isResolved = resolved;
+  }
+
+  /** Static shas for PRs without a git repository behind them. */
+  staticSha(pull: PullState, side: 'head' | 'base'): string {
+    const given = side === 'head' ? pull.headSha : pull.baseSha;
+    return given ?? fakeSha(`${this.fullName}#${pull.number}:${side}`);
+  }
+}

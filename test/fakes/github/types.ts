@@ -1,0 +1,141 @@
+// Input and record types of the fake GitHub. Plain data: tests, e2e runs and the demo
+// describe a repository with these and read back what the action did.
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+export type AuthorAssociation =
+  | 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIMER' | 'FIRST_TIME_CONTRIBUTOR' | 'MANNEQUIN' | 'NONE';
+export type AccountType = 'User' | 'Bot' | 'Organization';
+
+export interface FakeReviewInput {
+  login: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
+  authorAssociation?: AuthorAssociation;
+  body?: string;
+  submittedAt?: string;
+  /** Defaults to the PR's head sha when the review is read. */
+  commitId?: string;
+}
+
+export interface FakeThreadCommentInput {
+  /** GraphQL node id; generated when omitted. */
+  id?: string;
+  databaseId?: number;
+  body: string;
+  /** Login; null is a deleted account ("ghost"), which GitHub returns as author: null. */
+  author: string | null;
+  authorAssociation?: AuthorAssociation;
+  createdAt?: string;
+}
+
+export interface FakeThreadInput {
+  id?: string;
+  isResolved?: boolean;
+  isOutdated?: boolean;
+  path: string;
+  line?: number | null;
+  comments: FakeThreadCommentInput[];
+}
+
+export interface FakeCommentInput {
+  login: string;
+  type?: AccountType;
+  body: string;
+  authorAssociation?: AuthorAssociation;
+  createdAt?: string;
+}
+
+/** A changed file, for PRs whose files are given statically (no originDir). */
+export interface FakeFileInput {
+  filename: string;
+  status?: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions?: number;
+  deletions?: number;
+  patch?: string;
+  previousFilename?: string;
+}
+
+export interface FakePullInput {
+  number: number;
+  title: string;
+  body?: string | null;
+  /** Author login. */
+  user: string;
+  userType?: AccountType;
+  authorAssociation?: AuthorAssociation;
+  state?: 'open' | 'closed';
+  merged?: boolean;
+  draft?: boolean;
+  /** Defaults to the repository's default branch. */
+  baseRef?: string;
+  headRef: string;
+  /** owner/name of the head repository; a fork when it differs from the base repository. */
+  headRepoFullName?: string;
+  /** Used when no originDir is given, or when the head branch no longer exists there. */
+  headSha?: string;
+  baseSha?: string;
+  /** Static files and diff, used only without originDir. */
+  files?: FakeFileInput[];
+  diff?: string;
+  reviews?: FakeReviewInput[];
+  reviewThreads?: FakeThreadInput[];
+  comments?: FakeCommentInput[];
+}
+
+export interface RepoPermissions {
+  admin: boolean;
+  maintain?: boolean;
+  push: boolean;
+  triage?: boolean;
+  pull: boolean;
+}
+
+export interface FakeGitHubOptions {
+  owner: string;
+  repo: string;
+  /** Default 'main'. */
+  defaultBranch?: string;
+  ownerType?: 'User' | 'Organization';
+  private?: boolean;
+  pulls?: FakePullInput[];
+  /** Bare repository acting as the base repo: PR shas, files, diffs and contents are read live from it. */
+  originDir?: string;
+  /** login -> permission; anyone else is 'none'. */
+  collaborators?: Record<string, Permission>;
+  /** Identity behind the token; unset behaves like GITHUB_TOKEN (GET /user is 403, comments by github-actions[bot]). */
+  tokenLogin?: string;
+  /** The `permissions` object of GET /repos/{o}/{r}; omitted from the response when unset. */
+  repoPermissions?: RepoPermissions;
+  /** Known workflow files (e.g. 'ci.yml'); when given, dispatching any other workflow is 404. */
+  workflows?: string[];
+  /** Web host used in html_url fields. Default 'https://github.com'. */
+  serverUrl?: string;
+  /** Default 0 (any free port). Always bound to 127.0.0.1. */
+  port?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Lower-cased names; authorization is redacted. */
+  headers: Record<string, string>;
+  /** Parsed JSON when the body was JSON, the raw text otherwise, null when empty. */
+  body: unknown;
+  status: number;
+}
+
+export interface RecordedDispatch {
+  workflowId: string;
+  ref: string;
+  inputs: Record<string, unknown>;
+}
+
+export interface FailureRule {
+  method?: string;
+  path: RegExp;
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** How many matching requests fail; default 1. */
+  times?: number;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// A scripted agent for the `command` adapter: reads the prompt on stdin, picks the first
+// rule of the scenario (JSON file at $SCRIPTED_AGENT_SCENARIO) that matches its role,
+// instance name and round, and acts it out. Used by e2e tests and the demo.
+//
+// Rule: { role?, name?, round?, answer?: object | string, fixAll?: boolean, rejectAll?: string,
+//         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
+//         sleepMs?: number }
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const env = process.env;
+const role = env.REVIEW_LOOP_ROLE;
+const name = env.REVIEW_LOOP_AGENT_NAME;
+const round = Number(env.REVIEW_LOOP_ROUND);
+const contextDir = env.REVIEW_LOOP_CONTEXT_DIR;
+const prompt = readFileSync(0, 'utf8');
+
+const scenario = JSON.parse(readFileSync(env.SCRIPTED_AGENT_SCENARIO, 'utf8'));
+const rule = scenario.rules.find(
+  (r) => (!r.role || r.role === role) && (!r.name || r.name === name) && (r.round === undefined || r.round === round),
+) ?? {};
+
+if (env.SCRIPTED_AGENT_LOG) {
+  const entry = { role, name, round, model: env.REVIEW_LOOP_MODEL, cwd: process.cwd(), contextDir, promptChars: prompt.length, env };
+  appendFileSync(env.SCRIPTED_AGENT_LOG, `${JSON.stringify(entry)}\n`);
+}
+if (rule.sleepMs) await new Promise((r) => setTimeout(r, rule.sleepMs));
+
+for (const [file, content] of Object.entries(rule.edits ?? {})) {
+  const target = path.join(process.cwd(), file);
+  if (content === null) rmSync(target, { force: true });
+  else {
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+}
+if (rule.commit) {
+  execFileSync('git', ['add', '-A'], { stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=agent', '-c', 'user.email=agent@example.test', 'commit', '-qm', rule.commit], { stdio: 'ignore' });
+}
+
+let answer = rule.answer;
+if (rule.fixAll || rule.rejectAll) {
+  const payload = JSON.parse(readFileSync(path.join(contextDir, 'fix-payload.json'), 'utf8'));
+  const ids = payload.issuesToFix.map((f) => f.id);
+  answer = {
+    agent: 'pr-fix',
+    prNumber: payload.prNumber,
+    summary: { fixed: rule.fixAll ? ids.length : 0, rejected: rule.rejectAll ? ids.length : 0, deferred: 0 },
+    fixedIssues: rule.fixAll ? ids.map((id) => ({ findingId: id, commitSha: null, description: `fixed ${id}` })) : [],
+    rejectedIssues: rule.rejectAll ? ids.map((id) => ({ findingId: id, reason: rule.rejectAll })) : [],
+    commits: [],
+  };
+}
+if (rule.stderr) process.stderr.write(rule.stderr);
+if (typeof answer === 'string') process.stdout.write(answer);
+else if (answer) process.stdout.write(`Here is my answer.\nBEGIN_JSON\n${JSON.stringify(answer, null, 2)}\nEND_JSON\n`);
+process.exit(rule.exitCode ?? 0);
