@@ -1078,14 +1078,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path7 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path8 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path7 && path7[0] !== "/") {
-          path7 = `/${path7}`;
+        if (path8 && path8[0] !== "/") {
+          path8 = `/${path8}`;
         }
-        return new URL(`${origin}${path7}`);
+        return new URL(`${origin}${path8}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1536,39 +1536,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin }
+          request: { method, path: path8, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path7);
+        debuglog("sending request to %s %s/%s", method, origin, path8);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin },
+          request: { method, path: path8, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path7,
+          path8,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin }
+          request: { method, path: path8, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path7);
+        debuglog("trailers received from %s %s/%s", method, origin, path8);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin },
+          request: { method, path: path8, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path7,
+          path8,
           error63.message
         );
       });
@@ -1617,9 +1617,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path7, origin }
+            request: { method, path: path8, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path7);
+          debuglog("sending request to %s %s/%s", method, origin, path8);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path7,
+        path: path8,
         method,
         body,
         headers,
@@ -1697,11 +1697,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path7 !== "string") {
+        if (typeof path8 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path8[0] !== "/" && !(path8.startsWith("http://") || path8.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path7)) {
+        } else if (invalidPathRegex.test(path8)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1767,7 +1767,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path7, query) : path7;
+        this.path = query ? buildURL(path8, query) : path8;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6460,7 +6460,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path7, host, upgrade, blocking, reset } = request2;
+      const { method, path: path8, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6541,7 +6541,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path7} HTTP/1.1\r
+      let header = `${method} ${path8} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7070,7 +7070,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path8, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7167,7 +7167,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path7;
+      headers[HTTP2_HEADER_PATH] = path8;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7520,9 +7520,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path7 = search ? `${pathname}${search}` : pathname;
+        const path8 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path7;
+        this.opts.path = path8;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8761,10 +8761,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path7 = "/",
+          path: path8 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path7;
+        opts.path = origin + path8;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10736,20 +10736,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path7) {
-      if (typeof path7 !== "string") {
-        return path7;
+    function safeUrl(path8) {
+      if (typeof path8 !== "string") {
+        return path8;
       }
-      const pathSegments = path7.split("?");
+      const pathSegments = path8.split("?");
       if (pathSegments.length !== 2) {
-        return path7;
+        return path8;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path7, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path7);
+    function matchKey(mockDispatch2, { path: path8, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path8);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10771,7 +10771,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path8 }) => matchValue(safeUrl(path8), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10809,9 +10809,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path7, method, body, headers, query } = opts;
+      const { path: path8, method, body, headers, query } = opts;
       return {
-        path: path7,
+        path: path8,
         method,
         body,
         headers,
@@ -11274,10 +11274,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path8, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path7,
+            Path: path8,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16156,9 +16156,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path7) {
-      for (let i = 0; i < path7.length; ++i) {
-        const code2 = path7.charCodeAt(i);
+    function validateCookiePath(path8) {
+      for (let i = 0; i < path8.length; ++i) {
+        const code2 = path8.charCodeAt(i);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -19078,11 +19078,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path7 = opts.path;
+          let path8 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path7 = `/${path7}`;
+            path8 = `/${path8}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path7);
+          url2 = new URL(util.parseOrigin(url2).origin + path8);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -21321,17 +21321,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path7) {
-      const ctrl = callVisitor(key, node2, visitor, path7);
+    function visit_(key, node2, visitor, path8) {
+      const ctrl = callVisitor(key, node2, visitor, path8);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visit_(key, ctrl, visitor, path7);
+        replaceNode(key, path8, ctrl);
+        return visit_(key, ctrl, visitor, path8);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
+          path8 = Object.freeze(path8.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path7);
+            const ci = visit_(i, node2.items[i], visitor, path8);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21342,13 +21342,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path7);
+          path8 = Object.freeze(path8.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path8);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path7);
+          const cv = visit_("value", node2.value, visitor, path8);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21369,17 +21369,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path7) {
-      const ctrl = await callVisitor(key, node2, visitor, path7);
+    async function visitAsync_(key, node2, visitor, path8) {
+      const ctrl = await callVisitor(key, node2, visitor, path8);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visitAsync_(key, ctrl, visitor, path7);
+        replaceNode(key, path8, ctrl);
+        return visitAsync_(key, ctrl, visitor, path8);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
+          path8 = Object.freeze(path8.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path7);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path8);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21390,13 +21390,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path7);
+          path8 = Object.freeze(path8.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path8);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path7);
+          const cv = await visitAsync_("value", node2.value, visitor, path8);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21423,23 +21423,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path7) {
+    function callVisitor(key, node2, visitor, path8) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path7);
+        return visitor(key, node2, path8);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path7);
+        return visitor.Map?.(key, node2, path8);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path7);
+        return visitor.Seq?.(key, node2, path8);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path7);
+        return visitor.Pair?.(key, node2, path8);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path7);
+        return visitor.Scalar?.(key, node2, path8);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path7);
+        return visitor.Alias?.(key, node2, path8);
       return void 0;
     }
-    function replaceNode(key, path7, node2) {
-      const parent = path7[path7.length - 1];
+    function replaceNode(key, path8, node2) {
+      const parent = path8[path8.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22051,10 +22051,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path7, value) {
+    function collectionFromPath(schema, path8, value) {
       let v = value;
-      for (let i = path7.length - 1; i >= 0; --i) {
-        const k = path7[i];
+      for (let i = path8.length - 1; i >= 0; --i) {
+        const k = path8[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22073,7 +22073,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
+    var isEmptyPath = (path8) => path8 == null || typeof path8 === "object" && !!path8[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22103,11 +22103,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path7, value) {
-        if (isEmptyPath(path7))
+      addIn(path8, value) {
+        if (isEmptyPath(path8))
           this.add(value);
         else {
-          const [key, ...rest] = path7;
+          const [key, ...rest] = path8;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22121,8 +22121,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        const [key, ...rest] = path7;
+      deleteIn(path8) {
+        const [key, ...rest] = path8;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22136,8 +22136,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        const [key, ...rest] = path7;
+      getIn(path8, keepScalar) {
+        const [key, ...rest] = path8;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22155,8 +22155,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path7) {
-        const [key, ...rest] = path7;
+      hasIn(path8) {
+        const [key, ...rest] = path8;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22166,8 +22166,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        const [key, ...rest] = path7;
+      setIn(path8, value) {
+        const [key, ...rest] = path8;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24682,9 +24682,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path7, value) {
+      addIn(path8, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path7, value);
+          this.contents.addIn(path8, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24759,14 +24759,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        if (Collection2.isEmptyPath(path7)) {
+      deleteIn(path8) {
+        if (Collection2.isEmptyPath(path8)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path8) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24781,10 +24781,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        if (Collection2.isEmptyPath(path7))
+      getIn(path8, keepScalar) {
+        if (Collection2.isEmptyPath(path8))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path8, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24795,10 +24795,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path7) {
-        if (Collection2.isEmptyPath(path7))
+      hasIn(path8) {
+        if (Collection2.isEmptyPath(path8))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path8) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24815,13 +24815,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        if (Collection2.isEmptyPath(path7)) {
+      setIn(path8, value) {
+        if (Collection2.isEmptyPath(path8)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path7), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path8), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path7, value);
+          this.contents.setIn(path8, value);
         }
       }
       /**
@@ -26782,9 +26782,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path7) => {
+    visit2.itemAtPath = (cst, path8) => {
       let item = cst;
-      for (const [field2, index] of path7) {
+      for (const [field2, index] of path8) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26793,23 +26793,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path7) => {
-      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
-      const field2 = path7[path7.length - 1][0];
+    visit2.parentCollection = (cst, path8) => {
+      const parent = visit2.itemAtPath(cst, path8.slice(0, -1));
+      const field2 = path8[path8.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path7, item, visitor) {
-      let ctrl = visitor(item, path7);
+    function _visit(path8, item, visitor) {
+      let ctrl = visitor(item, path8);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path7.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path8.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26820,10 +26820,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path7);
+            ctrl = ctrl(item, path8);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path8) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29087,7 +29087,7 @@ function coreIO() {
 // src/run.ts
 import { mkdtemp as mkdtemp2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/agents/env.ts
 var FORBIDDEN_EXACT = /* @__PURE__ */ new Set([
@@ -29451,7 +29451,7 @@ function fail(what, got, ex) {
 }
 
 // src/fix/fix-round.ts
-import path4 from "node:path";
+import path5 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -30270,10 +30270,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj2, path7) {
-  if (!path7)
+function getElementAtPath(obj2, path8) {
+  if (!path8)
     return obj2;
-  return path7.reduce((acc, key) => acc?.[key], obj2);
+  return path8.reduce((acc, key) => acc?.[key], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -30613,11 +30613,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path7, issues) {
+function prefixIssues(path8, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path7);
+    iss.path.unshift(path8);
     return iss;
   });
 }
@@ -31079,16 +31079,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path7 = []) => {
+  const processError = (error64, path8 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path7, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path8, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path8, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path8, ...issue3.path]);
       } else {
-        const fullpath = [...path7, ...issue3.path];
+        const fullpath = [...path8, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -31127,17 +31127,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path7 = []) => {
+  const processError = (error64, path8 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path7, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path8, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path8, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path8, ...issue3.path]);
       } else {
-        const fullpath = [...path7, ...issue3.path];
+        const fullpath = [...path8, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -31176,8 +31176,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path7 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path7) {
+  const path8 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path8) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -48315,13 +48315,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path7 = ref.slice(1).split("/").filter(Boolean);
-  if (path7.length === 0) {
+  const path8 = ref.slice(1).split("/").filter(Boolean);
+  if (path8.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path7[0] === defsKey) {
-    const key = path7[1] === void 0 ? void 0 : decodeJSONPointerSegment(path7[1]);
+  if (path8[0] === defsKey) {
+    const key = path8[1] === void 0 ? void 0 : decodeJSONPointerSegment(path8[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -49432,6 +49432,21 @@ function ensureNewline(s) {
 `;
 }
 
+// src/git/config-guard.ts
+import { readFile, writeFile as writeFile3 } from "node:fs/promises";
+import path3 from "node:path";
+async function guardLocalConfig(git) {
+  const root = (await git(["rev-parse", "--show-toplevel"])).stdout.trim();
+  const file2 = path3.resolve(root, (await git(["rev-parse", "--git-path", "config"])).stdout.trim());
+  const before = await readFile(file2, "utf8");
+  return async () => {
+    const after = await readFile(file2, "utf8").catch(() => null);
+    if (after === before) return false;
+    await writeFile3(file2, before);
+    return true;
+  };
+}
+
 // src/git/push.ts
 var REMOTE_MOVED = /\b(non-fast-forward|fetch first|stale info)\b/;
 async function pushHead(git, branch) {
@@ -49449,7 +49464,7 @@ ${detail}`;
 }
 
 // src/prompts.ts
-import { readFile } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 var PROMPT_NAMES = ["reviewer", "analyzer", "fixer", "gate", "confirm"];
 var PromptError = class extends Error {
 };
@@ -49458,7 +49473,7 @@ async function loadPrompts(baseUrl2 = new URL("../prompts/", import.meta.url)) {
     PROMPT_NAMES.map(async (name) => {
       const url2 = new URL(`${name}.md`, baseUrl2);
       try {
-        const text2 = await readFile(url2, "utf8");
+        const text2 = await readFile2(url2, "utf8");
         if (!text2.trim()) throw new Error("file is empty");
         return [name, text2];
       } catch (e) {
@@ -49602,7 +49617,7 @@ ${instructions.trim()}` : ""
 }
 
 // src/review/round.ts
-import path3 from "node:path";
+import path4 from "node:path";
 
 // src/review/consensus.ts
 function consensus(counts, reviewState) {
@@ -49792,11 +49807,11 @@ function contextData(ctx) {
 }
 async function runReviewRound(env, plan) {
   const { ctx, round } = plan;
-  const roundDir = path3.join(env.scratchDir, `round-${round}`);
+  const roundDir = path4.join(env.scratchDir, `round-${round}`);
   const data = contextData(ctx);
   const role = async (name) => {
     const contextDir = await writeContextDir(roundDir, name, data);
-    return { contextDir, stateDir: path3.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
+    return { contextDir, stateDir: path4.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
   };
   const common = { cwd: env.workDir, round, timeoutMs: env.timeoutMs };
   const reviewerJobs = plan.reviewers.map(async (spec, i) => {
@@ -49935,7 +49950,7 @@ async function runFixRound(env, ctx, round, findings) {
   const previousHeadSha = ctx.meta.headSha;
   const payload = buildFixPayload(ctx.meta.number, round, findings);
   const rec = { round, outcome: "fixer-failed", fixer: null, fixed: [], rejected: [], commitSha: null, previousHeadSha, verify: [], message: "" };
-  const roundDir = path4.join(env.scratchDir, `round-${round}`);
+  const roundDir = path5.join(env.scratchDir, `round-${round}`);
   let feedback = "";
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
     const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, { ...contextData(ctx), fixPayload: payload });
@@ -49944,18 +49959,20 @@ async function runFixRound(env, ctx, round, findings) {
       priorContext: feedback,
       verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join("\n") : "  - (none configured)"
     });
+    const restoreConfig = await guardLocalConfig(env.git);
     const { outcome, run: run3 } = await runAgentRole(
       env.registry,
-      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path4.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...env.session.id ? { sessionId: env.session.id } : {} },
+      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path5.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...env.session.id ? { sessionId: env.session.id } : {} },
       fixResultSchema
     );
+    if (await restoreConfig()) env.log("the fixer changed .git/config; the action restored it");
     rec.fixer = mergeRuns(rec.fixer, run3);
     if (outcome.answer?.sessionId) env.session.id = outcome.answer.sessionId;
     if (!outcome.ok) return done(rec, "fixer-failed", `The fixer failed: ${outcome.error}`);
     const accounting = checkAccounting(payload, outcome.value);
     if (accounting) return done(rec, "fixer-failed", `The fixer's answer is incomplete: ${accounting}`);
     takeResult(rec, outcome.value);
-    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings));
+    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), { exclude: env.commitExclude });
     if (!rec.commitSha) return done(rec, "no-changes", "The fixer changed nothing, so there is nothing to push.");
     const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log });
     rec.verify = verify.results;
@@ -49970,7 +49987,7 @@ async function runFixRound(env, ctx, round, findings) {
     feedback = `## The gate reviewer asked for more changes
 ${gate.feedback}`;
   }
-  const changed = await changedPathsSince(env.git, previousHeadSha);
+  const changed = await changedPathsSince(env.git, previousHeadSha, { exclude: env.commitExclude });
   const touched = [...forbiddenPaths(changed.paths), ...changed.symlinksOutside.map((p) => `${p} (symlink leaving the repository)`)];
   if (touched.length) return done(rec, "refused", `The fix touches paths the action never pushes: ${touched.join(", ")}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, "dry-run", "Dry run: the fix was committed locally and verified, but not pushed.");
@@ -49987,7 +50004,7 @@ async function runGate(env, ctx, round, loop, roundDir, payload) {
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(
     env.registry,
-    { role: "gate", name: "gate", spec: env.gate, prompt, cwd: env.workDir, contextDir, stateDir: path4.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
+    { role: "gate", name: "gate", spec: env.gate, prompt, cwd: env.workDir, contextDir, stateDir: path5.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
     gateResultSchema
   );
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
@@ -50029,7 +50046,7 @@ var NETWORK_SUBCOMMANDS = /* @__PURE__ */ new Set(["fetch", "push", "ls-remote"]
 var MAX_BUFFER = 64 * 1024 * 1024;
 var STDERR_TAIL = 2e3;
 function createGit(cwd, opts = {}) {
-  const baseEnv = opts.env ?? process.env;
+  const baseEnv = withoutTokens(opts.env ?? process.env);
   const secrets = opts.auth ? secretForms(opts.auth.token) : [];
   const redact = (s) => secrets.reduce((acc, x) => acc.split(x).join("***"), s);
   return async (args, call = {}) => {
@@ -50050,6 +50067,10 @@ var PROTECTIVE_CONFIG = [
   ["core.hooksPath", "/dev/null"],
   ["core.fsmonitor", "false"]
 ];
+var TOKEN_VARS = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+function withoutTokens(env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !TOKEN_VARS.test(k)));
+}
 function authConfig(auth2) {
   const basic = Buffer.from(`x-access-token:${auth2.token}`).toString("base64");
   const prefix = auth2.serverUrl.replace(/\/+$/, "");
@@ -50119,7 +50140,7 @@ async function ensureAtPrHead(git, pr) {
   if (sha === want && current === branch) return false;
   const tracking = `refs/remotes/origin/${branch}`;
   const depth = await isShallow(git) ? [`--depth=${pr.shallowDepth ?? 50}`] : [];
-  await git(["fetch", "--no-tags", "--no-recurse-submodules", ...depth, "origin", `+refs/heads/${branch}:${tracking}`]);
+  await git(["fetch", "--no-tags", "--no-recurse-submodules", ...depth, "origin", `+${pr.fetchRef ?? `refs/heads/${branch}`}:${tracking}`]);
   const fetched = await resolveCommit(git, tracking);
   if (fetched !== want) throw new PrMovedError(branch, want, fetched ?? "(missing)");
   await git(["checkout", "--quiet", "-B", branch, tracking]);
@@ -50129,7 +50150,7 @@ async function ensureAtPrHead(git, pr) {
 }
 
 // src/git/credentials.ts
-import path5 from "node:path";
+import path6 from "node:path";
 var EXTRAHEADER = String.raw`^http\.(.*\.)?extraheader$`;
 var INCLUDE = String.raw`^include(if\..*)?\.path$`;
 async function stripPersistedCredentials(git) {
@@ -50148,7 +50169,7 @@ async function stripIncludedHeaders(git) {
   const raw = await configEntries(git, ["--local"], INCLUDE);
   const expanded = await configEntries(git, ["--local", "--type=path"], INCLUDE);
   for (const [i, [name, value]] of raw.entries()) {
-    const file2 = path5.resolve(gitDir, expanded[i]?.[1] ?? value);
+    const file2 = path6.resolve(gitDir, expanded[i]?.[1] ?? value);
     const headers = await configNames(git, ["--file", file2], EXTRAHEADER);
     if (headers.length === 0) continue;
     for (const header of headers) {
@@ -50266,8 +50287,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path7 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path7} does not exist${EOL5}`);
+        const path8 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path8} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -54561,7 +54582,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path7) => path7.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path8) => path8.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -55408,7 +55429,8 @@ function agentConfig(name) {
   return field((value) => {
     const data = parseMap(name, value, CONFIG_EXAMPLE, false);
     for (const [cli, settings] of Object.entries(data)) {
-      if (!isMap(settings)) fail(`"${cli}" must be a map of settings, not ${kindOf(settings)}`, null, example(name, CONFIG_EXAMPLE));
+      if (isMap(settings)) continue;
+      fail(`"${cli}" must be a map of settings, not ${kindOf(settings)}`, null, example(name, CONFIG_EXAMPLE));
     }
     return data;
   });
@@ -55432,7 +55454,9 @@ function agentVersions(name) {
     });
     const versions = {};
     for (const [cli, version2] of entries) {
-      if (!isCli(cli)) fail(`has an unknown CLI "${cli}" (known: ${CONFIGURABLE_CLIS.join(", ")})`, cli, example(name, VERSIONS_EXAMPLE));
+      if (!isCli(cli)) {
+        fail(`has an unknown CLI "${cli}" (known: ${CONFIGURABLE_CLIS.join(", ")})`, cli, example(name, VERSIONS_EXAMPLE));
+      }
       versions[cli] = checkVersion(name, cli, version2);
     }
     return versions;
@@ -55451,16 +55475,15 @@ function roles(o) {
 }
 function crossCheck(o, ctx) {
   const r = roles(o);
-  const all = [
-    ["agent", isAgentKind(o.agent) ? { agent: o.agent, model: "" } : void 0],
-    ...r.reviewers.map((s) => ["reviewers", s]),
-    ["analyzer", r.analyzer],
-    ["fixer", r.fixer],
-    ["gate-reviewer", r.gate]
+  const uses = [
+    ...r.reviewers.map((s) => ["reviewers uses", s]),
+    ["analyzer uses", r.analyzer],
+    ["fixer uses", r.fixer],
+    ["gate-reviewer uses", r.gate]
   ];
-  const user = all.find(([, s]) => s?.agent === "command");
+  const user = o.agent === "command" ? "agent is" : uses.find(([, s]) => s?.agent === "command")?.[0];
   if (user && typeof o["agent-command"] !== "string") {
-    const message = `is required when ${user[0]} uses the command agent. Example: agent-command: node .github/review-agent.mjs`;
+    const message = `is required when ${user} "command". Example: agent-command: node .github/review-agent.mjs`;
     ctx.addIssue({ code: "custom", path: ["agent-command"], message });
   }
   if (r.gate && r.gate.agent === r.fixer.agent && r.gate.model === r.fixer.model) {
@@ -55501,7 +55524,9 @@ function workflowFile(item) {
 
 // src/config/inputs.ts
 var inputSchemaShape = {
-  "github-token": external_exports.string({ error: "is required (its default is ${{ github.token }}). Example: github-token: ${{ github.token }}" }),
+  "github-token": external_exports.string({
+    error: "is required (its default is ${{ github.token }}). Example: github-token: ${{ github.token }}"
+  }),
   pr: positiveNumber("pr", 42),
   agent: oneOf("agent", AGENT_KINDS, "claude").default("claude"),
   "agent-command": text(),
@@ -55561,7 +55586,9 @@ function toConfig(o) {
 var inputSchema = external_exports.object(inputSchemaShape).superRefine(crossCheck, { when: () => true }).transform(toConfig);
 var asInput = (name) => `Input "${name}"`;
 function validateInputs(raw, describe3 = asInput) {
-  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== void 0 && v.trim() !== ""));
+  const given = Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [name, value?.trim()]).filter(([, value]) => value)
+  );
   const result = inputSchema.safeParse(given);
   if (result.success) return result.data;
   throw new ConfigError(result.error.issues.map((i) => `${describe3(String(i.path[0] ?? "inputs"))} ${i.message}`));
@@ -55607,16 +55634,16 @@ var inputLayer = external_exports.record(external_exports.string(), external_exp
 var HOOK_POINTS = ["before-review", "after-review", "after-fix", "after-finish"];
 var strings = external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).transform((v) => typeof v === "string" ? [v] : v);
 var fileSchema = external_exports.strictObject({
-  presets: external_exports.record(external_exports.string().regex(/^[\w.-]+$/, "preset names use letters, digits, ., _ and -"), inputLayer).default({}),
-  defaults: inputLayer.default({}),
+  presets: external_exports.record(external_exports.string().regex(/^[\w.-]+$/, "preset names use letters, digits, ., _ and -"), inputLayer).default(() => ({})),
+  defaults: inputLayer.default(() => ({})),
   hooks: external_exports.strictObject({
-    "before-review": strings.default([]),
-    "after-review": strings.default([]),
-    "after-fix": strings.default([]),
-    "after-finish": strings.default([])
-  }).default({ "before-review": [], "after-review": [], "after-fix": [], "after-finish": [] }),
+    "before-review": strings.default(() => []),
+    "after-review": strings.default(() => []),
+    "after-fix": strings.default(() => []),
+    "after-finish": strings.default(() => [])
+  }).default(() => ({ "before-review": [], "after-review": [], "after-fix": [], "after-finish": [] })),
   instructions: external_exports.string().optional(),
-  paths: external_exports.strictObject({ include: strings.default([]), exclude: strings.default([]) }).default({ include: [], exclude: [] })
+  paths: external_exports.strictObject({ include: strings.default(() => []), exclude: strings.default(() => []) }).default(() => ({ include: [], exclude: [] }))
 });
 var KNOWN_KEYS = {
   "": Object.keys(fileSchema.shape),
@@ -55649,7 +55676,6 @@ function parseRepoConfig(text2, file2) {
   if (!result.success) throw new ConfigError(result.error.issues.map((issue3) => issueLine(file2, issue3)));
   return result.data;
 }
-var EMPTY = parseRepoConfig("", "(none)");
 function collect(problems, fn) {
   try {
     return fn();
@@ -55666,11 +55692,12 @@ function missingPreset(name, file2, repo, hasFile) {
   return `Input "preset" names "${name}", but ${where}${defines}. Example: preset: ${known[0] ?? "default"}`;
 }
 function resolveConfig(args) {
-  const given = Object.fromEntries(Object.entries(args.inputs).filter(([, v]) => v?.trim()));
+  const trimmed = Object.entries(args.inputs).map(([name, value]) => [name, value?.trim()]);
+  const given = Object.fromEntries(trimmed.filter(([, value]) => value));
   const file2 = given["config-file"] ?? ".github/pr-review-loop.yml";
   const text2 = args.repoConfigText;
   const problems = [];
-  const repo = text2 !== void 0 && collect(problems, () => parseRepoConfig(text2, file2)) || EMPTY;
+  const repo = text2 !== void 0 && collect(problems, () => parseRepoConfig(text2, file2)) || parseRepoConfig("", file2);
   const presetName2 = given.preset ?? "default";
   const preset = Object.hasOwn(repo.presets, presetName2) ? repo.presets[presetName2] : void 0;
   if (!preset && presetName2 !== "default" && problems.length === 0) {
@@ -55678,7 +55705,11 @@ function resolveConfig(args) {
   }
   const merged = {};
   const source = /* @__PURE__ */ new Map();
-  const layers = [[repo.defaults, "defaults"], [preset ?? {}, `presets.${presetName2}`], [given, null]];
+  const layers = [
+    [repo.defaults, "defaults"],
+    [preset ?? {}, `presets.${presetName2}`],
+    [given, null]
+  ];
   for (const [values, label] of layers) {
     for (const [key, value] of Object.entries(values)) {
       if (value === void 0) continue;
@@ -55704,10 +55735,10 @@ var str = (v) => typeof v === "string" ? v : "";
 var num = (v) => typeof v === "number" ? v : NaN;
 function readEvent(env) {
   const eventName = env.GITHUB_EVENT_NAME ?? "";
-  const path7 = env.GITHUB_EVENT_PATH;
+  const path8 = env.GITHUB_EVENT_PATH;
   if (!eventName) throw new UnsupportedEventError("GITHUB_EVENT_NAME is not set: this action runs inside a GitHub Actions workflow.");
-  if (!path7) return { eventName, payload: {} };
-  return { eventName, payload: obj(JSON.parse(readFileSync2(path7, "utf8"))) };
+  if (!path8) return { eventName, payload: {} };
+  return { eventName, payload: obj(JSON.parse(readFileSync2(path8, "utf8"))) };
 }
 function repoFromEnv(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
@@ -55908,7 +55939,19 @@ var NOTE = {
   runLink: "Workflow run",
   noRunLink: "Workflow run link unavailable.",
   failureNotDone: "The loop stopped here: no further review, fix or push happens in this run. Reports and commits posted earlier stay as they are.",
-  failureDryRun: "Dry run: nothing was posted or pushed."
+  failureDryRun: "Dry run: nothing was posted or pushed.",
+  failureWhat: (pr) => `**What failed** (PR #${pr}):`,
+  changesRequested: (who) => `**Changes requested by:** ${who}. A change request from the repository's people keeps the consensus at "request changes" or worse.`,
+  noLocation: "no specific location",
+  none: "None.",
+  noRounds: "No review round ran.",
+  noFix: "no fix",
+  noFixCommit: "no fix commit.",
+  notPushed: "(not pushed)",
+  humanThread: "review thread, needs a human",
+  unresolvedCount: (n) => `${n} unresolved thread(s) on the PR.`,
+  noOutput: "(no output)",
+  outputOf: (cmd) => `**Output of ${cmd}** (last lines):`
 };
 
 // src/report/format.ts
@@ -55969,7 +56012,7 @@ function commitLink(ctx, sha) {
   return `[${code(shortSha(sha))}](${repoUrl(ctx)}/commit/${sha})`;
 }
 function locationLink(ctx, sha, file2, line) {
-  if (!file2) return "no specific location";
+  if (!file2) return NOTE.noLocation;
   const label = line !== null && line > 0 ? `${file2}:${line}` : file2;
   return `[${code(label)}](${blobUrl(ctx, sha, file2, line)})`;
 }
@@ -55997,13 +56040,6 @@ function fmtDuration(ms) {
   const totalSec = Math.round(ms / 1e3);
   return `${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, "0")}s`;
 }
-function sameModel(requested, reported) {
-  const base = (m) => m.trim().toLowerCase().replace(/^.*\//, "");
-  const a = base(requested);
-  const b = base(reported);
-  if (a === b) return true;
-  return b.startsWith(a) && /^[-@:]v?\d[\d.-]*$/.test(b.slice(a.length));
-}
 function table(header, rows) {
   const line = (cells) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
@@ -56025,7 +56061,7 @@ function agentsTable(agents) {
 }
 function modelReported(a) {
   if (a.modelReported === null) return `_${NOTE.modelNotReported}_`;
-  const mismatch = !sameModel(a.modelRequested, a.modelReported);
+  const mismatch = !modelMatches(a.modelRequested, a.modelReported);
   return `${code(a.modelReported)}${mismatch ? ` ${NOTE.modelMismatch}` : ""}`;
 }
 
@@ -56077,7 +56113,7 @@ function countsTable(rec) {
 function changesRequested(rec) {
   if (rec.changesRequestedBy.length === 0) return null;
   const who = rec.changesRequestedBy.map((r) => `${inline(r.login, 60)} (${inline(r.association, 30)})`).join(", ");
-  return `**Changes requested by:** ${who}. A change request from the repository's people means the consensus is at best "request changes".`;
+  return NOTE.changesRequested(who);
 }
 function findingsByPriority(findings, sha, okReviewers, ctx) {
   if (findings.length === 0) return NOTE.noFindings;
@@ -56117,7 +56153,7 @@ function shortList(findings, sha, ctx) {
 }
 function threadsSection(rec, human, ctx) {
   if (human.length === 0 && rec.unresolvedThreads === 0) return null;
-  const count = `${rec.unresolvedThreads} unresolved thread(s) on the PR.`;
+  const count = NOTE.unresolvedCount(rec.unresolvedThreads);
   const list2 = human.length > 0 ? `
 
 ${shortList(human, rec.headSha, ctx)}` : "";
@@ -56150,12 +56186,12 @@ ${agentsTable([rec.fixer])}` : null,
 }
 function commits(rec, ctx) {
   const before = `Previous head: ${commitLink(ctx, rec.previousHeadSha)}`;
-  if (!rec.commitSha) return `${before} \xB7 no fix commit.`;
-  const commit = rec.outcome === "pushed" ? commitLink(ctx, rec.commitSha) : `${code(shortSha(rec.commitSha))} (not pushed)`;
+  if (!rec.commitSha) return `${before} \xB7 ${NOTE.noFixCommit}`;
+  const commit = rec.outcome === "pushed" ? commitLink(ctx, rec.commitSha) : `${code(shortSha(rec.commitSha))} ${NOTE.notPushed}`;
   return `${before} \xB7 fix commit: ${commit}`;
 }
 function idList(items) {
-  if (items.length === 0) return "None.";
+  if (items.length === 0) return NOTE.none;
   return items.map(([id, text2]) => `- **${code(id)}** \xB7 ${text2.trim() ? inline(text2, 500) : dash}`).join("\n");
 }
 var failed = (v) => v.timedOut || v.exitCode !== 0;
@@ -56167,9 +56203,9 @@ function verification(results) {
     v.timedOut ? "timed out" : v.exitCode === null ? dash : String(v.exitCode),
     fmtDuration(v.durationMs)
   ]);
-  const tails = results.filter(failed).map((v) => `**Output of ${code(v.command)}** (last lines):
+  const tails = results.filter(failed).map((v) => `${NOTE.outputOf(code(v.command))}
 
-${fenced(v.outputTail || "(no output)", "text")}`);
+${fenced(v.outputTail || NOTE.noOutput, "text")}`);
   return [SECTION.verify, table(["Command", "Result", "Exit code", "Time"], rows), ...tails].join("\n\n");
 }
 
@@ -56177,14 +56213,18 @@ ${fenced(v.outputTail || "(no output)", "text")}`);
 function renderFailureReport(message, ctx) {
   const sections = [
     TITLE.failure,
-    `**What failed** (PR #${ctx.prNumber}):
+    `${NOTE.failureWhat(ctx.prNumber)}
 
-${block(message.trim() || "unknown error")}`,
+${failureText(message)}`,
     ctx.dryRun ? NOTE.failureDryRun : NOTE.failureNotDone,
     footer(ctx)
   ];
   return `${sections.join("\n\n")}
 `;
+}
+function failureText(message) {
+  const text2 = message.trim() || "unknown error";
+  return text2.includes("\n") ? fenced(text2, "text") : block(text2);
 }
 function renderFinalSummary(input2, ctx) {
   const last = input2.rounds.at(-1);
@@ -56195,10 +56235,10 @@ function renderFinalSummary(input2, ctx) {
     ctx.dryRun ? NOTE.dryRun : null,
     `${SECTION.rounds}
 
-${input2.rounds.length > 0 ? roundsTable(input2.rounds, ctx) : "No review round ran."}`,
+${input2.rounds.length > 0 ? roundsTable(input2.rounds, ctx) : NOTE.noRounds}`,
     `${SECTION.remaining} (${input2.remaining.length})
 
-${findingList(input2.remaining, sha, ctx) ?? "None."}`,
+${findingList(input2.remaining, sha, ctx) ?? NOTE.none}`,
     input2.stuck.length > 0 ? `${SECTION.stuck} (${input2.stuck.length})
 
 ${findingList(input2.stuck, sha, ctx)}` : null,
@@ -56215,7 +56255,7 @@ function roundsTable(rounds, ctx) {
       commitLink(ctx, review.headSha),
       CONSENSUS_LABEL[review.consensus],
       ...[c.p0, c.p1, c.p2, c.p3].map(String),
-      fix ? fix.outcome : "no fix",
+      fix ? fix.outcome : NOTE.noFix,
       fixCommit(fix, ctx)
     ];
   });
@@ -56223,14 +56263,14 @@ function roundsTable(rounds, ctx) {
 }
 function fixCommit(fix, ctx) {
   if (!fix?.commitSha) return dash;
-  return fix.outcome === "pushed" ? commitLink(ctx, fix.commitSha) : `${code(shortSha(fix.commitSha))} (not pushed)`;
+  return fix.outcome === "pushed" ? commitLink(ctx, fix.commitSha) : `${code(shortSha(fix.commitSha))} ${NOTE.notPushed}`;
 }
 function findingList(findings, sha, ctx) {
   if (findings.length === 0) return null;
   const sorted = [...findings].sort((a, b) => PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority));
   return sorted.map((f) => {
-    const where = sha ? locationLink(ctx, sha, f.file, f.line) : f.file ? code(f.file) : "no specific location";
-    const human = f.source.type === "human" ? " \xB7 review thread, needs a human" : "";
+    const where = sha ? locationLink(ctx, sha, f.file, f.line) : f.file ? code(f.file) : NOTE.noLocation;
+    const human = f.source.type === "human" ? ` \xB7 ${NOTE.humanThread}` : "";
     return `- ${f.priority} ${code(f.id)} \xB7 ${inline(f.title, 200)} \xB7 ${where}${human}`;
   }).join("\n");
 }
@@ -56244,10 +56284,10 @@ function skipOwnFixCommit(sha) {
 }
 
 // src/report/report-json.ts
-import { writeFile as writeFile3 } from "node:fs/promises";
+import { writeFile as writeFile4 } from "node:fs/promises";
 async function writeReportJson(file2, data, secrets) {
   const text2 = redactSecrets(JSON.stringify(data, null, 2), secrets);
-  await writeFile3(file2, `${text2}
+  await writeFile4(file2, `${text2}
 `, { mode: 384 });
 }
 
@@ -56257,8 +56297,8 @@ async function run2(deps) {
   const secrets = [];
   const redact = (t) => redactSecrets(t, secrets);
   const outputs = defaultOutputs();
-  const scratchDir = await mkdtemp2(path6.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
-  const reportPath = path6.join(scratchDir, "report.json");
+  const scratchDir = await mkdtemp2(path7.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
+  const reportPath = path7.join(scratchDir, "report.json");
   let publisher = null;
   let reportCtx = null;
   let result = null;
@@ -56326,6 +56366,7 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   for (const spec of [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []]) registry2.get(spec.agent);
   const push = decidePush({ mode: config2.mode, meta: meta3, allowForkFixes: config2.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
   if (!push.canPush) log(`review-only: ${push.reason}`);
+  const commitExclude = fork ? AGENT_CONFIG_PATHS : [];
   if (fork) {
     const restored = await restoreAgentConfigFromBase(git, meta3.baseSha);
     if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(", ")}`);
@@ -56345,7 +56386,7 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
       },
       fix: (ctx, round, findings) => runFixRound(
-        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session },
+        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude },
         ctx,
         round,
         findings

@@ -9,7 +9,7 @@ import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { defaultOutputs, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
 import { runFixRound } from './fix/fix-round.js';
-import { createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
+import { AGENT_CONFIG_PATHS, createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
@@ -126,6 +126,9 @@ async function execute(
   for (const spec of [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])]) registry.get(spec.agent);
   const push = decidePush({ mode: config.mode, meta, allowForkFixes: config.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
   if (!push.canPush) log(`review-only: ${push.reason}`);
+  // SPEC §8: on a PR from another repository, agent config files the CLIs read at start
+  // come from the base branch; they are then kept out of any fix commit.
+  const commitExclude = fork ? AGENT_CONFIG_PATHS : [];
   if (fork) {
     const restored = await restoreAgentConfigFromBase(git, meta.baseSha);
     if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
@@ -149,7 +152,7 @@ async function execute(
       },
       fix: (ctx, round, findings) =>
         runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session },
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude },
           ctx,
           round,
           findings,

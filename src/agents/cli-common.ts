@@ -146,8 +146,8 @@ function tomlValue(v: unknown): string {
 export function toToml(obj: JsonObject, prefix: string[] = []): string {
   const entries = Object.entries(obj).filter(([, v]) => v != null);
   const lines = entries.filter(([, v]) => !isObject(v)).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`);
-  let out = lines.length > 0 || prefix.length === 0 ? '' : '';
-  if (prefix.length > 0 && lines.length > 0) out += `[${prefix.map(tomlKey).join('.')}]\n`;
+  // A table holding only sub-tables needs no header of its own.
+  let out = prefix.length > 0 && lines.length > 0 ? `[${prefix.map(tomlKey).join('.')}]\n` : '';
   out += lines.map((l) => `${l}\n`).join('');
   for (const [k, v] of entries) {
     if (isObject(v)) out += `${out ? '\n' : ''}${toToml(v, [...prefix, k])}`;

@@ -45,7 +45,8 @@ export function agentConfig(name: string) {
   return field((value): Record<string, Record<string, unknown>> => {
     const data = parseMap(name, value, CONFIG_EXAMPLE, false);
     for (const [cli, settings] of Object.entries(data)) {
-      if (!isMap(settings)) fail(`"${cli}" must be a map of settings, not ${kindOf(settings)}`, null, example(name, CONFIG_EXAMPLE));
+      if (isMap(settings)) continue;
+      fail(`"${cli}" must be a map of settings, not ${kindOf(settings)}`, null, example(name, CONFIG_EXAMPLE));
     }
     return data as Record<string, Record<string, unknown>>;
   });
@@ -76,7 +77,9 @@ export function agentVersions(name: string) {
         });
     const versions: Partial<Record<AgentKind, string>> = {};
     for (const [cli, version] of entries) {
-      if (!isCli(cli)) fail(`has an unknown CLI "${cli}" (known: ${CONFIGURABLE_CLIS.join(', ')})`, cli, example(name, VERSIONS_EXAMPLE));
+      if (!isCli(cli)) {
+        fail(`has an unknown CLI "${cli}" (known: ${CONFIGURABLE_CLIS.join(', ')})`, cli, example(name, VERSIONS_EXAMPLE));
+      }
       versions[cli] = checkVersion(name, cli, version);
     }
     return versions;

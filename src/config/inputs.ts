@@ -11,7 +11,9 @@ import { crossCheck, roles } from './roles.js';
 import { configPath, presetName, botLogin, workflowFile } from './values.js';
 
 export const inputSchemaShape = {
-  'github-token': z.string({ error: 'is required (its default is ${{ github.token }}). Example: github-token: ${{ github.token }}' }),
+  'github-token': z.string({
+    error: 'is required (its default is ${{ github.token }}). Example: github-token: ${{ github.token }}',
+  }),
   pr: positiveNumber('pr', 42),
   agent: oneOf('agent', AGENT_KINDS, 'claude').default('claude'),
   'agent-command': text(),

@@ -24,7 +24,9 @@ export interface RepoConfig {
 const strings = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
 
 const fileSchema = z.strictObject({
-  presets: z.record(z.string().regex(/^[\w.-]+$/, 'preset names use letters, digits, ., _ and -'), inputLayer).default(() => ({})),
+  presets: z
+    .record(z.string().regex(/^[\w.-]+$/, 'preset names use letters, digits, ., _ and -'), inputLayer)
+    .default(() => ({})),
   defaults: inputLayer.default(() => ({})),
   hooks: z
     .strictObject({
@@ -35,7 +37,9 @@ const fileSchema = z.strictObject({
     })
     .default(() => ({ 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] })),
   instructions: z.string().optional(),
-  paths: z.strictObject({ include: strings.default(() => []), exclude: strings.default(() => []) }).default(() => ({ include: [], exclude: [] })),
+  paths: z
+    .strictObject({ include: strings.default(() => []), exclude: strings.default(() => []) })
+    .default(() => ({ include: [], exclude: [] })),
 });
 
 const KNOWN_KEYS: Record<string, readonly string[]> = {
@@ -99,7 +103,8 @@ function missingPreset(name: string, file: string, repo: RepoConfig, hasFile: bo
  * the file name the file and key; every problem found is reported at once.
  */
 export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string }): ResolvedConfig {
-  const given = Object.fromEntries(Object.entries(args.inputs).filter(([, v]) => v?.trim())) as RawInputs;
+  const trimmed = Object.entries(args.inputs).map(([name, value]) => [name, value?.trim()]);
+  const given = Object.fromEntries(trimmed.filter(([, value]) => value)) as RawInputs;
   const file = given['config-file'] ?? '.github/pr-review-loop.yml';
   const text = args.repoConfigText;
   const problems: string[] = [];
@@ -112,7 +117,11 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
   }
   const merged: RawInputs = {};
   const source = new Map<string, string>();
-  const layers: [RawInputs, string | null][] = [[repo.defaults, 'defaults'], [preset ?? {}, `presets.${presetName}`], [given, null]];
+  const layers: [RawInputs, string | null][] = [
+    [repo.defaults, 'defaults'],
+    [preset ?? {}, `presets.${presetName}`],
+    [given, null],
+  ];
   for (const [values, label] of layers) {
     for (const [key, value] of Object.entries(values)) {
       if (value === undefined) continue;

@@ -6,6 +6,7 @@ import { writeContextDir } from '../agents/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
 import { changedPathsSince } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
+import { guardLocalConfig } from '../git/config-guard.js';
 import { pushHead } from '../git/push.js';
 import type { Git } from '../git/runner.js';
 import { fillTemplate } from '../prompts.js';
@@ -31,6 +32,8 @@ export interface FixEnv extends RoundEnv {
   log: (line: string) => void;
   /** The fixer's session, resumed across gate loops and rounds where the CLI supports it. */
   session: { id: string | null };
+  /** Paths never committed: agent config restored from the base branch on fork PRs. */
+  commitExclude: readonly string[];
 }
 
 export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord> {
@@ -46,11 +49,13 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
       priorContext: feedback,
       verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)',
     });
+    const restoreConfig = await guardLocalConfig(env.git);
     const { outcome, run } = await runAgentRole(
       env.registry,
       { role: 'fixer', name: 'fixer', spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(env.scratchDir, 'fixer-home'), round, timeoutMs: env.timeoutMs, ...(env.session.id ? { sessionId: env.session.id } : {}) },
       fixResultSchema,
     );
+    if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
     rec.fixer = mergeRuns(rec.fixer, run);
     if (outcome.answer?.sessionId) env.session.id = outcome.answer.sessionId;
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
@@ -58,7 +63,7 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
     if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
     takeResult(rec, outcome.value);
 
-    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings));
+    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), { exclude: env.commitExclude });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
     const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log });
     rec.verify = verify.results;
@@ -73,7 +78,7 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
     feedback = `## The gate reviewer asked for more changes\n${gate.feedback}`;
   }
 
-  const changed = await changedPathsSince(env.git, previousHeadSha);
+  const changed = await changedPathsSince(env.git, previousHeadSha, { exclude: env.commitExclude });
   const touched = [...forbiddenPaths(changed.paths), ...changed.symlinksOutside.map((p) => `${p} (symlink leaving the repository)`)];
   if (touched.length) return done(rec, 'refused', `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');

@@ -8,6 +8,11 @@ export interface PrHead {
   headSha: string;
   /** Depth to fetch when the clone is shallow (actions/checkout's default is depth 1). */
   shallowDepth?: number;
+  /**
+   * The ref to fetch from origin instead of refs/heads/<headRef>: a fork's branch is not in
+   * origin, but GitHub keeps refs/pull/<n>/head there for every PR.
+   */
+  fetchRef?: string;
 }
 
 export class PrMovedError extends Error {
@@ -33,7 +38,7 @@ export async function ensureAtPrHead(git: Git, pr: PrHead): Promise<boolean> {
   // A shallow clone would otherwise pull the branch's whole history; a bounded depth is
   // enough to hold the head commit and a little context for the agents.
   const depth = (await isShallow(git)) ? [`--depth=${pr.shallowDepth ?? 50}`] : [];
-  await git(['fetch', '--no-tags', '--no-recurse-submodules', ...depth, 'origin', `+refs/heads/${branch}:${tracking}`]);
+  await git(['fetch', '--no-tags', '--no-recurse-submodules', ...depth, 'origin', `+${pr.fetchRef ?? `refs/heads/${branch}`}:${tracking}`]);
 
   // Checked before switching so a moved PR leaves the checkout where it was.
   const fetched = await resolveCommit(git, tracking);

@@ -1,7 +1,8 @@
 // The table of agent runs (reviewers, analyzer, fixer): model asked for and model
 // that answered, status, time, tokens and cost.
 import type { AgentRun } from '../review/types.js';
-import { code, dash, fmtCost, fmtDuration, fmtInt, inline, sameModel, table } from './format.js';
+import { modelMatches } from '../agents/run-role.js';
+import { code, dash, fmtCost, fmtDuration, fmtInt, inline, table } from './format.js';
 import { AGENT_STATUS_LABEL, NOTE } from './wording.js';
 
 export function agentsTable(agents: AgentRun[]): string {
@@ -22,6 +23,7 @@ export function agentsTable(agents: AgentRun[]): string {
 
 function modelReported(a: AgentRun): string {
   if (a.modelReported === null) return `_${NOTE.modelNotReported}_`;
-  const mismatch = !sameModel(a.modelRequested, a.modelReported);
+  // The same rule the agents apply (SPEC §4), so the flag agrees with the role's status.
+  const mismatch = !modelMatches(a.modelRequested, a.modelReported);
   return `${code(a.modelReported)}${mismatch ? ` ${NOTE.modelMismatch}` : ''}`;
 }

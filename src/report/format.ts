@@ -129,19 +129,6 @@ export function fmtDuration(ms: number): string {
   return `${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, '0')}s`;
 }
 
-/**
- * SPEC §4: the same model name with a date or version suffix counts as the same
- * model (`claude-sonnet-4-5` → `claude-sonnet-4-5-20250929`); a provider prefix
- * (`google/gemini-2.5-pro`) is ignored on either side.
- */
-export function sameModel(requested: string, reported: string): boolean {
-  const base = (m: string) => m.trim().toLowerCase().replace(/^.*\//, '');
-  const a = base(requested);
-  const b = base(reported);
-  if (a === b) return true;
-  return b.startsWith(a) && /^[-@:]v?\d[\d.-]*$/.test(b.slice(a.length));
-}
-
 export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');

@@ -1,0 +1,98 @@
+// Codex CLI adapter: `codex exec --json -` (prompt on stdin), or
+// `codex exec resume <thread id> -` for the fixer's later rounds.
+// Flags, events and config keys: shared/reference/cli-agents.md.
+//
+// Permissions come from Codex's own sandbox: read-only roles run with
+// sandbox_mode "read-only" (Codex still offers apply_patch, but the sandbox
+// refuses the write and says so to the model); the fixer runs "workspace-write"
+// (edits and commands inside the checkout, no network). Both are passed with -c,
+// which wins over config.toml, so agent-config cannot loosen them. exec never
+// prompts for approval.
+//
+// Model: the JSON events do not name it; Codex records the model it sent in its
+// session rollout file (`turn_context.model`), which is read here.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli, toToml } from './cli-common.js';
+import type { CliAdapterOptions, JsonObject } from './cli-common.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+
+/** Offline and quiet: no update check, analytics, feedback upload or plugin sync. */
+const BASE_CONFIG: JsonObject = {
+  check_for_update_on_startup: false,
+  analytics: { enabled: false },
+  feedback: { enabled: false },
+  features: { plugins: false },
+};
+
+export function createCodexAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
+  return { kind: 'codex', run: (inv) => runCodex(opts, inv) };
+}
+
+function codexArgs(inv: Invocation): string[] {
+  const sandbox = isReadOnly(inv.role) ? 'read-only' : 'workspace-write';
+  const common = ['--json', '--skip-git-repo-check', '-m', inv.model];
+  common.push('-c', `sandbox_mode="${sandbox}"`, '-c', 'approval_policy="never"');
+  const resume = !isReadOnly(inv.role) && inv.sessionId;
+  // `-`: read the prompt from stdin.
+  return resume ? ['exec', 'resume', ...common, inv.sessionId!, '-'] : ['exec', ...common, '-'];
+}
+
+async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
+  const home = path.join(inv.stateDir, 'codex');
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(home, 'config.toml'), toToml(deepMerge(BASE_CONFIG, opts.agentConfig ?? {})), { mode: 0o600 });
+  const env = cliEnv(opts, inv, { CODEX_HOME: home });
+  const res = await runCli('codex', opts, inv, codexArgs(inv), env, inv.prompt);
+  const events = jsonLines(res.stdout);
+  const failure = processFailure(res, inv.timeoutMs);
+  if (res.timedOut) throw cliError('codex', inv, failure!, res);
+  const errors = events.flatMap(eventError);
+  const threadId = events.map((e) => e.thread_id).find((t): t is string => typeof t === 'string') ?? null;
+  const turns = events.filter((e) => e.type === 'turn.completed');
+  if (failure || turns.length === 0) {
+    const cause = errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a turn`;
+    const hint = /api key|auth|401|missing environment variable/i.test(cause) ? ' (not authenticated: set OPENAI_API_KEY or the provider\'s env_key)' : '';
+    throw cliError('codex', inv, `${cause}${hint}`, res);
+  }
+  const messages = events
+    .filter((e) => e.type === 'item.completed' && isObject(e.item) && e.item.type === 'agent_message')
+    .map((e) => String((e.item as JsonObject).text ?? ''));
+  const usage = turns.map((t) => (isObject(t.usage) ? t.usage : {}));
+  const total = (key: string): number | null =>
+    usage.some((u) => num(u[key]) !== null) ? usage.reduce((a, u) => a + (num(u[key]) ?? 0), 0) : null;
+  return {
+    // Every agent message: the envelope may sit in an earlier one than the last.
+    text: messages.join('\n\n'),
+    model: threadId ? await rolloutModel(home, threadId) : null,
+    sessionId: threadId,
+    // OpenAI counts cached input inside input_tokens. Codex reports no cost.
+    usage: { inputTokens: total('input_tokens'), outputTokens: total('output_tokens'), costUsd: null },
+    durationMs: res.durationMs,
+  };
+}
+
+/** Messages of `error` events, `turn.failed` and error items (unknown model, sandbox, …). */
+function eventError(e: JsonObject): string[] {
+  if (e.type === 'error' && typeof e.message === 'string') return [e.message];
+  if (e.type === 'turn.failed' && isObject(e.error)) return [String(e.error.message)];
+  return [];
+}
+
+/** `turn_context.model` of the last turn in `$CODEX_HOME/sessions/**\/rollout-*-<thread>.jsonl`. */
+async function rolloutModel(home: string, threadId: string): Promise<string | null> {
+  let files: string[];
+  try {
+    const all = await readdir(path.join(home, 'sessions'), { recursive: true });
+    files = all.filter((f) => f.endsWith(`-${threadId}.jsonl`)).sort(); // names start with a timestamp
+  } catch {
+    return null;
+  }
+  let model: string | null = null;
+  for (const f of files) {
+    for (const rec of jsonLines(await readFile(path.join(home, 'sessions', f), 'utf8'))) {
+      if (rec.type === 'turn_context' && isObject(rec.payload) && typeof rec.payload.model === 'string') model = rec.payload.model;
+    }
+  }
+  return model;
+}

@@ -1,0 +1,48 @@
+// Codex CLI adapter against the real `codex` binary (pinned in cli-versions.ts).
+import path from 'node:path';
+import { createCodexAdapter } from '../../src/agents/codex.js';
+import { describeCliAdapter } from './cli-suite.js';
+import { parentEnv } from './helpers.js';
+
+const patch = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch\n`;
+
+describeCliAdapter({
+  kind: 'codex',
+  // A slug from Codex's model catalog: unknown names get no apply_patch tool.
+  model: 'gpt-5.5',
+  create: createCodexAdapter,
+  options: (fake, ws, bin, auth = true) => ({
+    binPath: bin,
+    baseEnv: parentEnv(ws, auth ? { FAKE_API_KEY: 'sk-dummy' } : {}),
+    // What a user would put under `codex:` in agent-config to reach a gateway.
+    agentConfig: {
+      model_provider: 'fake',
+      model_providers: {
+        fake: {
+          name: 'Fake',
+          base_url: `${fake.url}/v1`,
+          env_key: 'FAKE_API_KEY',
+          wire_api: 'responses',
+          request_max_retries: 0,
+          stream_max_retries: 0,
+        },
+      },
+      // Codex hides *TOKEN* variables from its shell by itself; turn that off so
+      // the env test proves our own scrubbing, not Codex's.
+      shell_environment_policy: { inherit: 'all', ignore_default_excludes: true },
+    },
+  }),
+  reportsModel: true,
+  reportsCost: false,
+  tools: {
+    write: (file, content, ws) => ({
+      name: 'apply_patch',
+      input: patch(`*** Add File: ${path.relative(ws.cwd, file)}\n${content.trimEnd().split('\n').map((l) => `+${l}`).join('\n')}`),
+    }),
+    edit: (file, oldText, newText, ws) => [
+      { name: 'apply_patch', input: patch(`*** Update File: ${path.relative(ws.cwd, file)}\n@@\n-${oldText}\n+${newText}`) },
+    ],
+    shell: (command) => ({ name: 'exec_command', input: { cmd: command } }),
+  },
+  startupMs: 2000,
+});

@@ -1,0 +1,127 @@
+// Behaviour of the fake itself that e2e tests rely on: recording, scripted failures,
+// state changes between runs, identities, forks, static PRs, GraphQL errors.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeGitHub } from '../fakes/github/index.js';
+import type { FakeGitHub, FakeGitHubOptions } from '../fakes/github/index.js';
+import { createOrigin } from './git-origin.js';
+import type { Origin } from './git-origin.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function start(extra: Partial<FakeGitHubOptions> = {}): Promise<FakeGitHub> {
+  const fake = await startFakeGitHub({
+    owner: 'octo-org', repo: 'demo-repo',
+    pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'feature/x', files: [{ filename: 'a.txt', status: 'added', additions: 1, patch: '@@ -0,0 +1 @@\n+a' }], diff: 'diff --git a/a.txt b/a.txt\n' }],
+    ...extra,
+  });
+  cleanups.push(() => fake.close());
+  return fake;
+}
+
+async function origin(): Promise<Origin> {
+  const o = await createOrigin({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' });
+  cleanups.push(() => o.cleanup());
+  return o;
+}
+
+const api = (fake: FakeGitHub, method: string, path: string, body?: unknown, token: string | null = 'token s3cret') =>
+  fetch(fake.url + path, {
+    method, headers: { ...(token ? { authorization: token } : {}), 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+
+const gql = async (fake: FakeGitHub, query: string, variables: Record<string, unknown> = {}) =>
+  (await api(fake, 'POST', '/graphql', { query, variables })).json() as Promise<{ data?: any; errors?: any[] }>;
+
+describe('fake GitHub behaviour', () => {
+  it('records requests with the token redacted; writes() leaves out reads and GraphQL', async () => {
+    const fake = await start();
+    await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7?x=1');
+    await api(fake, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'hi' });
+    await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { name } }');
+    await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', { ref: 'feature/x', inputs: { pr: '7' } });
+    expect(fake.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'GET /repos/octo-org/demo-repo/pulls/7 200', 'POST /repos/octo-org/demo-repo/issues/7/comments 201',
+      'POST /graphql 200', 'POST /repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches 204',
+    ]);
+    expect(fake.requests[0]?.query).toEqual({ x: '1' });
+    expect(fake.requests[1]?.headers.authorization).toBe('token [REDACTED]');
+    expect(JSON.stringify(fake.requests)).not.toContain('s3cret');
+    expect(fake.writes().map((w) => w.body)).toEqual([{ body: 'hi' }, { ref: 'feature/x', inputs: { pr: '7' } }]);
+    expect(fake.dispatches).toEqual([{ workflowId: 'ci.yml', ref: 'feature/x', inputs: { pr: '7' } }]);
+  });
+
+  it('failNext fails exactly `times` matching requests, then serves normally', async () => {
+    const fake = await start();
+    fake.failNext({ method: 'GET', path: /\/pulls\/7$/, status: 502, times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7')).status);
+    expect(statuses).toEqual([502, 502, 200]);
+  });
+
+  it('authors API comments as github-actions[bot], or as tokenLogin with its association', async () => {
+    const bot = await start();
+    const made = await (await api(bot, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' })).json();
+    expect(made.user).toMatchObject({ login: 'github-actions[bot]', id: 41898282, type: 'Bot' });
+    const viewer = await gql(bot, '{ viewer { login } }');
+    expect(viewer.errors?.[0]).toMatchObject({ type: 'FORBIDDEN', message: 'Resource not accessible by integration' });
+
+    const user = await start({ tokenLogin: 'maint', collaborators: { maint: 'maintain' } });
+    const byUser = await (await api(user, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' })).json();
+    expect(byUser).toMatchObject({ user: { login: 'maint', type: 'User' }, author_association: 'COLLABORATOR' });
+    expect(await (await api(user, 'GET', '/user')).json()).toMatchObject({ login: 'maint' });
+  });
+
+  it('state changes between runs show up in REST and GraphQL', async () => {
+    const fake = await start();
+    fake.state.addComment(7, { login: 'carol', body: '/review-loop' });
+    const t = fake.state.addThread(7, { path: 'a.txt', line: 1, comments: [{ body: 'why?', author: 'dave' }] });
+    fake.state.addReview(7, { login: 'erin', state: 'APPROVED' });
+    fake.state.updatePull(7, { state: 'closed' });
+    const pr = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7')).json();
+    expect(pr).toMatchObject({ state: 'closed', merged: false, comments: 1 });
+    expect(pr.closed_at).toEqual(expect.any(String));
+    const q = '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { state reviewThreads(first: 10) { nodes { id isResolved comments(first: 5) { nodes { body author { login } } } } } } } }';
+    let res = await gql(fake, q);
+    expect(res.data.repository.pullRequest).toMatchObject({ state: 'CLOSED', reviewThreads: { nodes: [{ id: t.id, isResolved: false, comments: { nodes: [{ body: 'why?', author: { login: 'dave' } }] } }] } });
+    fake.state.resolveThread(t.id);
+    res = await gql(fake, q);
+    expect(res.data.repository.pullRequest.reviewThreads.nodes[0].isResolved).toBe(true);
+    expect(fake.comments(7).map((c) => c.user.login)).toEqual(['carol']);
+  });
+
+  it('serves a static PR (no originDir) from its input files and diff', async () => {
+    const fake = await start();
+    const files = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7/files')).json();
+    expect(files).toEqual([expect.objectContaining({ filename: 'a.txt', status: 'added', additions: 1, changes: 1, patch: '@@ -0,0 +1 @@\n+a' })]);
+    const diff = await (await fetch(`${fake.url}/repos/octo-org/demo-repo/pulls/7`, { headers: { accept: 'application/vnd.github.v3.diff' } })).text();
+    expect(diff).toBe('diff --git a/a.txt b/a.txt\n');
+  });
+
+  it('reads a fork PR head from refs/pull/N/head in origin', async () => {
+    const o = await origin();
+    const fake = await start({ originDir: o.originDir, pulls: [{ number: 3, title: 'F', user: 'eve', headRef: 'patch-1', headRepoFullName: 'eve/demo-repo' }] });
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('git', ['--git-dir', o.originDir, 'update-ref', 'refs/pull/3/head', o.headSha]);
+    const pr = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/3')).json();
+    expect(pr.head).toMatchObject({ sha: o.headSha, ref: 'patch-1', label: 'eve:patch-1', repo: { full_name: 'eve/demo-repo', fork: true } });
+    expect(pr.base).toMatchObject({ sha: o.baseSha, ref: 'main', repo: { full_name: 'octo-org/demo-repo' } });
+  });
+
+  it('refuses what GitHub refuses: unknown repo, dispatch to a missing ref, GraphQL without a token', async () => {
+    const o = await origin();
+    const fake = await start({ originDir: o.originDir, pulls: [] });
+    expect((await api(fake, 'GET', '/repos/someone/else')).status).toBe(404);
+    const noRef = await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', { ref: 'gone' });
+    expect(noRef.status).toBe(422);
+    expect(fake.dispatches).toEqual([]);
+    expect((await api(fake, 'POST', '/graphql', { query: '{ viewer { login } }' }, null)).status).toBe(401);
+    const missing = await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 1) { id } } }');
+    expect(missing.errors?.[0]).toMatchObject({ type: 'NOT_FOUND', path: ['repository', 'pullRequest'] });
+    const unmodelled = await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { stargazerCount } }');
+    expect(unmodelled.errors?.[0]?.message).toMatch(/not implemented by the fake/);
+  });
+});
