@@ -55095,17 +55095,17 @@ function isNonTrivialValue(value, quoted) {
 }
 var KEY_WORD = "(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)";
 var ASSIGNMENT = new RegExp(
-  `(?<![A-Za-z0-9])([A-Za-z0-9_.-]*?${KEY_WORD}(?:_access_key|_key|_value)?)(?![A-Za-z0-9])(["']?\\s*(?::=|[:=])\\s*)(["'\`]?)([^\\s"'\`<>,;)\\]}]+)`,
+  `(?<![A-Za-z0-9])([A-Za-z0-9_.-]{0,40}?${KEY_WORD}(?:_access_key|_key|_value)?)(?![A-Za-z0-9])(["']?\\s*(?::=|[:=])\\s*)(["'\`]?)([^\\s"'\`<>,;)\\]}]+)`,
   "gi"
 );
 var SECRET_RULES = [
-  { name: "private-key", re: new RegExp(`${PEM_BEGIN}[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, "g"), replace: whole },
+  { name: "private-key", re: new RegExp(`${PEM_BEGIN}[\\s\\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, "g"), replace: whole },
   // A block cut off before its END line: redact up to the next blank line, quote (the
   // end of a JSON string) or the end.
   { name: "private-key-open", re: new RegExp(`${PEM_BEGIN}[^"'\`]*?(?=\\n[ \\t]*\\n|["'\`]|$)`, "g"), replace: whole },
   {
     name: "url-credentials",
-    re: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:[\]]+:[^\s/?#@]+@/gi,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/?#@:[\]]+:[^\s/?#@]+@/gi,
     replace: (_m, scheme = "") => `${scheme}${REDACTED}@`
   },
   {
@@ -55233,7 +55233,12 @@ var stateSchema = external_exports.object({
   findingIds: external_exports.array(external_exports.string()),
   fixedIds: external_exports.array(external_exports.string()),
   stuckIds: external_exports.array(external_exports.string()),
-  status: external_exports.string().nullable()
+  status: external_exports.string().nullable(),
+  /**
+   * What each fixed finding was about, so a later run recognises it when it comes back at
+   * a moved line or under a renamed file (ids alone change when lines move).
+   */
+  fixed: external_exports.array(external_exports.object({ id: external_exports.string(), category: external_exports.string(), file: external_exports.string().nullable(), title: external_exports.string() })).optional()
 });
 var RISKY_IN_STRING = /[-<>=:@/&'`!+\u2028\u2029]/g;
 var STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
@@ -55289,8 +55294,17 @@ function readPriorRuns(comments, ownLogin, headSha2) {
     states,
     finalForHead,
     fixedIds: uniq(states.flatMap((s) => s.fixedIds)),
+    fixed: fingerprints(states),
     stuckIds: uniq(states.flatMap((s) => s.stuckIds))
   };
+}
+function fingerprints(states) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const s of states) {
+    for (const id of s.fixedIds) if (!byId.has(id)) byId.set(id, { id, category: "", file: null, title: "" });
+    for (const f of s.fixed ?? []) byId.set(f.id, f);
+  }
+  return [...byId.values()];
 }
 
 // src/config/repo-config.ts
@@ -56375,13 +56389,15 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   const timeoutMs = config2.agentTimeoutMinutes * 6e4;
   const roundEnv = { registry: registry2, prompts, workDir: cwd, scratchDir, timeoutMs, ...config2.instructions ? { instructions: config2.instructions } : {} };
   const session = { id: null };
-  const fixedBefore = prior.fixedIds.map((id) => ({ id, category: "", file: null, title: "" }));
+  const fixedBefore = prior.fixed;
+  const seen = /* @__PURE__ */ new Map();
   const stateOf = (kind, round, headSha2, status, ids, fixedIds, stuckIds) => ({ v: 1, kind, headSha: headSha2, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
   const result = await runLoop(
     {
       loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config2.maxDiffLines, maxDiffChars: config2.maxDiffChars }, push),
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config2.reviewers, analyzer: config2.analyzer }),
       publishReview: async (rec, end) => {
+        for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
       },
@@ -56391,7 +56407,11 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
         round,
         findings
       ),
-      publishFix: (rec, end) => publisher.report(withEnd(renderFixReport(rec, reportCtx), end), stateOf("fix", rec.round, rec.previousHeadSha, end?.status ?? null, [], rec.outcome === "pushed" ? rec.fixed.map((f) => f.findingId) : [], [])),
+      publishFix: (rec, end) => {
+        const pushed = rec.outcome === "pushed" ? rec.fixed.map((f) => f.findingId) : [];
+        const fixed = pushed.flatMap((id) => seen.has(id) ? [fingerprint(seen.get(id))] : []).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
+        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), { ...stateOf("fix", rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed });
+      },
       waitForHead: (sha) => waitForHead(octokit, repo, meta3.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
       afterPush: async (headRef) => {
         for (const wf of config2.dispatchWorkflows) {

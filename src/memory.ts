@@ -2,6 +2,7 @@
 // identity. Anyone else's comment is never trusted as state, whatever it contains.
 import type { IssueComment } from './github/comments.js';
 import { MARKER, decodeState, type HiddenState } from './report/state.js';
+import type { FixedFingerprint } from './review/stuck.js';
 
 // A head that ended in one of these was reviewed for good; a failed run may be retried.
 const FINAL = new Set(['converged', 'manual', 'review-only', 'max-rounds']);
@@ -11,6 +12,8 @@ export interface PriorRuns {
   /** A final state recorded for this head, if any. */
   finalForHead: HiddenState | null;
   fixedIds: string[];
+  /** Fingerprints of every finding an earlier run reported fixed. */
+  fixed: FixedFingerprint[];
   stuckIds: string[];
 }
 
@@ -25,6 +28,17 @@ export function readPriorRuns(comments: IssueComment[], ownLogin: string, headSh
     states,
     finalForHead,
     fixedIds: uniq(states.flatMap((s) => s.fixedIds)),
+    fixed: fingerprints(states),
     stuckIds: uniq(states.flatMap((s) => s.stuckIds)),
   };
+}
+
+/** Fingerprints where the state has them; a bare id (older state) still matches by id. */
+function fingerprints(states: HiddenState[]): FixedFingerprint[] {
+  const byId = new Map<string, FixedFingerprint>();
+  for (const s of states) {
+    for (const id of s.fixedIds) if (!byId.has(id)) byId.set(id, { id, category: '', file: null, title: '' });
+    for (const f of s.fixed ?? []) byId.set(f.id, f);
+  }
+  return [...byId.values()];
 }

@@ -25,6 +25,8 @@ import { redactSecrets } from './report/sanitize.js';
 import { renderFailureReport, renderFinalSummary, renderFixReport, renderReviewReport } from './report/markdown.js';
 import type { ReportContext } from './report/format.js';
 import { runReviewRound } from './review/round.js';
+import { fingerprint } from './review/stuck.js';
+import type { Finding } from './review/types.js';
 import { isPushSkipCommit, skipOwnFixCommit } from './skip.js';
 import { writeReportJson } from './report/report-json.js';
 import { breachesFailOn } from './review/consensus.js';
@@ -138,7 +140,8 @@ async function execute(
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
   const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, ...(config.instructions ? { instructions: config.instructions } : {}) };
   const session = { id: null as string | null };
-  const fixedBefore = prior.fixedIds.map((id) => ({ id, category: '', file: null, title: '' }));
+  const fixedBefore = prior.fixed;
+  const seen = new Map<string, Finding>();
   const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
     ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
 
@@ -147,6 +150,7 @@ async function execute(
       loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars }, push),
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
       publishReview: async (rec, end) => {
+        for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
       },
@@ -157,8 +161,11 @@ async function execute(
           round,
           findings,
         ),
-      publishFix: (rec, end) =>
-        publisher.report(withEnd(renderFixReport(rec, reportCtx), end), stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [], [])),
+      publishFix: (rec, end) => {
+        const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
+        const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
+        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), { ...stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed });
+      },
       waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
       afterPush: async (headRef) => {
         for (const wf of config.dispatchWorkflows) {

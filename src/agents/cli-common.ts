@@ -1,5 +1,6 @@
 // Helpers shared by the four CLI adapters (claude, codex, opencode, gemini).
-import { mkdir } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { agentEnv } from './env.js';
 import { runProcess } from './process.js';
 import type { ProcessResult } from './process.js';
@@ -18,6 +19,8 @@ export interface CliAdapterOptions {
 }
 
 const STDERR_TAIL_LINES = 20;
+/** Every process a CLI starts inherits this variable; see killLeftovers. */
+const INVOCATION_VAR = 'REVIEW_LOOP_INVOCATION_ID';
 
 /** Only the fixer may edit files and run commands; every other role is read-only. */
 export const isReadOnly = (role: Role): boolean => role !== 'fixer';
@@ -36,6 +39,7 @@ export function cliEnv(opts: CliAdapterOptions, inv: Invocation, extra: Record<s
     REVIEW_LOOP_ROUND: String(inv.round),
     REVIEW_LOOP_CONTEXT_DIR: inv.contextDir,
     REVIEW_LOOP_AGENT_NAME: inv.name,
+    [INVOCATION_VAR]: randomUUID(),
   };
   return agentEnv(opts.baseEnv ?? process.env, { ...role, ...extra }, opts.secretValues);
 }
@@ -55,7 +59,39 @@ export async function runCli(
 ): Promise<ProcessResult> {
   await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
   const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
-  return runProcess(stdin === undefined ? spec : { ...spec, stdin });
+  const res = await runProcess(stdin === undefined ? spec : { ...spec, stdin });
+  const id = env[INVOCATION_VAR];
+  if (id) await killLeftovers(`${INVOCATION_VAR}=${id}`);
+  return res;
+}
+
+/**
+ * Kills every process whose environment holds `marker`. runProcess kills the
+ * CLI's process group, but Gemini CLI starts each shell command with setsid (its
+ * own session and group), so a `sleep` or a dev server it started would outlive
+ * the run. Linux only (/proc); elsewhere the process-group kill is all there is.
+ */
+export async function killLeftovers(marker: string): Promise<number> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return 0;
+  }
+  let killed = 0;
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const env = await readFile(`/proc/${pid}/environ`, 'latin1');
+      if (!env.split('\0').includes(marker)) continue;
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // Gone already, or another user's process.
+    }
+  }
+  return killed;
 }
 
 /** Why the process failed, or undefined when it exited 0. */

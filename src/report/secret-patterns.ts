@@ -37,19 +37,19 @@ export function isNonTrivialValue(value: string, quoted: boolean): boolean {
 const KEY_WORD =
   '(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)';
 const ASSIGNMENT = new RegExp(
-  `(?<![A-Za-z0-9])([A-Za-z0-9_.-]*?${KEY_WORD}(?:_access_key|_key|_value)?)(?![A-Za-z0-9])` +
+  `(?<![A-Za-z0-9])([A-Za-z0-9_.-]{0,40}?${KEY_WORD}(?:_access_key|_key|_value)?)(?![A-Za-z0-9])` +
     `(["']?\\s*(?::=|[:=])\\s*)(["'\`]?)([^\\s"'\`<>,;)\\]}]+)`,
   'gi',
 );
 
 export const SECRET_RULES: readonly SecretRule[] = [
-  { name: 'private-key', re: new RegExp(`${PEM_BEGIN}[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'), replace: whole },
+  { name: 'private-key', re: new RegExp(`${PEM_BEGIN}[\\s\\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'), replace: whole },
   // A block cut off before its END line: redact up to the next blank line, quote (the
   // end of a JSON string) or the end.
   { name: 'private-key-open', re: new RegExp(`${PEM_BEGIN}[^"'\`]*?(?=\\n[ \\t]*\\n|["'\`]|$)`, 'g'), replace: whole },
   {
     name: 'url-credentials',
-    re: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:[\]]+:[^\s/?#@]+@/gi,
+    re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/?#@:[\]]+:[^\s/?#@]+@/gi,
     replace: (_m, scheme = '') => `${scheme}${REDACTED}@`,
   },
   {

@@ -17,6 +17,13 @@ const stateSchema = z.object({
   fixedIds: z.array(z.string()),
   stuckIds: z.array(z.string()),
   status: z.string().nullable(),
+  /**
+   * What each fixed finding was about, so a later run recognises it when it comes back at
+   * a moved line or under a renamed file (ids alone change when lines move).
+   */
+  fixed: z
+    .array(z.object({ id: z.string(), category: z.string(), file: z.string().nullable(), title: z.string() }))
+    .optional(),
 });
 export type HiddenState = z.infer<typeof stateSchema>;
 

@@ -5,7 +5,7 @@ import { checkModel } from '../../src/agents/run-role.js';
 import { always, startFakeModelServer } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
 import { describeCliAdapter } from './cli-suite.js';
-import { invocation, makeWorkspace, parentEnv } from './helpers.js';
+import { FAKE_MODEL_KEY, invocation, makeWorkspace, parentEnv } from './helpers.js';
 
 describeCliAdapter({
   kind: 'claude',
@@ -15,7 +15,7 @@ describeCliAdapter({
     binPath: bin,
     baseEnv: parentEnv(ws, {
       ANTHROPIC_BASE_URL: fake.url,
-      ...(auth ? { ANTHROPIC_API_KEY: 'sk-ant-dummy' } : {}),
+      ...(auth ? { ANTHROPIC_API_KEY: FAKE_MODEL_KEY } : {}),
       CLAUDE_CODE_MAX_RETRIES: '0',
     }),
   }),
@@ -29,6 +29,7 @@ describeCliAdapter({
       { name: 'Edit', input: { file_path: file, old_string: oldText, new_string: newText } },
     ],
     shell: (command) => ({ name: 'Bash', input: { command, description: 'run a command' } }),
+    read: (file) => ({ name: 'Read', input: { file_path: file } }),
   },
   startupMs: 2000,
 });

@@ -12,7 +12,7 @@ import type { AgentAdapter } from '../../src/agents/types.js';
 import { always, envelopeText, startFakeModelServer, toolsThenText, toolThenText } from '../fakes/model-server/index.js';
 import type { FakeModelServer, ToolReply } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
-import { FAKE_GITHUB_TOKEN, invocation, liveProcesses, makeWorkspace, reviewerPayload } from './helpers.js';
+import { FAKE_GITHUB_TOKEN, FAKE_MODEL_KEY, invocation, liveProcesses, makeWorkspace, reviewerPayload } from './helpers.js';
 import type { Workspace } from './helpers.js';
 
 type Tool = ToolReply['tool'];
@@ -33,6 +33,8 @@ export interface CliTestSpec {
     /** Replaces `oldText` with `newText` in `file`: the calls in order (Claude must Read first). */
     edit(file: string, oldText: string, newText: string, ws: Workspace): Tool[];
     shell(command: string): Tool;
+    /** Reads `file` (absolute) with the CLI's read tool. */
+    read(file: string): Tool;
   };
   /** Time the CLI needs to start and reach its first tool call; the timeout test waits that long. */
   startupMs: number;
@@ -47,7 +49,7 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     beforeAll(async () => {
       bin = await cachedCliBin(spec.kind);
-      fake = await startFakeModelServer();
+      fake = await startFakeModelServer({ apiKey: FAKE_MODEL_KEY });
     });
     afterAll(async () => {
       await fake?.close();
@@ -82,6 +84,12 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       expect(answer.text).toContain('BEGIN_JSON');
       const last = fake.requests.at(-1);
       expect(last?.resultsSincePrompt).toBeGreaterThan(0); // the refusal went back to the model
+    });
+
+    it('lets a read-only role read the context folder outside the checkout', async () => {
+      fake.setScript(toolThenText(spec.tools.read(path.join(ws.contextDir, 'pr.json')), envelopeText(reviewerPayload)));
+      await adapter().run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      expect(fake.requests.flatMap((r) => r.toolResults).join('\n')).toContain('{"number":7}');
     });
 
     it('lets the fixer change a file on disk with its own edit tool', async () => {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createCodexAdapter } from '../../src/agents/codex.js';
 import { describeCliAdapter } from './cli-suite.js';
-import { parentEnv } from './helpers.js';
+import { FAKE_MODEL_KEY, parentEnv } from './helpers.js';
 
 const patch = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch\n`;
 
@@ -13,7 +13,7 @@ describeCliAdapter({
   create: createCodexAdapter,
   options: (fake, ws, bin, auth = true) => ({
     binPath: bin,
-    baseEnv: parentEnv(ws, auth ? { FAKE_API_KEY: 'sk-dummy' } : {}),
+    baseEnv: parentEnv(ws, auth ? { FAKE_API_KEY: FAKE_MODEL_KEY } : {}),
     // What a user would put under `codex:` in agent-config to reach a gateway.
     agentConfig: {
       model_provider: 'fake',
@@ -43,6 +43,7 @@ describeCliAdapter({
       { name: 'apply_patch', input: patch(`*** Update File: ${path.relative(ws.cwd, file)}\n@@\n-${oldText}\n+${newText}`) },
     ],
     shell: (command) => ({ name: 'exec_command', input: { cmd: command } }),
+    read: (file) => ({ name: 'exec_command', input: { cmd: `cat ${file}` } }),
   },
   startupMs: 2000,
 });

@@ -10,6 +10,9 @@ import type { Invocation } from '../../src/agents/types.js';
 /** A value that must never reach a CLI: the parent env carries it as GITHUB_TOKEN. */
 export const FAKE_GITHUB_TOKEN = `ghs_${randomUUID().replace(/-/g, '')}`;
 
+/** The API key the fake model server demands; a CLI without it is "not authenticated". */
+export const FAKE_MODEL_KEY = 'sk-fake-model-key';
+
 export interface Workspace {
   root: string;
   /** The checkout (cwd of the agent), a git repo with one commit. */

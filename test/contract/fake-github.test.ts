@@ -101,11 +101,26 @@ describe('fake GitHub behaviour', () => {
     expect(diff).toBe('diff --git a/a.txt b/a.txt\n');
   });
 
+  it('lists renamed, removed, added and binary files as GitHub does', async () => {
+    const long = Array.from({ length: 20 }, (_v, i) => `line ${i}`).join('\n');
+    const o = await createOrigin({ 'old name.txt': `${long}\n`, 'gone.txt': 'x\n', 'keep.txt': '1\n' },
+      { 'old name.txt': null, 'new name.txt': `${long}\nmore\n`, 'gone.txt': null, 'img.bin': '\u0000\u0001\u0002', 'keep.txt': '2\n' });
+    cleanups.push(() => o.cleanup());
+    const fake = await start({ originDir: o.originDir, pulls: [{ number: 7, title: 'T', user: 'a', headRef: 'feature/planted-bug' }] });
+    const files = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7/files')).json();
+    const by = Object.fromEntries(files.map((f: { filename: string }) => [f.filename, f]));
+    expect(Object.keys(by).sort()).toEqual(['gone.txt', 'img.bin', 'keep.txt', 'new name.txt']);
+    expect(by['new name.txt']).toMatchObject({ status: 'renamed', previous_filename: 'old name.txt', additions: 1, deletions: 0 });
+    expect(by['gone.txt']).toMatchObject({ status: 'removed', sha: null, deletions: 1 });
+    expect(by['keep.txt']).toMatchObject({ status: 'modified', patch: '@@ -1 +1 @@\n-1\n+2' });
+    expect(by['img.bin']).toMatchObject({ status: 'added', additions: 0 });
+    expect(by['img.bin']).not.toHaveProperty('patch');
+  });
+
   it('reads a fork PR head from refs/pull/N/head in origin', async () => {
     const o = await origin();
     const fake = await start({ originDir: o.originDir, pulls: [{ number: 3, title: 'F', user: 'eve', headRef: 'patch-1', headRepoFullName: 'eve/demo-repo' }] });
-    const { execFileSync } = await import('node:child_process');
-    execFileSync('git', ['--git-dir', o.originDir, 'update-ref', 'refs/pull/3/head', o.headSha]);
+    await o.updateRef('refs/pull/3/head', o.headSha);
     const pr = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/3')).json();
     expect(pr.head).toMatchObject({ sha: o.headSha, ref: 'patch-1', label: 'eve:patch-1', repo: { full_name: 'eve/demo-repo', fork: true } });
     expect(pr.base).toMatchObject({ sha: o.baseSha, ref: 'main', repo: { full_name: 'octo-org/demo-repo' } });

@@ -17,6 +17,8 @@ export interface Origin {
   headSha: string;
   /** Commits `files` on top of `branch` and pushes it, like a developer (or the action) would. */
   push(branch: string, files: Files, message?: string): Promise<string>;
+  /** Points a ref of origin at a sha, as GitHub does with refs/pull/N/head for forks. */
+  updateRef(ref: string, sha: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export async function createOrigin(base: Files, head: Files, headRef = 'feature/
         const sha = await commit(files, message);
         await git(work, 'push', '-q', 'origin', branch);
         return sha;
+      },
+      async updateRef(ref, sha) {
+        await git(root, '--git-dir', originDir, 'update-ref', ref, sha);
       },
       cleanup: () => rm(root, { recursive: true, force: true }),
     };

@@ -177,3 +177,18 @@ describe('redactSecrets', () => {
     expect(JSON.parse(out)).toEqual({ token: REDACTED, key: REDACTED, note: 'ok' });
   });
 });
+
+describe('sanitize: no catastrophic backtracking', () => {
+  // Each of these took 10–60 s before the open-ended prefixes in the rules were bounded.
+  it.each([
+    ['kebab run', 'a-'.repeat(100_000)],
+    ['dotted run', 'a.'.repeat(100_000)],
+    ['repeated sk-', 'sk-'.repeat(60_000)],
+    ['repeated xoxb-', 'xoxb-'.repeat(40_000)],
+    ['unterminated key blocks', '-----BEGIN PRIVATE KEY-----\n'.repeat(2_000)],
+  ])('handles a 200k %s in well under the timeout', (_name, text) => {
+    const started = Date.now();
+    sanitize(text);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

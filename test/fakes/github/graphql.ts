@@ -30,7 +30,8 @@ const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, con
 
 async function handle(ctx: Ctx): Promise<Reply> {
   if (!ctx.headers.authorization) {
-    return apiError(401, 'This endpoint requires you to be authenticated.', 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql');
+    const doc = 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql';
+    return apiError(401, 'This endpoint requires you to be authenticated.', doc);
   }
   const body = (ctx.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
   if (typeof body.query !== 'string') {

@@ -1,43 +1,15 @@
 // The fake's mutable state: one repository, its PRs and everything hanging off them.
 // Routes read it; tests change it between runs through the same methods.
 import { ACTIONS_BOT, fakeSha, isoNow, nextId, nodeId, userId } from './ids.js';
+import type { Actor, CommentState, PullState, ReviewState, ThreadState } from './model.js';
 import type {
   AccountType, AuthorAssociation, FakeCommentInput, FakeGitHubOptions, FakePullInput, FakeReviewInput,
   FakeThreadInput, Permission, RecordedDispatch,
 } from './types.js';
 
-export interface Actor { login: string; type: AccountType }
+export type { Actor, CommentState, PullState, ReviewState, ThreadState } from './model.js';
 
-export interface PullState extends Omit<FakePullInput, 'reviews' | 'reviewThreads' | 'comments'> {
-  id: number;
-  state: 'open' | 'closed';
-  baseRef: string;
-  headRepoFullName: string;
-  createdAt: string;
-  updatedAt: string;
-  closedAt: string | null;
-  mergedAt: string | null;
-}
-
-export interface CommentState {
-  id: number; issueNumber: number; user: Actor; body: string;
-  authorAssociation: AuthorAssociation; createdAt: string; updatedAt: string;
-}
-
-export interface ReviewState {
-  id: number; prNumber: number; user: Actor; state: FakeReviewInput['state'];
-  authorAssociation: AuthorAssociation; body: string; submittedAt: string; commitId?: string;
-}
-
-export interface ThreadCommentState {
-  id: string; databaseId: number; body: string; author: string | null;
-  authorAssociation: AuthorAssociation; createdAt: string;
-}
-
-export interface ThreadState {
-  id: string; prNumber: number; isResolved: boolean; isOutdated: boolean;
-  path: string; line: number | null; comments: ThreadCommentState[];
-}
+type PullPatch = Partial<Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>>;
 
 const actorOf = (login: string, type?: AccountType): Actor => ({ login, type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User') });
 
@@ -106,7 +78,7 @@ export class FakeState {
   }
 
   /** Close, merge, retitle, move a static head sha…: updated_at follows like on GitHub. */
-  updatePull(number: number, patch: Partial<Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>>): PullState {
+  updatePull(number: number, patch: PullPatch): PullState {
     const pull = this.requirePull(number);
     const now = isoNow();
     Object.assign(pull, patch, { updatedAt: now });

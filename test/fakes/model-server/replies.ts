@@ -94,8 +94,9 @@ function geminiBody(r: TextReply | ToolReply, model: string, u: ReplyUsage): unk
 
 function errorBody(protocol: Protocol, r: ErrorReply): unknown {
   const message = r.message ?? `fake model error ${r.error}`;
-  if (protocol === 'anthropic') return { type: 'error', error: { type: 'invalid_request_error', message } };
-  if (protocol === 'gemini') return { error: { code: r.error, message, status: 'INVALID_ARGUMENT' } };
+  const auth = r.error === 401;
+  if (protocol === 'anthropic') return { type: 'error', error: { type: auth ? 'authentication_error' : 'invalid_request_error', message } };
+  if (protocol === 'gemini') return { error: { code: r.error, message, status: auth ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' } };
   return { error: { message, type: 'invalid_request_error', code: String(r.error) } };
 }
 

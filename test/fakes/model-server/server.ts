@@ -35,6 +35,17 @@ export interface FakeModelServerOptions {
   port?: number;
   /** Appends every recorded request as one JSON line, for debugging a CLI. */
   logFile?: string;
+  /**
+   * When set, a model request must carry this key (`authorization: Bearer`,
+   * `x-api-key`, `x-goog-api-key` or `?key=`), else it gets a 401 like a real API.
+   */
+  apiKey?: string;
+}
+
+function carriesKey(req: IncomingMessage, key: string): boolean {
+  const h = req.headers;
+  const query = new URL(req.url ?? '/', 'http://x').searchParams.get('key');
+  return h.authorization === `Bearer ${key}` || h['x-api-key'] === key || h['x-goog-api-key'] === key || query === key;
 }
 
 interface Route {
@@ -89,7 +100,8 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     }
     const raw = { method: req.method ?? 'POST', url: req.url ?? path, headers: req.headers, body, urlModel: route.urlModel };
     const modelReq = readModelRequest(route.protocol, raw, requests.length);
-    const reply = pick(script, modelReq, listIndex++);
+    const unauthorized = opts.apiKey !== undefined && !carriesKey(req, opts.apiKey);
+    const reply: Reply = unauthorized ? { error: 401, message: 'invalid api key (fake model server)' } : pick(script, modelReq, listIndex++);
     const recorded: RecordedRequest = { ...modelReq, reply };
     requests.push(recorded);
     if (opts.logFile) appendFileSync(opts.logFile, `${JSON.stringify(recorded)}\n`);

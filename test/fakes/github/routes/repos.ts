@@ -3,7 +3,7 @@
 import { apiError, json, notFound, route } from '../http.js';
 import type { Ctx, Reply, Route } from '../http.js';
 import { fullRepository, simpleUser } from '../shapes.js';
-import type { Json } from '../shapes.js';
+import type { Json, RepoInput } from '../shapes.js';
 import type { Permission } from '../types.js';
 
 const DOC = {
@@ -22,7 +22,7 @@ function getRepo(ctx: Ctx): Reply {
   return json(200, fullRepository(urls, baseRepoInput(ctx), permissions));
 }
 
-export function baseRepoInput(ctx: Ctx): { fullName: string; ownerType: 'User' | 'Organization'; private: boolean; defaultBranch: string; fork: boolean } {
+export function baseRepoInput(ctx: Ctx): RepoInput {
   const { state } = ctx;
   return {
     fullName: state.fullName, ownerType: state.opts.ownerType ?? 'Organization',

@@ -1,0 +1,126 @@
+// Gemini CLI adapter: `gemini -o json --skip-trust -m <model>`, prompt on stdin.
+// Flags, settings and output shape: shared/reference/cli-agents.md.
+//
+// Permissions come from Gemini's approval modes and policy engine: read-only
+// roles run in the `default` approval mode, where headless Gemini removes every
+// write and shell tool from the model's tool list; the fixer runs `auto_edit`
+// (write_file, replace) plus a policy file that allows run_shell_command, and
+// nothing else is switched on. Never `--yolo`.
+//
+// Model: reported. The `stats.models` keys are the models the CLI called.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cliEnv, cliError, deepMerge, isObject, isReadOnly, num, processFailure, runCli, sumOrNull } from './cli-common.js';
+import type { CliAdapterOptions, JsonObject } from './cli-common.js';
+import { modelMatches } from './run-role.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+
+/** Run commands without asking, in auto_edit mode only (the fixer's). */
+const FIXER_POLICY = `[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+modes = ["autoEdit"]
+`;
+
+export function createGeminiAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
+  return { kind: 'gemini', run: (inv) => runGemini(opts, inv) };
+}
+
+function baseSettings(env: NodeJS.ProcessEnv): JsonObject {
+  // With GOOGLE_GEMINI_BASE_URL set, 0.61.0 guesses auth type "gateway", which
+  // headless mode rejects (exit 41); naming the type keeps the base URL working.
+  const vertex = /^(1|true)$/i.test(env.GOOGLE_GENAI_USE_VERTEXAI ?? '');
+  return {
+    security: { auth: { selectedType: vertex ? 'vertex-ai' : 'gemini-api-key' } },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+  };
+}
+
+async function geminiArgs(inv: Invocation, home: string): Promise<string[]> {
+  const args = ['-o', 'json', '-m', inv.model, '--skip-trust', '--include-directories', inv.contextDir];
+  if (isReadOnly(inv.role)) return [...args, '--approval-mode', 'default'];
+  const policy = path.join(home, 'fixer-policy.toml');
+  await writeFile(policy, FIXER_POLICY, { mode: 0o600 });
+  args.push('--approval-mode', 'auto_edit', '--policy', policy);
+  if (inv.sessionId) args.push('--resume', inv.sessionId);
+  return args;
+}
+
+async function runGemini(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
+  const home = path.join(inv.stateDir, 'gemini');
+  await mkdir(path.join(home, '.gemini'), { recursive: true, mode: 0o700 });
+  const env = cliEnv(opts, inv, { GEMINI_CLI_HOME: home });
+  const settings = deepMerge(baseSettings(env), opts.agentConfig ?? {});
+  await writeFile(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
+  const res = await runCli('gemini', opts, inv, await geminiArgs(inv, home), env, inv.prompt);
+  const failure = processFailure(res, inv.timeoutMs);
+  if (res.timedOut) throw cliError('gemini', inv, failure!, res);
+  const out = parseJsonOutput(res.stdout);
+  if (failure || !out || typeof out.response !== 'string') {
+    throw cliError('gemini', inv, `${failure ?? 'exited 0'}${describeError(res.stderr, res.exitCode)}`, res);
+  }
+  const models = isObject(out.stats) && isObject(out.stats.models) ? out.stats.models : {};
+  const tokens = Object.values(models).map((m) => (isObject(m) && isObject(m.tokens) ? m.tokens : {}));
+  return {
+    text: out.response,
+    model: reportedModel(models, inv.model),
+    sessionId: typeof out.session_id === 'string' ? out.session_id : null,
+    // Gemini reports no cost.
+    usage: {
+      inputTokens: sumOrNull(...tokens.map((t) => num(t.prompt))),
+      outputTokens: sumOrNull(...tokens.map((t) => num(t.candidates))),
+      costUsd: null,
+    },
+    durationMs: res.durationMs,
+  };
+}
+
+/** `-o json` prints one pretty-printed object (several lines), possibly after warnings. */
+function parseJsonOutput(stdout: string): JsonObject | null {
+  const start = stdout.search(/^\{/m);
+  if (start < 0) return null;
+  try {
+    const v: unknown = JSON.parse(stdout.slice(start, stdout.lastIndexOf('}') + 1));
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Gemini prints `{session_id, error{type,message,code}}` on stderr; exit codes 41/42 mean auth. */
+function describeError(stderr: string, exitCode: number | null): string {
+  const message = lastErrorObject(stderr);
+  const auth = exitCode === 41 || /auth|api key|GEMINI_API_KEY/i.test(message) ? ' (not authenticated: set GEMINI_API_KEY)' : '';
+  return `${message ? `: ${message}` : ' and printed no JSON result'}${auth}`;
+}
+
+/** `error.message` of the last pretty-printed JSON object on stderr (after any stack trace). */
+function lastErrorObject(stderr: string): string {
+  const end = stderr.lastIndexOf('}') + 1;
+  const starts = [...stderr.matchAll(/^\{/gm)].map((m) => m.index).reverse();
+  for (const at of starts) {
+    try {
+      const v: unknown = JSON.parse(stderr.slice(at, end));
+      if (isObject(v) && isObject(v.error)) return String(v.error.message);
+    } catch {
+      // not this one; try an earlier line
+    }
+  }
+  return '';
+}
+
+/** The `stats.models` key that matches the model asked for, else the one with the most tokens. */
+function reportedModel(models: JsonObject, asked: string): string | null {
+  const names = Object.keys(models);
+  if (names.length === 0) return null;
+  const match = names.find((n) => modelMatches(asked, n));
+  if (match) return match;
+  const total = (n: string): number => {
+    const m = models[n];
+    return isObject(m) && isObject(m.tokens) ? (num(m.tokens.total) ?? 0) : 0;
+  };
+  return names.reduce((a, b) => (total(b) > total(a) ? b : a));
+}

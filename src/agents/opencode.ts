@@ -1,0 +1,87 @@
+// OpenCode adapter: `opencode run --format json -m <provider/model>`, prompt on
+// stdin. Config, events and permissions: shared/reference/cli-agents.md.
+//
+// Permissions come from OpenCode's own `permission` config, written last so
+// agent-config cannot loosen it: read-only roles get edit, bash and webfetch
+// "deny" (OpenCode then removes those tools from the model's tool list); the
+// fixer gets edit and bash "allow". Every role may read the context folder
+// (external_directory), which `run` would otherwise auto-reject. Never `--auto`.
+//
+// Model: NOT reported. The JSON events carry no model name (only
+// `opencode export` would show it, at the cost of another multi-second start),
+// so `model` is null and the model check reports "not reported".
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull } from './cli-common.js';
+import type { CliAdapterOptions, JsonObject } from './cli-common.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+
+const BASE_CONFIG: JsonObject = { $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled' };
+
+export function createOpencodeAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
+  return { kind: 'opencode', run: (inv) => runOpencode(opts, inv) };
+}
+
+function permissions(inv: Invocation): JsonObject {
+  const mode = isReadOnly(inv.role) ? 'deny' : 'allow';
+  return { permission: { edit: mode, bash: mode, webfetch: 'deny', external_directory: { [`${inv.contextDir}/**`]: 'allow' } } };
+}
+
+function opencodeArgs(inv: Invocation): string[] {
+  // --title skips the extra LLM call that would name the session.
+  const args = ['run', '--format', 'json', '-m', inv.model, '--title', `${inv.name} round ${inv.round}`];
+  if (!isReadOnly(inv.role) && inv.sessionId) args.push('--session', inv.sessionId);
+  return args;
+}
+
+async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
+  const home = path.join(inv.stateDir, 'opencode');
+  const xdg = { XDG_CONFIG_HOME: 'config', XDG_DATA_HOME: 'data', XDG_CACHE_HOME: 'cache', XDG_STATE_HOME: 'state' };
+  const dirs = Object.fromEntries(Object.entries(xdg).map(([k, d]) => [k, path.join(home, d)]));
+  await mkdir(path.join(dirs.XDG_CONFIG_HOME!, 'opencode'), { recursive: true, mode: 0o700 });
+  const config = deepMerge(deepMerge(BASE_CONFIG, opts.agentConfig ?? {}), permissions(inv));
+  await writeFile(path.join(dirs.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+  const env = cliEnv(opts, inv, {
+    ...dirs,
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    // The models.dev catalog fetch; the binary carries a snapshot of it.
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+  });
+  const res = await runCli('opencode', opts, inv, opencodeArgs(inv), env, inv.prompt);
+  const events = jsonLines(res.stdout);
+  const failure = processFailure(res, inv.timeoutMs);
+  if (res.timedOut) throw cliError('opencode', inv, failure!, res);
+  const errors = events.filter((e) => e.type === 'error').map(errorMessage);
+  const steps = events.filter((e) => e.type === 'step_finish' && isObject(e.part)).map((e) => e.part as JsonObject);
+  // An error event without a non-zero exit is a retry OpenCode recovered from.
+  if (failure || steps.length === 0) {
+    const cause = errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a step`;
+    const hint = /api key|auth|401|unauthori/i.test(cause) ? " (not authenticated: set the provider's API key)" : '';
+    throw cliError('opencode', inv, `${cause}${hint}`, res);
+  }
+  const texts = events.filter((e) => e.type === 'text' && isObject(e.part)).map((e) => String((e.part as JsonObject).text ?? ''));
+  const tokens = steps.map((s) => (isObject(s.tokens) ? s.tokens : {}));
+  const cache = (t: JsonObject, k: string): number | null => (isObject(t.cache) ? num(t.cache[k]) : null);
+  const cost = sumOrNull(...steps.map((s) => num(s.cost)));
+  return {
+    text: texts.join('\n\n'),
+    model: null,
+    sessionId: events.map((e) => e.sessionID).find((s): s is string => typeof s === 'string') ?? null,
+    usage: {
+      inputTokens: sumOrNull(...tokens.flatMap((t) => [num(t.input), cache(t, 'read'), cache(t, 'write')])),
+      outputTokens: sumOrNull(...tokens.map((t) => num(t.output))),
+      // OpenCode prints 0 when the model has no price in its catalog: that is "unknown", not free.
+      costUsd: cost === 0 ? null : cost,
+    },
+    durationMs: res.durationMs,
+  };
+}
+
+function errorMessage(e: JsonObject): string {
+  const err = isObject(e.error) ? e.error : {};
+  const data = isObject(err.data) ? err.data : {};
+  const status = num(data.statusCode);
+  return `${typeof data.message === 'string' ? data.message : String(err.name ?? 'error')}${status ? ` (HTTP ${status})` : ''}`;
+}

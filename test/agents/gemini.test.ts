@@ -1,0 +1,30 @@
+// Gemini CLI adapter against the real `gemini` binary (pinned in cli-versions.ts).
+import { createGeminiAdapter } from '../../src/agents/gemini.js';
+import { describeCliAdapter } from './cli-suite.js';
+import { FAKE_MODEL_KEY, parentEnv } from './helpers.js';
+
+describeCliAdapter({
+  kind: 'gemini',
+  model: 'gemini-2.5-pro',
+  create: createGeminiAdapter,
+  options: (fake, ws, bin, auth = true) => ({
+    binPath: bin,
+    baseEnv: parentEnv(ws, {
+      GOOGLE_GEMINI_BASE_URL: fake.url,
+      ...(auth ? { GEMINI_API_KEY: FAKE_MODEL_KEY } : {}),
+      // Skips the self-relaunch with a bigger heap: about 0.75 s per run.
+      GEMINI_CLI_NO_RELAUNCH: 'true',
+    }),
+  }),
+  reportsModel: true,
+  reportsCost: false,
+  tools: {
+    write: (file, content) => ({ name: 'write_file', input: { file_path: file, content } }),
+    edit: (file, oldText, newText) => [
+      { name: 'replace', input: { file_path: file, old_string: oldText, new_string: newText, instruction: 'fix the bug' } },
+    ],
+    shell: (command) => ({ name: 'run_shell_command', input: { command } }),
+    read: (file) => ({ name: 'read_file', input: { file_path: file } }),
+  },
+  startupMs: 3500,
+});

@@ -1,0 +1,35 @@
+// What the fake stores per PR: the inputs, completed with ids, timestamps and defaults.
+import type { AccountType, AuthorAssociation, FakePullInput, FakeReviewInput } from './types.js';
+
+export interface Actor { login: string; type: AccountType }
+
+export interface PullState extends Omit<FakePullInput, 'reviews' | 'reviewThreads' | 'comments'> {
+  id: number;
+  state: 'open' | 'closed';
+  baseRef: string;
+  headRepoFullName: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  mergedAt: string | null;
+}
+
+export interface CommentState {
+  id: number; issueNumber: number; user: Actor; body: string;
+  authorAssociation: AuthorAssociation; createdAt: string; updatedAt: string;
+}
+
+export interface ReviewState {
+  id: number; prNumber: number; user: Actor; state: FakeReviewInput['state'];
+  authorAssociation: AuthorAssociation; body: string; submittedAt: string; commitId?: string;
+}
+
+export interface ThreadCommentState {
+  id: string; databaseId: number; body: string; author: string | null;
+  authorAssociation: AuthorAssociation; createdAt: string;
+}
+
+export interface ThreadState {
+  id: string; prNumber: number; isResolved: boolean; isOutdated: boolean;
+  path: string; line: number | null; comments: ThreadCommentState[];
+}

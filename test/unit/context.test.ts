@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { NothingToDoError, UnsupportedEventError, parsePrTarget } from '../../src/github/context.js';
+
+// Event payloads derived from @octokit/webhooks-examples (test/fixtures/events/source.json).
+type Payload = Record<string, unknown>;
+const fixture = (name: string): Payload =>
+  JSON.parse(readFileSync(new URL(`../fixtures/events/${name}.json`, import.meta.url), 'utf8')) as Payload;
+
+function commentEvent(body: string, action = 'created', onPr = true): Payload {
+  const p = fixture('issue_comment.created');
+  const issue = { ...(p.issue as Payload) };
+  if (!onPr) delete issue.pull_request;
+  return { ...p, action, issue, comment: { ...(p.comment as Payload), body } };
+}
+
+describe('parsePrTarget: pull_request events', () => {
+  it('reads number, head sha, head ref and actor from pull_request opened', () => {
+    const t = parsePrTarget({ eventName: 'pull_request', payload: fixture('pull_request.opened') });
+    expect(t).toEqual({
+      kind: 'pull_request',
+      eventName: 'pull_request',
+      action: 'opened',
+      number: 7,
+      headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
+      headRef: 'feature/planted-bug',
+      actor: 'Codertocat',
+    });
+  });
+
+  it('keeps the action of pull_request synchronize', () => {
+    const t = parsePrTarget({ eventName: 'pull_request', payload: fixture('pull_request.synchronize') });
+    expect(t.kind).toBe('pull_request');
+    if (t.kind !== 'pull_request') return;
+    expect(t.action).toBe('synchronize');
+    expect(t.number).toBe(7);
+  });
+
+  it('marks pull_request_target with its own event name', () => {
+    const t = parsePrTarget({ eventName: 'pull_request_target', payload: fixture('pull_request.opened.fork') });
+    expect(t.kind).toBe('pull_request');
+    expect(t.eventName).toBe('pull_request_target');
+    expect(t.number).toBe(7);
+  });
+
+  it('refuses a pull_request payload without a number', () => {
+    expect(() => parsePrTarget({ eventName: 'pull_request', payload: { action: 'opened' } })).toThrow(UnsupportedEventError);
+  });
+});
+
+describe('parsePrTarget: workflow_dispatch', () => {
+  it('takes the PR number from the "pr" input', () => {
+    const t = parsePrTarget({ eventName: 'workflow_dispatch', payload: fixture('workflow_dispatch'), prInput: 12 });
+    expect(t).toEqual({ kind: 'workflow_dispatch', eventName: 'workflow_dispatch', number: 12, actor: 'Codertocat' });
+  });
+
+  it('without the input fails with an error naming the input "pr"', () => {
+    const run = () => parsePrTarget({ eventName: 'workflow_dispatch', payload: fixture('workflow_dispatch') });
+    expect(run).toThrow(UnsupportedEventError);
+    expect(run).toThrow(/input "pr"/);
+  });
+});
+
+describe('parsePrTarget: issue_comment', () => {
+  it('a /review-loop comment on a PR targets that PR and names the commenter', () => {
+    const t = parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop') });
+    expect(t).toEqual({
+      kind: 'issue_comment',
+      eventName: 'issue_comment',
+      number: 7,
+      actor: 'Codertocat',
+      actorType: 'User',
+      commentBody: '/review-loop',
+      commentId: 492700400,
+    });
+  });
+
+  it('accepts leading whitespace before the command', () => {
+    const t = parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('  \n\t/review-loop please') });
+    expect(t.kind).toBe('issue_comment');
+    expect(t.number).toBe(7);
+  });
+
+  it('a comment on a plain issue asks for nothing', () => {
+    expect(() => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop', 'created', false) })).toThrow(NothingToDoError);
+  });
+
+  it('a comment that does not start with the command asks for nothing', () => {
+    expect(() => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('LGTM, but /review-loop later') })).toThrow(NothingToDoError);
+  });
+
+  it('an edited comment does not start a run', () => {
+    expect(() => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop', 'edited') })).toThrow(NothingToDoError);
+  });
+
+  it('reports a bot commenter by its account type', () => {
+    const p = commentEvent('/review-loop');
+    const c = p.comment as Payload;
+    const t = parsePrTarget({ eventName: 'issue_comment', payload: { ...p, comment: { ...c, user: { login: 'renovate[bot]', type: 'Bot' } } } });
+    expect(t.kind === 'issue_comment' && [t.actor, t.actorType]).toEqual(['renovate[bot]', 'Bot']);
+  });
+});
+
+describe('parsePrTarget: other events', () => {
+  it('an unsupported event fails with an error naming the event and the supported ones', () => {
+    const run = () => parsePrTarget({ eventName: 'push', payload: { ref: 'refs/heads/main' } });
+    expect(run).toThrow(UnsupportedEventError);
+    expect(run).toThrow(/"push" is not supported.*pull_request.*workflow_dispatch.*issue_comment/s);
+  });
+});

@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest';
+import type { PrContext, PrMeta } from '../../src/github/types.js';
+import { runLoop, type LoopEnd, type LoopSteps } from '../../src/loop.js';
+import type { RoundOutcome } from '../../src/review/round.js';
+import { fingerprint } from '../../src/review/stuck.js';
+import type { Finding, FixRoundRecord, ReviewRoundRecord } from '../../src/review/types.js';
+import { HEAD, finding, fixRecord, meta, prContext, reviewRecord, threadFinding } from './helpers.js';
+
+const FIX1 = '9c1185a5c5e9fc54612808977ee8f548b2258d31';
+const FIX2 = '1b6453892473a467d07372d45eb05abc2031647a';
+
+interface Script {
+  reviews: RoundOutcome[];
+  fixes?: FixRoundRecord[];
+  /** What waitForHead answers, in order; default: the PR head moved to the pushed sha. */
+  heads?: (PrMeta | null)[];
+  ctx?: Partial<PrContext>;
+}
+
+/** Step functions that play a script and record every call, in order. */
+function scripted(script: Script) {
+  const calls: string[] = [];
+  const published: { review: [ReviewRoundRecord, LoopEnd | null][]; fix: [FixRoundRecord, LoopEnd | null][] } = { review: [], fix: [] };
+  const fixInputs: Finding[][] = [];
+  const fixedBeforeSeen: string[][] = [];
+  let r = 0;
+  let f = 0;
+  let h = 0;
+  const steps: LoopSteps = {
+    loadContext: async (m) => {
+      calls.push(`loadContext ${m.headSha.slice(0, 7)}`);
+      return prContext({ meta: m, ...script.ctx });
+    },
+    review: async (plan) => {
+      calls.push(`review ${plan.round}`);
+      fixedBeforeSeen.push(plan.fixedBefore.map((p) => p.id));
+      const out = script.reviews[r++];
+      if (!out) throw new Error(`unexpected review round ${plan.round}`);
+      return { ...out, record: { ...out.record, round: plan.round, headSha: plan.ctx.meta.headSha } };
+    },
+    publishReview: async (rec, end) => {
+      calls.push(`publishReview ${rec.round} ${end?.status ?? '-'}`);
+      published.review.push([rec, end]);
+    },
+    fix: async (_ctx, round, findings) => {
+      calls.push(`fix ${round}`);
+      fixInputs.push(findings);
+      const out = script.fixes?.[f++];
+      if (!out) throw new Error(`unexpected fix in round ${round}`);
+      return { ...out, round };
+    },
+    publishFix: async (rec, end) => {
+      calls.push(`publishFix ${rec.round} ${end?.status ?? '-'}`);
+      published.fix.push([rec, end]);
+    },
+    waitForHead: async (sha) => {
+      calls.push(`waitForHead ${sha.slice(0, 7)}`);
+      const scriptedHead = script.heads?.[h++];
+      return scriptedHead === undefined ? meta({ headSha: sha }) : scriptedHead;
+    },
+    afterPush: async (ref) => {
+      calls.push(`afterPush ${ref}`);
+    },
+    log: () => undefined,
+  };
+  return { steps, calls, published, fixInputs, fixedBeforeSeen };
+}
+
+const input = (over: { maxRounds?: number; dryRun?: boolean } = {}) => ({ meta: meta(), maxRounds: 3, dryRun: false, fixedBefore: [], ...over });
+const ok = (record: ReviewRoundRecord): RoundOutcome => ({ record, failure: null });
+
+const bug = finding({ id: 'BUG-5bb51bb7', priority: 'P1' });
+const sec = finding({ id: 'SEC-1a2b3c4d', priority: 'P0', category: 'security', file: 'src/db.js', line: 10, title: 'SQL injection' });
+const human = threadFinding();
+const pushed = (ids: string[], sha = FIX1) => fixRecord({ outcome: 'pushed', commitSha: sha, fixed: ids.map((findingId) => ({ findingId, description: 'fixed' })) });
+
+describe('runLoop', () => {
+  it('converges at round 1 without a fix', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [finding({ priority: 'P3' })] }))] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('converged');
+    expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 converged']);
+    expect(res.rounds).toHaveLength(1);
+    expect(res.rounds[0]!.fix).toBeNull();
+    expect(res.headSha).toBe(HEAD);
+  });
+
+  it('pushes a fix, then converges at round 2 on the new head', async () => {
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug] })), ok(reviewRecord({ findings: [] }))],
+      fixes: [pushed([bug.id])],
+    });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('converged');
+    expect(s.calls).toEqual([
+      `loadContext ${HEAD.slice(0, 7)}`,
+      'review 1',
+      'publishReview 1 -',
+      'fix 1',
+      'publishFix 1 -',
+      `waitForHead ${FIX1.slice(0, 7)}`,
+      'afterPush feature/planted-bug',
+      `loadContext ${FIX1.slice(0, 7)}`,
+      'review 2',
+      'publishReview 2 converged',
+    ]);
+    expect(res.headSha).toBe(FIX1);
+    expect(res.rounds.map((x) => x.fix?.outcome ?? null)).toEqual(['pushed', null]);
+    // Round 2's stuck detection knows what round 1 fixed.
+    expect(s.fixedBeforeSeen).toEqual([[], [bug.id]]);
+    expect(res.fixed).toEqual([fingerprint(bug)]);
+  });
+
+  it('only stuck findings left: manual, no fix', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [], stuck: [{ ...bug, stuck: true }] }))] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('manual');
+    expect(res.message).toMatch(/stuck/);
+    expect(s.calls).not.toContain('fix 1');
+    expect(res.stuck.map((f) => f.id)).toEqual([bug.id]);
+  });
+
+  it('only unresolved threads: manual, no fix', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [human] }))] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('manual');
+    expect(s.calls.filter((c) => c.startsWith('fix'))).toEqual([]);
+    expect(s.calls.at(-1)).toBe('publishReview 1 manual');
+  });
+
+  it('requested changes by a maintainer and no code findings: manual, no fix', async () => {
+    const rec = reviewRecord({ findings: [], consensus: 'request_changes', changesRequestedBy: [{ login: 'alice', association: 'OWNER' }] });
+    const s = scripted({ reviews: [ok(rec)] });
+    expect((await runLoop(s.steps, input())).status).toBe('manual');
+    expect(s.calls).not.toContain('fix 1');
+  });
+
+  it('threads and code findings: the fixer runs, then the loop ends with manual', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, human] }))], fixes: [pushed([bug.id])] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('manual');
+    expect(s.calls).toEqual([
+      `loadContext ${HEAD.slice(0, 7)}`,
+      'review 1',
+      'publishReview 1 -',
+      'fix 1',
+      'publishFix 1 manual',
+      `waitForHead ${FIX1.slice(0, 7)}`,
+      'afterPush feature/planted-bug',
+    ]);
+    expect(res.rounds).toHaveLength(1);
+  });
+
+  // BUG: after a pushed fix, the max-rounds end drops the fixed findings from `remaining`,
+  // but the manual end (threads left) does not: the final summary then lists under
+  // "Remaining findings" the code finding this very run fixed and pushed.
+  it.fails('threads and code findings: remaining after the pushed fix holds only what was not fixed', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, human] }))], fixes: [pushed([bug.id])] });
+    const res = await runLoop(s.steps, input());
+    expect(res.remaining.map((f) => f.id)).toEqual([human.id]);
+  });
+
+  it('failed verification ends the run as failed, nothing waited for or dispatched', async () => {
+    const verifyFailed = fixRecord({ outcome: 'verify-failed', commitSha: FIX1, message: 'Verification failed: `npm test` exited with 1. Nothing was pushed.' });
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [verifyFailed] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('failed');
+    expect(res.message).toContain('npm test');
+    expect(s.calls.at(-1)).toBe('publishFix 1 failed');
+    expect(s.calls.some((c) => c.startsWith('waitForHead') || c.startsWith('afterPush'))).toBe(false);
+    expect(res.fixed).toEqual([]);
+  });
+
+  it('canPush false: review-only, no fix', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [sec] }))], ctx: { canPush: false, reviewOnlyReason: 'mode is "review"' } });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('review-only');
+    expect(res.message).toContain('mode is "review"');
+    expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 review-only']);
+  });
+
+  it('max-rounds: a pushed fix in the last round ends the run; remaining lists the unfixed ones', async () => {
+    const p2 = finding({ id: 'QUAL-0badc0de', priority: 'P2', category: 'quality', title: 'Duplicated rounding' });
+    const stuck = finding({ id: 'PERF-deadbeef', priority: 'P1', category: 'performance', title: 'Quadratic loop', stuck: true });
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [sec, bug, p2], stuck: [stuck] }))], fixes: [pushed([sec.id, p2.id])] });
+    const res = await runLoop(s.steps, input({ maxRounds: 1 }));
+    expect(res.status).toBe('max-rounds');
+    expect(res.remaining.map((f) => f.id)).toEqual([bug.id, stuck.id]);
+    expect(s.calls.slice(-3)).toEqual(['publishFix 1 max-rounds', `waitForHead ${FIX1.slice(0, 7)}`, 'afterPush feature/planted-bug']);
+    expect(s.calls.filter((c) => c.startsWith('review'))).toEqual(['review 1']);
+    expect(res.headSha).toBe(FIX1);
+  });
+
+  it('max-rounds 2: two pushed fixes, no third review', async () => {
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [sec, bug] })), ok(reviewRecord({ findings: [bug] }))],
+      fixes: [pushed([sec.id], FIX1), pushed([bug.id], FIX2)],
+    });
+    const res = await runLoop(s.steps, input({ maxRounds: 2 }));
+    expect(res.status).toBe('max-rounds');
+    expect(res.rounds).toHaveLength(2);
+    expect(res.remaining).toEqual([]);
+    expect(res.fixed.map((f) => f.id)).toEqual([sec.id, bug.id]);
+    expect(s.calls.filter((c) => c.startsWith('afterPush'))).toHaveLength(2);
+  });
+
+  it('a review failure ends the run as failed without a fix', async () => {
+    const s = scripted({ reviews: [{ record: reviewRecord({ findings: [bug] }), failure: 'no reviewer succeeded' }] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('failed');
+    expect(res.message).toContain('no reviewer succeeded');
+    expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 failed']);
+  });
+
+  it('a push the PR head never shows ends the run as failed, without afterPush', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [pushed([bug.id])], heads: [null] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('failed');
+    expect(res.message).toContain(FIX1);
+    expect(s.calls.at(-1)).toBe(`waitForHead ${FIX1.slice(0, 7)}`);
+    expect(s.calls.some((c) => c.startsWith('afterPush'))).toBe(false);
+  });
+
+  it.each<[FixRoundRecord['outcome'], string]>([
+    ['no-changes', 'manual'],
+    ['gate-blocked', 'manual'],
+    ['fixer-failed', 'failed'],
+    ['push-rejected', 'failed'],
+    ['refused', 'failed'],
+    ['dry-run', 'failed'],
+  ])('a fix that ends %s gives %s and no afterPush', async (outcome, status) => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [fixRecord({ outcome, commitSha: null, message: `fix ${outcome}` })] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe(status);
+    expect(res.message).toBe(`fix ${outcome}`);
+    expect(s.calls.at(-1)).toBe(`publishFix 1 ${status}`);
+    expect(s.calls.some((c) => c.startsWith('afterPush') || c.startsWith('waitForHead'))).toBe(false);
+  });
+
+  it('a dry run ends review-only after the locally verified fix', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [fixRecord({ outcome: 'dry-run', message: 'Dry run' })] });
+    const res = await runLoop(s.steps, input({ dryRun: true }));
+    expect(res.status).toBe('review-only');
+    expect(s.calls.some((c) => c.startsWith('afterPush'))).toBe(false);
+  });
+
+  it('more threads than the action reads: manual, no fix', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, human], threadsTruncated: true }))] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('manual');
+    expect(s.calls).not.toContain('fix 1');
+  });
+
+  it('hands the fixer every finding of the round (the payload decides what to fix)', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, human] }))], fixes: [pushed([bug.id])] });
+    await runLoop(s.steps, input());
+    expect(s.fixInputs).toEqual([[bug, human]]);
+  });
+});
