@@ -89,12 +89,10 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
     if (!moved) return end('failed', `The push succeeded but the PR head never showed ${fix.commitSha}.`, record);
     meta = moved;
     await steps.afterPush(meta.headRef);
-    if (humanLeft) return end('manual', endMessage('manual', input.maxRounds), record);
-    if (last) {
-      const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
-      return end('max-rounds', endMessage('max-rounds', input.maxRounds), record,
-        [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck]);
-    }
+    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
+    const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
+    if (humanLeft) return end('manual', endMessage('manual', input.maxRounds), record, unfixed);
+    if (last) return end('max-rounds', endMessage('max-rounds', input.maxRounds), record, unfixed);
   }
   throw new Error('unreachable: the loop always ends inside a round');
 }

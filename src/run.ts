@@ -140,6 +140,7 @@ async function execute(
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
   const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, ...(config.instructions ? { instructions: config.instructions } : {}) };
   const session = { id: null as string | null };
+  const alreadyConfirmed = new Set<string>();
   const fixedBefore = prior.fixed;
   const seen = new Map<string, Finding>();
   const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
@@ -156,7 +157,7 @@ async function execute(
       },
       fix: (ctx, round, findings) =>
         runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude },
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed },
           ctx,
           round,
           findings,

@@ -7,6 +7,7 @@ import type { AgentSpec } from '../agents/types.js';
 import { changedPathsSince } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
 import { guardLocalConfig } from '../git/config-guard.js';
+import { confirmFindings } from './confirm.js';
 import { pushHead } from '../git/push.js';
 import type { Git } from '../git/runner.js';
 import { fillTemplate } from '../prompts.js';
@@ -34,6 +35,8 @@ export interface FixEnv extends RoundEnv {
   session: { id: string | null };
   /** Paths never committed: agent config restored from the base branch on fork PRs. */
   commitExclude: readonly string[];
+  confirm: 'none' | 'P0' | 'P1';
+  alreadyConfirmed: Set<string>;
 }
 
 export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord> {
@@ -41,6 +44,14 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
   const payload = buildFixPayload(ctx.meta.number, round, findings);
   const rec: FixRoundRecord = { round, outcome: 'fixer-failed', fixer: null, fixed: [], rejected: [], commitSha: null, previousHeadSha, verify: [], message: '' };
   const roundDir = path.join(env.scratchDir, `round-${round}`);
+  if (env.confirm !== 'none') {
+    const c = await confirmFindings({ ...env, confirmer: env.fixer, threshold: env.confirm }, ctx, round, payload.issuesToFix);
+    rec.confirmed = c.confirmed;
+    rec.unconfirmed = c.unconfirmed;
+    const dropped = new Set(c.unconfirmed.map((u) => u.findingId));
+    payload.issuesToFix = payload.issuesToFix.filter((f) => !dropped.has(f.id));
+    if (payload.issuesToFix.length === 0) return done(rec, 'no-changes', 'No finding could be confirmed by a failing test, so nothing was fixed.');
+  }
   let feedback = '';
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
     const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, { ...contextData(ctx), fixPayload: payload });

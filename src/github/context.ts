@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { PrTarget, RepoRef } from './types.js';
 
 export const COMMAND_PREFIX = '/review-loop';
+/** The command as a whole word: `/review-looping` is not it. */
+const COMMAND_RE = /^\/review-loop(?:\s|$)/;
 
 export class UnsupportedEventError extends Error {}
 /** The event is valid but asks for nothing (e.g. an ordinary PR comment). */
@@ -59,7 +61,7 @@ export function parsePrTarget(input: EventInput): PrTarget {
       const comment = obj(payload.comment);
       if (!issue.pull_request) throw new NothingToDoError('The comment is on an issue, not a pull request.');
       const body = str(comment.body);
-      if (!body.trimStart().startsWith(COMMAND_PREFIX)) throw new NothingToDoError(`The comment does not start with ${COMMAND_PREFIX}.`);
+      if (!COMMAND_RE.test(body.trimStart())) throw new NothingToDoError(`The comment does not start with ${COMMAND_PREFIX}.`);
       if (str(payload.action) && str(payload.action) !== 'created') throw new NothingToDoError(`Comment action "${str(payload.action)}" is ignored.`);
       const user = obj(comment.user);
       return {

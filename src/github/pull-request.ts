@@ -41,6 +41,8 @@ export async function getPrDiff(octokit: Octokit, repo: RepoRef, number: number)
 /** Cuts the diff to the budget on a line boundary and says so in the text itself. */
 export function truncateDiff(diff: string, maxLines: number, maxChars: number): { diff: string; truncated: boolean } {
   const lines = diff.split('\n');
+  // A final newline ends the last line; it does not start another one.
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   let kept = 0;
   let chars = 0;
   while (kept < lines.length && kept < maxLines && chars + (lines[kept]?.length ?? 0) + 1 <= maxChars) {

@@ -15,6 +15,12 @@ export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string
     rec.rejected.length > 0
       ? `${SECTION.rejected} (${rec.rejected.length})\n\n${idList(rec.rejected.map((r) => [r.findingId, r.reason]))}`
       : null,
+    rec.confirmed?.length
+      ? `${SECTION.confirmed} (${rec.confirmed.length})\n\n${idList(rec.confirmed.map((c) => [c.findingId, c.testFile ? `regression test ${code(c.testFile)}` : '']))}`
+      : null,
+    rec.unconfirmed?.length
+      ? `${SECTION.unconfirmed} (${rec.unconfirmed.length})\n\n${idList(rec.unconfirmed.map((u) => [u.findingId, u.reason]))}`
+      : null,
     verification(rec.verify),
     rec.fixer ? `${SECTION.fixer}\n\n${agentsTable([rec.fixer])}` : null,
     footer(ctx),

@@ -57,6 +57,8 @@ export const SECTION = {
   threads: '### 💬 Unresolved review threads',
   fixed: '### Fixed',
   rejected: '### Rejected',
+  confirmed: '### Confirmed by a failing test',
+  unconfirmed: '### Not confirmed (not fixed)',
   verify: '### Verification',
   fixer: '### Fixer',
   rounds: '### Rounds',

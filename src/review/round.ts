@@ -41,14 +41,21 @@ export interface RoundOutcome {
   failure: string | null;
 }
 
+/**
+ * The context files. People's text (title, body, thread comments, file names) is cleaned of
+ * hidden content; the diff is code under review and stays byte-exact, so a reviewer can see
+ * exactly what the PR changes, invisible characters included.
+ */
 export function contextData(ctx: PrContext) {
-  return cleanDeep({
-    pr: { ...ctx.meta, diffTruncated: ctx.diffTruncated },
-    files: ctx.files,
+  return {
+    ...cleanDeep({
+      pr: { ...ctx.meta, diffTruncated: ctx.diffTruncated },
+      files: ctx.files,
+      threads: humanUnresolved(ctx.threads),
+      reviewState: { ...ctx.reviewState, threadsTruncated: ctx.threadsTruncated },
+    }),
     diff: ctx.diff,
-    threads: humanUnresolved(ctx.threads),
-    reviewState: { ...ctx.reviewState, threadsTruncated: ctx.threadsTruncated },
-  });
+  };
 }
 
 export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<RoundOutcome> {

@@ -49,8 +49,9 @@ export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptio
   if (opts.useLines && a.line != null && b.line != null && Math.abs(a.line - b.line) > LINE_WINDOW) return false;
   const sim = titleSimilarity(a.title, b.title);
   if (sim >= TITLE_THRESHOLD) return true;
-  // Same category at (nearly) the same line is one problem described in other words,
-  // but only when the titles share something: "SQL injection" and "missing test" at one line differ.
+  // Same category at the same line is one problem described in other words when the titles
+  // overlap enough; two different bugs on one line ("ignores the offset", "throws on empty")
+  // stay apart. Over-reporting beats dropping a bug from the fix payload.
   const sameSpot = opts.useLines && a.line != null && a.line === b.line;
-  return sameSpot && categoryCode(a.category) === categoryCode(b.category) && sim > 0;
+  return sameSpot && categoryCode(a.category) === categoryCode(b.category) && sim >= TITLE_THRESHOLD / 2;
 }

@@ -91,6 +91,10 @@ export interface FixRoundRecord {
   commitSha: string | null;
   previousHeadSha: string;
   verify: VerifyResult[];
+  /** Findings the confirm step could not reproduce with a failing test; not fixed. */
+  unconfirmed?: { findingId: string; reason: string }[];
+  /** Findings confirmed by a failing test, which goes into the fix commit. */
+  confirmed?: { findingId: string; testFile: string | null }[];
   /** One-line human explanation of the outcome. */
   message: string;
 }

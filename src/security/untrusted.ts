@@ -4,18 +4,45 @@
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Zero-width, bidi controls and other invisible format characters.
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u00AD\u180E]/g;
-// Markdown image alt text: ![hidden words](url) → ![](url)
-const IMAGE_ALT = /!\[[^\]]*\]\(/g;
+// Markdown image alt text, inline or reference style: ![hidden words](url) → ![](url)
+const IMAGE_ALT = /!\[[^\]]*\]/g;
 // HTML attributes that carry text a reader never sees.
 const HIDDEN_ATTRS = /\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi;
-const HIDDEN_ELEMENTS = /<([a-z][\w-]*)\b[^>]*\bhidden\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+const HIDDEN_OPEN = /<([a-z][\w-]*)\b[^>]*\bhidden\b[^>]*>/i;
+const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/**
+ * Removes each element marked hidden with everything inside it, counting nested tags of
+ * the same name (a non-greedy regex would stop at the first inner close tag); an
+ * unclosed hidden element runs to the end of the text.
+ */
+function stripHiddenElements(text: string): string {
+  let out = text;
+  for (let m = HIDDEN_OPEN.exec(out); m; m = HIDDEN_OPEN.exec(out)) {
+    const tag = m[1]!.toLowerCase();
+    let end = m.index + m[0].length;
+    if (!VOID_ELEMENTS.has(tag) && !m[0].endsWith('/>')) {
+      const tags = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'gi');
+      tags.lastIndex = end;
+      let depth = 1;
+      end = out.length;
+      for (let t = tags.exec(out); t; t = tags.exec(out)) {
+        depth += t[1] ? -1 : 1;
+        if (depth === 0) {
+          end = t.index + t[0].length;
+          break;
+        }
+      }
+    }
+    out = out.slice(0, m.index) + out.slice(end);
+  }
+  return out;
+}
 
 export function stripHidden(text: string): string {
-  return text
-    .replace(HTML_COMMENT, '')
-    .replace(HIDDEN_ELEMENTS, '')
-    .replace(INVISIBLE, '')
-    .replace(IMAGE_ALT, '![](')
+  // Invisible characters first: `<!\u200B--` must not survive as a comment opener.
+  return stripHiddenElements(text.replace(INVISIBLE, '').replace(HTML_COMMENT, ''))
+    .replace(IMAGE_ALT, '![]')
     .replace(HIDDEN_ATTRS, '');
 }
 

@@ -8,7 +8,7 @@ import type { CliAdapterOptions } from '../../src/agents/cli-common.js';
 import type { CliKind } from '../../src/agents/cli-versions.js';
 import { parseEnvelope, reviewerResultSchema } from '../../src/agents/envelope.js';
 import { AgentError } from '../../src/agents/types.js';
-import type { AgentAdapter } from '../../src/agents/types.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from '../../src/agents/types.js';
 import { always, envelopeText, startFakeModelServer, toolsThenText, toolThenText } from '../fakes/model-server/index.js';
 import type { FakeModelServer, ToolReply } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
@@ -36,7 +36,7 @@ export interface CliTestSpec {
     /** Reads `file` (absolute) with the CLI's read tool. */
     read(file: string): Tool;
   };
-  /** Time the CLI needs to start and reach its first tool call; the timeout test waits that long. */
+  /** At least this long for the CLI to start and reach its first tool call (the timeout test's floor). */
   startupMs: number;
 }
 
@@ -46,6 +46,14 @@ export function describeCliAdapter(spec: CliTestSpec): void {
     let bin: string;
     let ws: Workspace;
     const adapter = (auth = true): AgentAdapter => spec.create(spec.options(fake, ws, bin, auth));
+    // The slowest successful run so far: the timeout test must let the CLI start
+    // and reach its tool call before the timeout, even on a busy machine.
+    let slowestMs = 0;
+    const run = async (inv: Invocation): Promise<AgentAnswer> => {
+      const answer = await adapter().run(inv);
+      slowestMs = Math.max(slowestMs, answer.durationMs);
+      return answer;
+    };
 
     beforeAll(async () => {
       bin = await cachedCliBin(spec.kind);
@@ -62,7 +70,7 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     it('runs a reviewer headless and returns its envelope, model, session and usage', async () => {
       fake.setScript(always(envelopeText(reviewerPayload)));
-      const answer = await adapter().run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      const answer = await run(invocation(ws, { role: 'reviewer', model: spec.model }));
       const result = parseEnvelope(answer.text, reviewerResultSchema);
       expect(result.conclusion).toBe('request_changes');
       expect(result.findings[0]?.title).toBe('x is wrong');
@@ -73,13 +81,15 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       if (spec.reportsCost) expect(answer.usage.costUsd).toBeGreaterThan(0);
       else expect(answer.usage.costUsd).toBeNull();
       expect(fake.requests.length).toBeGreaterThan(0);
-      expect(fake.requests.every((r) => r.model === null || r.model.endsWith(spec.model))).toBe(true);
+      // The model on the wire: OpenCode sends `fake-model` for `fake/fake-model`.
+      const wireModel = spec.model.slice(spec.model.lastIndexOf('/') + 1);
+      expect(fake.requests.map((r) => r.model)).toEqual(fake.requests.map(() => wireModel));
     });
 
     it('refuses, through the CLI itself, a read-only role that tries to write a file', async () => {
       const target = path.join(ws.cwd, 'hello.txt');
       fake.setScript(toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)));
-      const answer = await adapter().run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      const answer = await run(invocation(ws, { role: 'reviewer', model: spec.model }));
       expect(existsSync(target)).toBe(false);
       expect(answer.text).toContain('BEGIN_JSON');
       const last = fake.requests.at(-1);
@@ -88,25 +98,25 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     it('lets a read-only role read the context folder outside the checkout', async () => {
       fake.setScript(toolThenText(spec.tools.read(path.join(ws.contextDir, 'pr.json')), envelopeText(reviewerPayload)));
-      await adapter().run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      await run(invocation(ws, { role: 'reviewer', model: spec.model }));
       expect(fake.requests.flatMap((r) => r.toolResults).join('\n')).toContain('{"number":7}');
     });
 
     it('lets the fixer change a file on disk with its own edit tool', async () => {
       const file = path.join(ws.cwd, 'app.txt');
       fake.setScript(toolsThenText(spec.tools.edit(file, 'let x = 1 // BUG', 'let x = 2', ws), 'fixed BEGIN_JSON {} END_JSON'));
-      const answer = await adapter().run(invocation(ws, { role: 'fixer', model: spec.model }));
+      const answer = await run(invocation(ws, { role: 'fixer', model: spec.model }));
       expect(readFileSync(file, 'utf8')).toContain('let x = 2');
       expect(answer.text).toContain('fixed');
     });
 
     it('resumes the fixer session: the model sees the earlier turn', async () => {
       fake.setScript(always('first answer'));
-      const first = await adapter().run(invocation(ws, { role: 'fixer', model: spec.model, prompt: 'ROUND-ONE-PROMPT' }));
+      const first = await run(invocation(ws, { role: 'fixer', model: spec.model, prompt: 'ROUND-ONE-PROMPT' }));
       expect(first.sessionId).toBeTruthy();
       fake.requests.length = 0;
       fake.setScript(always('second answer'));
-      const second = await adapter().run(
+      const second = await run(
         invocation(ws, { role: 'fixer', model: spec.model, prompt: 'ROUND-TWO-PROMPT', round: 2, sessionId: first.sessionId! }),
       );
       expect(second.text).toContain('second answer');
@@ -120,8 +130,10 @@ export function describeCliAdapter(spec: CliTestSpec): void {
     it('kills the whole process tree on timeout and says so', async () => {
       const started = path.join(ws.root, 'sleeper-started');
       fake.setScript(toolThenText(spec.tools.shell(`touch ${started}; sleep 60`), 'never'));
-      const run = adapter().run(invocation(ws, { role: 'fixer', model: spec.model, timeoutMs: spec.startupMs + 3000 }));
-      const err = await run.then(() => null, (e: unknown) => e);
+      const timeoutMs = Math.max(spec.startupMs, slowestMs) + 3000;
+      const err = await adapter()
+        .run(invocation(ws, { role: 'fixer', model: spec.model, timeoutMs }))
+        .then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(AgentError);
       expect((err as AgentError).detail.timedOut).toBe(true);
       expect((err as AgentError).message).toMatch(new RegExp(`${spec.kind} agent .*model ${spec.model}.*timed out`));
@@ -132,7 +144,7 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     it('gives the CLI an environment without the GitHub token', async () => {
       fake.setScript(toolThenText(spec.tools.shell('env'), 'done'));
-      await adapter().run(invocation(ws, { role: 'fixer', model: spec.model }));
+      await run(invocation(ws, { role: 'fixer', model: spec.model }));
       const envOutput = fake.requests.flatMap((r) => r.toolResults).join('\n');
       expect(envOutput).toContain(ws.marker); // the tool ran and its output came back …
       expect(envOutput).toContain('REVIEW_LOOP_ROLE=fixer');

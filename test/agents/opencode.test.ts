@@ -35,5 +35,5 @@ describeCliAdapter({
     shell: (command) => ({ name: 'bash', input: { command, description: 'run a command' } }),
     read: (file) => ({ name: 'read', input: { filePath: file } }),
   },
-  startupMs: 8000,
+  startupMs: 5000,
 });

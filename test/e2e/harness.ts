@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGitSandbox, type GitSandbox, type GitSandboxOptions } from '../fakes/git-sandbox.js';
+import { createGitSandbox, type Clone, type GitSandbox, type GitSandboxOptions } from '../fakes/git-sandbox.js';
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakePullInput } from '../fakes/github/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,6 +21,9 @@ export interface ScenarioRule {
   role?: string;
   name?: string;
   round?: number;
+  findingTitle?: string;
+  /** Used up after its first match. */
+  once?: boolean;
   answer?: unknown;
   fixAll?: boolean;
   rejectAll?: string;
@@ -37,10 +40,28 @@ export interface World {
   dir: string;
   /** Runs dist/index.js once; each call gets a fresh checkout like actions/checkout. */
   run(opts?: RunOptions): Promise<RunResult>;
-  agentCalls(): { role: string; name: string; round: number; env: Record<string, string> }[];
+  agentCalls(): AgentCall[];
+  /** The fix-payload.json each fixer call was given, in call order (read from its context folder). */
+  fixPayloads(): FixPayloadSeen[];
+  /** Resolves once an agent call matching `pred` has started (the log entry is written first). */
+  waitForAgentCall(pred: (c: AgentCall) => boolean, timeoutMs?: number): Promise<AgentCall>;
   /** Commits on the PR head branch in origin, newest first. */
   headLog(): Promise<{ sha: string; parents: string[]; subject: string; body: string }[]>;
   close(): Promise<void>;
+}
+
+export interface AgentCall {
+  role: string;
+  name: string;
+  round: number;
+  contextDir: string;
+  env: Record<string, string>;
+}
+
+export interface FixPayloadSeen {
+  round: number;
+  issuesToFix: { id: string; title: string; priority: string; stuck?: boolean }[];
+  optionalIssues: { id: string; title: string }[];
 }
 
 export interface RunOptions {
@@ -52,6 +73,8 @@ export interface RunOptions {
   checkout?: 'merge' | 'base' | 'head';
   comment?: { body: string; login: string; type?: 'User' | 'Bot' };
   extraEnv?: Record<string, string>;
+  /** Runs on the fresh checkout before the action starts (e.g. to leave it dirty). */
+  prepare?: (checkout: Clone) => Promise<void>;
 }
 
 export interface RunResult {
@@ -76,11 +99,24 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
   });
   const log = path.join(dir, 'agent-calls.jsonl');
   let runs = 0;
+  const agentCalls = (): AgentCall[] =>
+    existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   return {
     sandbox,
     github,
     dir,
-    agentCalls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []),
+    agentCalls,
+    fixPayloads: () =>
+      agentCalls()
+        .filter((c) => c.role === 'fixer')
+        .map((c) => ({ round: c.round, ...JSON.parse(readFileSync(path.join(c.contextDir, 'fix-payload.json'), 'utf8')) })),
+    async waitForAgentCall(pred, timeoutMs = 30_000) {
+      for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(25)) {
+        const hit = agentCalls().find(pred);
+        if (hit) return hit;
+      }
+      throw new Error('timed out waiting for an agent call');
+    },
     async headLog() {
       const out = await sandbox.originGit(['log', '--format=%H%x1f%P%x1f%s%x1f%b%x1e', `refs/heads/${sandbox.headRef}`]);
       return out.stdout.split('\x1e').map((r) => r.trim()).filter(Boolean).map((r) => {
@@ -94,6 +130,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
       const head = (await sandbox.originGit(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();
       const ref = o.checkout === 'base' ? sandbox.baseRef : o.checkout === 'head' ? sandbox.headRef : sandbox.mergeRef;
       const checkout = await sandbox.cloneAt(ref);
+      await o.prepare?.(checkout);
       const scenario = path.join(dir, `scenario-${n}.json`);
       await writeFile(scenario, JSON.stringify({ rules: o.rules ?? [] }));
       const eventName = o.eventName ?? 'pull_request';
@@ -181,6 +218,8 @@ function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; a
     sender,
   };
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

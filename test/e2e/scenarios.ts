@@ -30,3 +30,57 @@ export const PLANTED_BUG_RULES: ScenarioRule[] = [
   { role: 'reviewer', answer: reviewerAnswer([]) },
   { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
 ];
+
+/** A reviewer finding: BUG_FINDING with some fields changed. */
+export function finding(over: Partial<typeof BUG_FINDING> & Record<string, unknown> = {}) {
+  return { ...BUG_FINDING, ...over };
+}
+
+/** A second, unrelated problem (another file, another category). */
+export const DOC_FINDING = finding({
+  priority: 'P2',
+  category: 'documentation',
+  file: 'README.md',
+  line: 3,
+  title: 'README does not document add()',
+  description: 'The README never says what add() does.',
+  suggestion: 'Describe add() in the README.',
+});
+
+/** The analyzer's answer (A3): one pending issue per thread, keyed by its first comment's database id. */
+export function analyzerAnswer(pending: { databaseId: number; title: string; priority?: string }[]) {
+  return {
+    agent: 'analyzer',
+    prNumber: 7,
+    pendingIssues: pending.map((p) => ({
+      id: `THREAD-${p.databaseId}`,
+      priority: p.priority ?? 'P2',
+      category: 'review-thread',
+      file: 'src/math.js',
+      line: 2,
+      title: p.title,
+      description: 'A reviewer asked for this.',
+      source: { type: 'human', reviewId: p.databaseId },
+    })),
+    fullReport: 'One thread still needs an answer.',
+  };
+}
+
+/** An unresolved human review thread on the planted bug's line. */
+export const HUMAN_THREAD = {
+  path: 'src/math.js',
+  line: 2,
+  comments: [{ databaseId: 5551, body: 'Why does add() subtract? Please explain before merging.', author: 'bob' }],
+};
+
+/**
+ * The fixer "fixes" every issue by touching an unrelated file (a different content each
+ * round, so every round has something to commit), and the reviewer reports the same
+ * problem again, one line further down each round.
+ */
+export const STUCK_RULES: ScenarioRule[] = [
+  { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
+  { role: 'reviewer', round: 2, answer: reviewerAnswer([finding({ line: 3 })]) },
+  { role: 'reviewer', answer: reviewerAnswer([finding({ line: 4 })]) },
+  ...[1, 2, 3].map((round) => ({ role: 'fixer', round, fixAll: true, edits: { 'notes.txt': `touched in round ${round}\n` } })),
+];

@@ -3,10 +3,10 @@
 // rule of the scenario (JSON file at $SCRIPTED_AGENT_SCENARIO) that matches its role,
 // instance name and round, and acts it out. Used by e2e tests and the demo.
 //
-// Rule: { role?, name?, round?, answer?: object | string, fixAll?: boolean, rejectAll?: string,
+// Rule: { role?, name?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
 //         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
 //         sleepMs?: number }
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -18,9 +18,23 @@ const contextDir = env.REVIEW_LOOP_CONTEXT_DIR;
 const prompt = readFileSync(0, 'utf8');
 
 const scenario = JSON.parse(readFileSync(env.SCRIPTED_AGENT_SCENARIO, 'utf8'));
-const rule = scenario.rules.find(
-  (r) => (!r.role || r.role === role) && (!r.name || r.name === name) && (r.round === undefined || r.round === round),
-) ?? {};
+// The confirm role gets the finding to reproduce in finding.json.
+let findingTitle = '';
+try {
+  findingTitle = JSON.parse(readFileSync(path.join(contextDir, 'finding.json'), 'utf8')).title ?? '';
+} catch {}
+// A rule with once: true is used up after its first match (a marker file beside the scenario).
+const usedMarker = (i) => `${env.SCRIPTED_AGENT_SCENARIO}.used-${i}`;
+const index = scenario.rules.findIndex(
+  (r, i) =>
+    !(r.once && existsSync(usedMarker(i))) &&
+    (!r.role || r.role === role) &&
+    (!r.name || r.name === name) &&
+    (r.round === undefined || r.round === round) &&
+    (!r.findingTitle || findingTitle.includes(r.findingTitle)),
+);
+const rule = scenario.rules[index] ?? {};
+if (rule.once) writeFileSync(usedMarker(index), '');
 
 if (env.SCRIPTED_AGENT_LOG) {
   const entry = { role, name, round, model: env.REVIEW_LOOP_MODEL, cwd: process.cwd(), contextDir, promptChars: prompt.length, env };

@@ -53,7 +53,7 @@ describe('groupFindings', () => {
   // problem as soon as their titles share ANY word (similarity > 0). Titles very often share
   // the function name, so a second, different bug at that line is merged into the first and
   // vanishes from the report and from the fix payload (here: the empty-string crash).
-  it.fails('does not group two different bugs of one category at one line that only share the function name', () => {
+  it('does not group two different bugs of one category at one line that only share the function name', () => {
     const out = groupFindings(
       reported(
         ['reviewer-1', [raw({ file: 'src/date.js', line: 14, title: 'parseDate() ignores the timezone offset' })]],

@@ -1,0 +1,73 @@
+// Confirmation (SPEC §6, seeds/004): before a finding at or above `confirm` is fixed, an
+// independent agent must reproduce it with a minimal failing test, without fixing it.
+// A confirmed test stays (committed locally, squashed into the fix commit as a
+// regression test); an unconfirmed finding is marked, its test removed, and not fixed.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { confirmResultSchema, PRIORITIES, type Priority } from '../agents/envelope.js';
+import { writeContextDir } from '../agents/context-dir.js';
+import type { AgentSpec } from '../agents/types.js';
+import { commitAll, statusPorcelain, type Git } from '../git/index.js';
+import type { PrContext } from '../github/types.js';
+import { fillTemplate } from '../prompts.js';
+import { runAgentRole } from '../review/agent-runner.js';
+import { sharedPromptValues } from '../review/prompt-data.js';
+import { contextData, type RoundEnv } from '../review/round.js';
+import type { Finding } from '../review/types.js';
+
+export interface ConfirmEnv extends RoundEnv {
+  git: Git;
+  confirmer: AgentSpec;
+  threshold: 'none' | 'P0' | 'P1';
+  /** Ids confirmed earlier in this run: not confirmed twice. */
+  alreadyConfirmed: Set<string>;
+  commitExclude: readonly string[];
+  log: (line: string) => void;
+}
+
+export interface ConfirmOutcome {
+  confirmed: { findingId: string; testFile: string | null }[];
+  unconfirmed: { findingId: string; reason: string }[];
+}
+
+export function needsConfirmation(f: Finding, threshold: ConfirmEnv['threshold']): boolean {
+  if (threshold === 'none') return false;
+  return PRIORITIES.indexOf(f.priority) <= PRIORITIES.indexOf(threshold as Priority);
+}
+
+export async function confirmFindings(env: ConfirmEnv, ctx: PrContext, round: number, issues: Finding[]): Promise<ConfirmOutcome> {
+  const out: ConfirmOutcome = { confirmed: [], unconfirmed: [] };
+  for (const finding of issues.filter((f) => needsConfirmation(f, env.threshold) && !env.alreadyConfirmed.has(f.id))) {
+    const before = new Set(await statusPorcelain(env.git));
+    const dir = path.join(env.scratchDir, `round-${round}`);
+    const contextDir = await writeContextDir(dir, `confirm-${finding.id}`, { ...contextData(ctx), extra: { 'finding.json': finding } });
+    const prompt = fillTemplate(env.prompts.confirm, sharedPromptValues(ctx, round, contextDir, env.instructions));
+    const { outcome } = await runAgentRole(
+      env.registry,
+      { role: 'confirm', name: 'confirm', spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
+      confirmResultSchema,
+    );
+    if (outcome.ok && outcome.value.confirmed) {
+      env.alreadyConfirmed.add(finding.id);
+      await commitAll(env.git, `test: reproduce ${finding.id}`, { exclude: env.commitExclude });
+      out.confirmed.push({ findingId: finding.id, testFile: outcome.value.testFile ?? null });
+      env.log(`confirm: ${finding.id} confirmed`);
+      continue;
+    }
+    await discardNewChanges(env.git, env.workDir, before);
+    const reason = outcome.ok ? outcome.value.explanation || 'no failing test reproduces it' : `the confirm agent failed: ${outcome.error}`;
+    out.unconfirmed.push({ findingId: finding.id, reason });
+    env.log(`confirm: ${finding.id} not confirmed (${reason})`);
+  }
+  return out;
+}
+
+/** Puts back every path the confirm agent changed, leaving earlier changes alone. */
+async function discardNewChanges(git: Git, workDir: string, before: Set<string>): Promise<void> {
+  for (const p of await statusPorcelain(git)) {
+    if (before.has(p)) continue;
+    const tracked = await git(['cat-file', '-e', `HEAD:${p}`], { allowFail: true });
+    if (tracked.code === 0) await git(['checkout', 'HEAD', '--', p]);
+    else await rm(path.join(workDir, p), { recursive: true, force: true });
+  }
+}
