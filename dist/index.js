@@ -1078,14 +1078,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path9 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path10 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path9 && path9[0] !== "/") {
-          path9 = `/${path9}`;
+        if (path10 && path10[0] !== "/") {
+          path10 = `/${path10}`;
         }
-        return new URL(`${origin}${path9}`);
+        return new URL(`${origin}${path10}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1536,39 +1536,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin }
+          request: { method, path: path10, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path9);
+        debuglog("sending request to %s %s/%s", method, origin, path10);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin },
+          request: { method, path: path10, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path9,
+          path10,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin }
+          request: { method, path: path10, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path9);
+        debuglog("trailers received from %s %s/%s", method, origin, path10);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin },
+          request: { method, path: path10, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path9,
+          path10,
           error63.message
         );
       });
@@ -1617,9 +1617,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path9, origin }
+            request: { method, path: path10, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path9);
+          debuglog("sending request to %s %s/%s", method, origin, path10);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path9,
+        path: path10,
         method,
         body,
         headers,
@@ -1697,11 +1697,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path9 !== "string") {
+        if (typeof path10 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path9[0] !== "/" && !(path9.startsWith("http://") || path9.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path10[0] !== "/" && !(path10.startsWith("http://") || path10.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path9)) {
+        } else if (invalidPathRegex.test(path10)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1767,7 +1767,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path9, query) : path9;
+        this.path = query ? buildURL(path10, query) : path10;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6460,7 +6460,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path9, host, upgrade, blocking, reset } = request2;
+      const { method, path: path10, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6541,7 +6541,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path9} HTTP/1.1\r
+      let header = `${method} ${path10} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7070,7 +7070,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path9, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path10, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7167,7 +7167,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path9;
+      headers[HTTP2_HEADER_PATH] = path10;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7520,9 +7520,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path9 = search ? `${pathname}${search}` : pathname;
+        const path10 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path9;
+        this.opts.path = path10;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8761,10 +8761,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path9 = "/",
+          path: path10 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path9;
+        opts.path = origin + path10;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10736,20 +10736,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path9) {
-      if (typeof path9 !== "string") {
-        return path9;
+    function safeUrl(path10) {
+      if (typeof path10 !== "string") {
+        return path10;
       }
-      const pathSegments = path9.split("?");
+      const pathSegments = path10.split("?");
       if (pathSegments.length !== 2) {
-        return path9;
+        return path10;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path9, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path9);
+    function matchKey(mockDispatch2, { path: path10, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path10);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10771,7 +10771,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path9 }) => matchValue(safeUrl(path9), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path10 }) => matchValue(safeUrl(path10), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10809,9 +10809,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path9, method, body, headers, query } = opts;
+      const { path: path10, method, body, headers, query } = opts;
       return {
-        path: path9,
+        path: path10,
         method,
         body,
         headers,
@@ -11274,10 +11274,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path9, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path10, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path9,
+            Path: path10,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16156,9 +16156,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path9) {
-      for (let i = 0; i < path9.length; ++i) {
-        const code2 = path9.charCodeAt(i);
+    function validateCookiePath(path10) {
+      for (let i = 0; i < path10.length; ++i) {
+        const code2 = path10.charCodeAt(i);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -19078,11 +19078,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path9 = opts.path;
+          let path10 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path9 = `/${path9}`;
+            path10 = `/${path10}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path9);
+          url2 = new URL(util.parseOrigin(url2).origin + path10);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -21321,17 +21321,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path9) {
-      const ctrl = callVisitor(key, node2, visitor, path9);
+    function visit_(key, node2, visitor, path10) {
+      const ctrl = callVisitor(key, node2, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visit_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visit_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
+          path10 = Object.freeze(path10.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path9);
+            const ci = visit_(i, node2.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21342,13 +21342,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path9);
+          const cv = visit_("value", node2.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21369,17 +21369,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path9) {
-      const ctrl = await callVisitor(key, node2, visitor, path9);
+    async function visitAsync_(key, node2, visitor, path10) {
+      const ctrl = await callVisitor(key, node2, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visitAsync_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visitAsync_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
+          path10 = Object.freeze(path10.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path9);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21390,13 +21390,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path9);
+          const cv = await visitAsync_("value", node2.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21423,23 +21423,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path9) {
+    function callVisitor(key, node2, visitor, path10) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path9);
+        return visitor(key, node2, path10);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path9);
+        return visitor.Map?.(key, node2, path10);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path9);
+        return visitor.Seq?.(key, node2, path10);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path9);
+        return visitor.Pair?.(key, node2, path10);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path9);
+        return visitor.Scalar?.(key, node2, path10);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path9);
+        return visitor.Alias?.(key, node2, path10);
       return void 0;
     }
-    function replaceNode(key, path9, node2) {
-      const parent = path9[path9.length - 1];
+    function replaceNode(key, path10, node2) {
+      const parent = path10[path10.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22051,10 +22051,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path9, value) {
+    function collectionFromPath(schema, path10, value) {
       let v = value;
-      for (let i = path9.length - 1; i >= 0; --i) {
-        const k = path9[i];
+      for (let i = path10.length - 1; i >= 0; --i) {
+        const k = path10[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22073,7 +22073,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path9) => path9 == null || typeof path9 === "object" && !!path9[Symbol.iterator]().next().done;
+    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22103,11 +22103,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path9, value) {
-        if (isEmptyPath(path9))
+      addIn(path10, value) {
+        if (isEmptyPath(path10))
           this.add(value);
         else {
-          const [key, ...rest] = path9;
+          const [key, ...rest] = path10;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22121,8 +22121,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        const [key, ...rest] = path9;
+      deleteIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22136,8 +22136,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        const [key, ...rest] = path9;
+      getIn(path10, keepScalar) {
+        const [key, ...rest] = path10;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22155,8 +22155,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path9) {
-        const [key, ...rest] = path9;
+      hasIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22166,8 +22166,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        const [key, ...rest] = path9;
+      setIn(path10, value) {
+        const [key, ...rest] = path10;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24682,9 +24682,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path9, value) {
+      addIn(path10, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path9, value);
+          this.contents.addIn(path10, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24759,14 +24759,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        if (Collection2.isEmptyPath(path9)) {
+      deleteIn(path10) {
+        if (Collection2.isEmptyPath(path10)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path9) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24781,10 +24781,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        if (Collection2.isEmptyPath(path9))
+      getIn(path10, keepScalar) {
+        if (Collection2.isEmptyPath(path10))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path9, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24795,10 +24795,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path9) {
-        if (Collection2.isEmptyPath(path9))
+      hasIn(path10) {
+        if (Collection2.isEmptyPath(path10))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path9) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24815,13 +24815,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        if (Collection2.isEmptyPath(path9)) {
+      setIn(path10, value) {
+        if (Collection2.isEmptyPath(path10)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path9), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path9, value);
+          this.contents.setIn(path10, value);
         }
       }
       /**
@@ -26782,9 +26782,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path9) => {
+    visit2.itemAtPath = (cst, path10) => {
       let item = cst;
-      for (const [field2, index] of path9) {
+      for (const [field2, index] of path10) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26793,23 +26793,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path9) => {
-      const parent = visit2.itemAtPath(cst, path9.slice(0, -1));
-      const field2 = path9[path9.length - 1][0];
+    visit2.parentCollection = (cst, path10) => {
+      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
+      const field2 = path10[path10.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path9, item, visitor) {
-      let ctrl = visitor(item, path9);
+    function _visit(path10, item, visitor) {
+      let ctrl = visitor(item, path10);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path9.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path10.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26820,10 +26820,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path9);
+            ctrl = ctrl(item, path10);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path9) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29087,7 +29087,7 @@ function coreIO() {
 // src/run.ts
 import { mkdtemp as mkdtemp2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/agents/env.ts
 var FORBIDDEN_EXACT = /* @__PURE__ */ new Set([
@@ -30270,10 +30270,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj2, path9) {
-  if (!path9)
+function getElementAtPath(obj2, path10) {
+  if (!path10)
     return obj2;
-  return path9.reduce((acc, key) => acc?.[key], obj2);
+  return path10.reduce((acc, key) => acc?.[key], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -30613,11 +30613,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path9, issues) {
+function prefixIssues(path10, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path9);
+    iss.path.unshift(path10);
     return iss;
   });
 }
@@ -31079,16 +31079,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path9 = []) => {
+  const processError = (error64, path10 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path9, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path10, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path9, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path9, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
       } else {
-        const fullpath = [...path9, ...issue3.path];
+        const fullpath = [...path10, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -31127,17 +31127,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path9 = []) => {
+  const processError = (error64, path10 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path9, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path10, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path9, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path9, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
       } else {
-        const fullpath = [...path9, ...issue3.path];
+        const fullpath = [...path10, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -31176,8 +31176,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path9 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path9) {
+  const path10 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path10) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -48315,13 +48315,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path9 = ref.slice(1).split("/").filter(Boolean);
-  if (path9.length === 0) {
+  const path10 = ref.slice(1).split("/").filter(Boolean);
+  if (path10.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path9[0] === defsKey) {
-    const key = path9[1] === void 0 ? void 0 : decodeJSONPointerSegment(path9[1]);
+  if (path10[0] === defsKey) {
+    const key = path10[1] === void 0 ? void 0 : decodeJSONPointerSegment(path10[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -50083,6 +50083,8 @@ function contextData(ctx) {
 }
 async function runReviewRound(env, plan) {
   const { ctx, round } = plan;
+  const hookInfo = { round, prNumber: ctx.meta.number, headSha: ctx.meta.headSha, baseSha: ctx.meta.baseSha, files: ctx.files.map((f) => f.filename) };
+  const beforeHook = await env.hooks?.run("before-review", hookInfo) ?? [];
   const roundDir = path5.join(env.scratchDir, `round-${round}`);
   const data = contextData(ctx);
   const role = async (name) => {
@@ -50111,6 +50113,8 @@ async function runReviewRound(env, plan) {
     if (r.outcome.ok) for (const f of r.outcome.value.findings) raw.push({ finding: f, reviewer: r.run.name });
   }
   const okCount = reviewerResults.filter((r) => r.outcome.ok).length;
+  const afterHook = await env.hooks?.run("after-review", { ...hookInfo, findings: raw.map((r) => ({ ...r.finding, reviewer: r.reviewer })) }) ?? [];
+  raw.push(...beforeHook.map((finding) => ({ finding, reviewer: "hook:before-review" })), ...afterHook.map((finding) => ({ finding, reviewer: "hook:after-review" })));
   let pending = [];
   let failure2 = okCount === 0 ? "no reviewer succeeded" : null;
   if (analyzerResult) {
@@ -50368,8 +50372,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path9 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path9} does not exist${EOL5}`);
+        const path10 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path10} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -54663,7 +54667,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path9) => path9.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -55045,6 +55049,37 @@ async function getReviewThreads(octokit, repo, number4) {
   return { threads, totalCount, truncated: true };
 }
 
+// src/review/path-filter.ts
+function globToRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      re += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(glob.includes("/") ? `^${re}$` : `^(?:.*/)?${re}$`);
+}
+function makePathMatcher(filter) {
+  const inc = filter.include.map(globToRegExp);
+  const exc = filter.exclude.map(globToRegExp);
+  return (file2) => (inc.length === 0 || inc.some((r) => r.test(file2))) && !exc.some((r) => r.test(file2));
+}
+function filterFiles(files, keep) {
+  return files.filter((f) => keep(f.filename));
+}
+function filterDiff(diff, keep) {
+  const sections = diff.split(/(?=^diff --git )/m);
+  return sections.filter((s) => {
+    const m = /^diff --git a\/(.+?) b\/(.+)$/m.exec(s);
+    return !m || keep(m[2]) || keep(m[1]);
+  }).join("");
+}
+
 // src/github/pr-context.ts
 async function loadPrContext(octokit, repo, meta3, budget, push) {
   const [files, rawDiff, threads, reviewState] = await Promise.all([
@@ -55053,11 +55088,12 @@ async function loadPrContext(octokit, repo, meta3, budget, push) {
     getReviewThreads(octokit, repo, meta3.number),
     getReviewState(octokit, repo, meta3.number)
   ]);
-  const { diff, truncated } = truncateDiff(rawDiff, budget.maxDiffLines, budget.maxDiffChars);
+  const keep = budget.keep;
+  const { diff, truncated } = truncateDiff(keep ? filterDiff(rawDiff, keep) : rawDiff, budget.maxDiffLines, budget.maxDiffChars);
   return {
     repo,
     meta: meta3,
-    files,
+    files: keep ? filterFiles(files, keep) : files,
     diff,
     diffTruncated: truncated,
     threads: threads.threads,
@@ -55153,6 +55189,74 @@ function fixTerminal(fix, dryRun) {
       return "manual";
     default:
       return "failed";
+  }
+}
+
+// src/hooks.ts
+import { readFile as readFile3, rm as rm5, writeFile as writeFile4 } from "node:fs/promises";
+import path8 from "node:path";
+var HookError = class extends Error {
+};
+var TAIL_CHARS = 2e3;
+function createHookRunner(opts) {
+  let calls = 0;
+  return {
+    async run(point, context3) {
+      const commands = opts.hooks[point];
+      if (commands.length === 0) return [];
+      const n = ++calls;
+      const contextFile = path8.join(opts.scratchDir, `hook-${n}-${point}.json`);
+      const findingsFile = path8.join(opts.scratchDir, `hook-${n}-${point}-findings.json`);
+      await writeFile4(contextFile, JSON.stringify({ hook: point, ...context3 }, null, 2));
+      await rm5(findingsFile, { force: true });
+      const env = {
+        ...opts.env,
+        REVIEW_LOOP_HOOK: point,
+        REVIEW_LOOP_CONTEXT_FILE: contextFile,
+        REVIEW_LOOP_FINDINGS_FILE: findingsFile,
+        REVIEW_LOOP_ROUND: String(context3.round ?? ""),
+        REVIEW_LOOP_PR: String(context3.prNumber ?? ""),
+        REVIEW_LOOP_HEAD_SHA: String(context3.headSha ?? ""),
+        REVIEW_LOOP_STATUS: String(context3.status ?? "")
+      };
+      for (const command of commands) {
+        opts.log(`hook ${point}: ${command}`);
+        const r = await runProcess({ command: "/bin/sh", args: ["-c", `exec 2>&1; ${command}`], cwd: opts.cwd, env, timeoutMs: opts.timeoutMs });
+        if (r.exitCode !== 0 || r.timedOut) {
+          const tail2 = opts.redact(r.stdout.slice(-TAIL_CHARS).trim());
+          const why = r.timedOut ? "timed out" : `exited with ${r.exitCode}`;
+          throw new HookError(`The ${point} hook \`${command}\` ${why}; the run was stopped.${tail2 ? `
+
+Output (tail):
+
+\`\`\`text
+${tail2}
+\`\`\`` : ""}`);
+        }
+      }
+      return readFindings(findingsFile, point);
+    }
+  };
+}
+async function readFindings(file2, point) {
+  let text2;
+  try {
+    text2 = await readFile3(file2, "utf8");
+  } catch {
+    return [];
+  }
+  const parsed = external_exports.array(findingSchema).safeParse(safeJson(text2));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new HookError(`The ${point} hook wrote findings that are not a JSON array of findings (${first ? `${first.path.join(".")}: ${first.message}` : "invalid JSON"}).`);
+  }
+  return parsed.data;
+}
+function safeJson(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
   }
 }
 
@@ -55826,10 +55930,10 @@ var str = (v) => typeof v === "string" ? v : "";
 var num = (v) => typeof v === "number" ? v : NaN;
 function readEvent(env) {
   const eventName = env.GITHUB_EVENT_NAME ?? "";
-  const path9 = env.GITHUB_EVENT_PATH;
+  const path10 = env.GITHUB_EVENT_PATH;
   if (!eventName) throw new UnsupportedEventError("GITHUB_EVENT_NAME is not set: this action runs inside a GitHub Actions workflow.");
-  if (!path9) return { eventName, payload: {} };
-  return { eventName, payload: obj(JSON.parse(readFileSync2(path9, "utf8"))) };
+  if (!path10) return { eventName, payload: {} };
+  return { eventName, payload: obj(JSON.parse(readFileSync2(path10, "utf8"))) };
 }
 function repoFromEnv(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
@@ -56383,10 +56487,10 @@ function skipOwnFixCommit(sha) {
 }
 
 // src/report/report-json.ts
-import { writeFile as writeFile4 } from "node:fs/promises";
+import { writeFile as writeFile5 } from "node:fs/promises";
 async function writeReportJson(file2, data, secrets) {
   const text2 = redactSecrets(JSON.stringify(data, null, 2), secrets);
-  await writeFile4(file2, `${text2}
+  await writeFile5(file2, `${text2}
 `, { mode: 384 });
 }
 
@@ -56396,8 +56500,8 @@ async function run2(deps) {
   const secrets = [];
   const redact = (t) => redactSecrets(t, secrets);
   const outputs = defaultOutputs();
-  const scratchDir = await mkdtemp2(path8.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
-  const reportPath = path8.join(scratchDir, "report.json");
+  const scratchDir = await mkdtemp2(path9.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
+  const reportPath = path9.join(scratchDir, "report.json");
   let publisher = null;
   let reportCtx = null;
   let result = null;
@@ -56472,7 +56576,9 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   }
   await ensureIdentity(git);
   const timeoutMs = config2.agentTimeoutMinutes * 6e4;
-  const roundEnv = { registry: registry2, prompts, workDir: cwd, scratchDir, timeoutMs, ...config2.instructions ? { instructions: config2.instructions } : {} };
+  const hooks = createHookRunner({ hooks: config2.hooks, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
+  const roundEnv = { registry: registry2, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...config2.instructions ? { instructions: config2.instructions } : {} };
+  const keep = config2.paths.include.length || config2.paths.exclude.length ? makePathMatcher(config2.paths) : void 0;
   const session = { id: null };
   const alreadyConfirmed = /* @__PURE__ */ new Set();
   const fixedBefore = prior.fixed;
@@ -56480,19 +56586,23 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   const stateOf = (kind, round, headSha2, status, ids, fixedIds, stuckIds) => ({ v: 1, kind, headSha: headSha2, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
   const result = await runLoop(
     {
-      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config2.maxDiffLines, maxDiffChars: config2.maxDiffChars }, push),
+      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config2.maxDiffLines, maxDiffChars: config2.maxDiffChars, ...keep ? { keep } : {} }, push),
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config2.reviewers, analyzer: config2.analyzer }),
       publishReview: async (rec, end) => {
         for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
       },
-      fix: (ctx, round, findings) => runFixRound(
-        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed },
-        ctx,
-        round,
-        findings
-      ),
+      fix: async (ctx, round, findings) => {
+        const rec = await runFixRound(
+          { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed },
+          ctx,
+          round,
+          findings
+        );
+        await hooks.run("after-fix", { round, prNumber: meta3.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
+        return rec;
+      },
       publishFix: (rec, end) => {
         const pushed = rec.outcome === "pushed" ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => seen.has(id) ? [fingerprint(seen.get(id))] : []).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
@@ -56509,11 +56619,11 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
     },
     { meta: meta3, maxRounds: config2.maxRounds, dryRun: config2.dryRun, fixedBefore }
   );
+  await hooks.run("after-finish", { prNumber: meta3.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
   await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
   return { ...result, failOn: config2.failOn };
 }
 async function reportFailure(io, publisher, ctx, message) {
-  io.error(message);
   if (publisher && ctx && publisher.commentsPosted > 0) {
     try {
       await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: "failure", headSha: "", round: 0, runId: null, findingIds: [], fixedIds: [], stuckIds: [], status: "failed" });

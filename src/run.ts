@@ -17,6 +17,8 @@ import { decidePush, getTokenRepoPermission } from './github/permissions.js';
 import { loadPrContext, waitForHead } from './github/pr-context.js';
 import type { ActionIO } from './io.js';
 import { runLoop, type LoopEnd, type LoopResult } from './loop.js';
+import { createHookRunner } from './hooks.js';
+import { makePathMatcher } from './review/path-filter.js';
 import { readPriorRuns } from './memory.js';
 import { checkOpen, checkTrigger, getTokenLogin, loadResolvedConfig, readConfig, readTarget, RefusedRun, SkipRun } from './preflight.js';
 import { loadPrompts } from './prompts.js';
@@ -138,7 +140,9 @@ async function execute(
   await ensureIdentity(git);
 
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
-  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, ...(config.instructions ? { instructions: config.instructions } : {}) };
+  const hooks = createHookRunner({ hooks: config.hooks, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
+  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...(config.instructions ? { instructions: config.instructions } : {}) };
+  const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
   const session = { id: null as string | null };
   const alreadyConfirmed = new Set<string>();
   const fixedBefore = prior.fixed;
@@ -148,20 +152,23 @@ async function execute(
 
   const result = await runLoop(
     {
-      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars }, push),
+      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...(keep ? { keep } : {}) }, push),
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
       publishReview: async (rec, end) => {
         for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
       },
-      fix: (ctx, round, findings) =>
-        runFixRound(
+      fix: async (ctx, round, findings) => {
+        const rec = await runFixRound(
           { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed },
           ctx,
           round,
           findings,
-        ),
+        );
+        await hooks.run('after-fix', { round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
+        return rec;
+      },
       publishFix: (rec, end) => {
         const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
@@ -178,6 +185,7 @@ async function execute(
     },
     { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore },
   );
+  await hooks.run('after-finish', { prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
   await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").
   return { ...result, failOn: config.failOn };
@@ -186,7 +194,7 @@ async function execute(
 async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: ReportContext | null, message: string): Promise<void> {
   // SPEC §7 failure policy: before the first comment, log and job summary only;
   // after at least one comment, one final marker comment explains the failure.
-  io.error(message);
+  // (setFailed prints the message as an error annotation afterwards.)
   if (publisher && ctx && publisher.commentsPosted > 0) {
     try {
       await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: 'failure', headSha: '', round: 0, runId: null, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed' });

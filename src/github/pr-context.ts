@@ -3,10 +3,13 @@ import type { Octokit } from './client.js';
 import { getPrDiff, getPrFiles, getPrMeta, getReviewState, truncateDiff } from './pull-request.js';
 import { getReviewThreads } from './threads.js';
 import type { PrContext, PrMeta, RepoRef } from './types.js';
+import { filterDiff, filterFiles } from '../review/path-filter.js';
 
 export interface ContextBudget {
   maxDiffLines: number;
   maxDiffChars: number;
+  /** The repo config's path filter: files the reviewers are shown. */
+  keep?: (file: string) => boolean;
 }
 
 export async function loadPrContext(
@@ -22,11 +25,12 @@ export async function loadPrContext(
     getReviewThreads(octokit, repo, meta.number),
     getReviewState(octokit, repo, meta.number),
   ]);
-  const { diff, truncated } = truncateDiff(rawDiff, budget.maxDiffLines, budget.maxDiffChars);
+  const keep = budget.keep;
+  const { diff, truncated } = truncateDiff(keep ? filterDiff(rawDiff, keep) : rawDiff, budget.maxDiffLines, budget.maxDiffChars);
   return {
     repo,
     meta,
-    files,
+    files: keep ? filterFiles(files, keep) : files,
     diff,
     diffTruncated: truncated,
     threads: threads.threads,

@@ -15,6 +15,7 @@ import { sharedPromptValues } from './prompt-data.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { humanUnresolved, threadFindings } from './threads.js';
 import type { AgentRun, ReviewRoundRecord } from './types.js';
+import type { HookRunner } from '../hooks.js';
 
 export interface RoundEnv {
   registry: AgentRegistry;
@@ -25,6 +26,8 @@ export interface RoundEnv {
   scratchDir: string;
   timeoutMs: number;
   instructions?: string;
+  /** Lifecycle hooks; before-review and after-review may add findings to the round. */
+  hooks?: HookRunner;
 }
 
 export interface RoundPlan {
@@ -60,6 +63,8 @@ export function contextData(ctx: PrContext) {
 
 export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<RoundOutcome> {
   const { ctx, round } = plan;
+  const hookInfo = { round, prNumber: ctx.meta.number, headSha: ctx.meta.headSha, baseSha: ctx.meta.baseSha, files: ctx.files.map((f) => f.filename) };
+  const beforeHook = (await env.hooks?.run('before-review', hookInfo)) ?? [];
   const roundDir = path.join(env.scratchDir, `round-${round}`);
   const data = contextData(ctx);
   const role = async (name: string) => {
@@ -95,6 +100,8 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
     if (r.outcome.ok) for (const f of r.outcome.value.findings) raw.push({ finding: f, reviewer: r.run.name });
   }
   const okCount = reviewerResults.filter((r) => r.outcome.ok).length;
+  const afterHook = (await env.hooks?.run('after-review', { ...hookInfo, findings: raw.map((r) => ({ ...r.finding, reviewer: r.reviewer })) })) ?? [];
+  raw.push(...beforeHook.map((finding) => ({ finding, reviewer: 'hook:before-review' })), ...afterHook.map((finding) => ({ finding, reviewer: 'hook:after-review' })));
 
   let pending: RawFinding[] = [];
   let failure: string | null = okCount === 0 ? 'no reviewer succeeded' : null;

@@ -128,8 +128,9 @@ export function describeCliAdapter(spec: CliTestSpec): void {
     });
 
     it('kills the whole process tree on timeout and says so', async () => {
-      const started = path.join(ws.root, 'sleeper-started');
-      fake.setScript(toolThenText(spec.tools.shell(`touch ${started}; sleep 60`), 'never'));
+      // Relative: OpenCode refuses (and ends the run on) commands naming paths outside the checkout.
+      const started = path.join(ws.cwd, 'sleeper-started');
+      fake.setScript(toolThenText(spec.tools.shell('touch sleeper-started; sleep 60'), 'never'));
       const timeoutMs = Math.max(spec.startupMs, slowestMs) + 3000;
       const err = await adapter()
         .run(invocation(ws, { role: 'fixer', model: spec.model, timeoutMs }))

@@ -1,0 +1,72 @@
+// The repo config file read from the base branch: presets, instructions, path filters and
+// lifecycle hooks (SPEC §3, §9), through the real bundle.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { SAMPLE_PROJECT } from '../fakes/git-sandbox.js';
+import { createWorld, type World } from './harness.js';
+import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const hookFinding = JSON.stringify([{ priority: 'P2', category: 'docs', file: 'README.md', line: 1, title: 'Changelog entry missing', description: 'from a hook' }]);
+
+function withConfig(yaml: string) {
+  return createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': yaml } } });
+}
+
+it('applies a preset and path filters from the base branch, and hooks add findings and see the outcome', async () => {
+  world = await withConfig(
+    [
+      'presets:',
+      '  careful:',
+      '    mode: review',
+      'instructions: Pay attention to arithmetic.',
+      'paths:',
+      '  exclude: ["*.md"]',
+      'hooks:',
+      '  before-review: |',
+      `    cat > "$REVIEW_LOOP_FINDINGS_FILE" <<'JSON'`,
+      `    ${hookFinding}`,
+      '    JSON',
+      '  after-finish:',
+      '    - \'echo "$REVIEW_LOOP_HOOK $REVIEW_LOOP_STATUS" > "$HOOK_OUT"\'',
+      '',
+    ].join('\n'),
+  );
+  const hookOut = path.join(world.dir, 'hook-out.txt');
+  const r = await world.run({ inputs: { preset: 'careful' }, extraEnv: { HOOK_OUT: hookOut }, rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }] });
+  expect(r.outputs.status, r.stdout).toBe('review-only');
+  expect(r.outputs.p2).toBe('1');
+  const report = world.github.comments(7)[0]!.body;
+  expect(report).toContain('Changelog entry missing');
+  expect(report).toContain('hook:before-review');
+  expect(readFileSync(hookOut, 'utf8').trim()).toBe('after-finish review-only');
+  const reviewer = world.agentCalls().find((c) => c.role === 'reviewer')!;
+  const files = JSON.parse(readFileSync(path.join(reviewer.contextDir, 'files.json'), 'utf8')) as { filename: string }[];
+  expect(files.map((f) => f.filename)).toEqual(['src/math.js']);
+});
+
+it('stops with a clear failure and no comment when a before-review hook fails', async () => {
+  world = await withConfig('hooks:\n  before-review: "echo hook says no; exit 3"\n');
+  const r = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }] });
+  expect(r.outputs.status).toBe('failed');
+  expect(r.code).toBe(1);
+  expect(world.github.comments(7)).toHaveLength(0);
+  expect(r.summary).toContain('before-review');
+  expect(r.summary).toContain('hook says no');
+  expect(world.agentCalls()).toHaveLength(0);
+});
+
+it('rejects a repo config that tries to set a workflow-only input, before any agent runs', async () => {
+  world = await withConfig('defaults:\n  allow-fork-fixes: "true"\n');
+  const r = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }] });
+  expect(r.outputs.status).toBe('failed');
+  expect(r.stdout).toContain('allow-fork-fixes');
+  expect(world.github.writes()).toHaveLength(0);
+  expect(world.agentCalls()).toHaveLength(0);
+});
