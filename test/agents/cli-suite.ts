@@ -12,7 +12,7 @@ import type { AgentAdapter, AgentAnswer, Invocation } from '../../src/agents/typ
 import { always, envelopeText, startFakeModelServer, toolsThenText, toolThenText } from '../fakes/model-server/index.js';
 import type { FakeModelServer, ToolReply } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
-import { FAKE_GITHUB_TOKEN, FAKE_MODEL_KEY, invocation, liveProcesses, makeWorkspace, reviewerPayload } from './helpers.js';
+import { CONTEXT_MARKER, FAKE_GITHUB_TOKEN, FAKE_MODEL_KEY, invocation, liveProcesses, makeWorkspace, reviewerPayload } from './helpers.js';
 import type { Workspace } from './helpers.js';
 
 type Tool = ToolReply['tool'];
@@ -99,7 +99,7 @@ export function describeCliAdapter(spec: CliTestSpec): void {
     it('lets a read-only role read the context folder outside the checkout', async () => {
       fake.setScript(toolThenText(spec.tools.read(path.join(ws.contextDir, 'pr.json')), envelopeText(reviewerPayload)));
       await run(invocation(ws, { role: 'reviewer', model: spec.model }));
-      expect(fake.requests.flatMap((r) => r.toolResults).join('\n')).toContain('{"number":7}');
+      expect(fake.requests.flatMap((r) => r.toolResults).join('\n')).toContain(CONTEXT_MARKER);
     });
 
     it('lets the fixer change a file on disk with its own edit tool', async () => {

@@ -13,6 +13,9 @@ export const FAKE_GITHUB_TOKEN = `ghs_${randomUUID().replace(/-/g, '')}`;
 /** The API key the fake model server demands; a CLI without it is "not authenticated". */
 export const FAKE_MODEL_KEY = 'sk-fake-model-key';
 
+/** The content of the context folder's pr.json: plain text, so no CLI's JSON escaping hides it. */
+export const CONTEXT_MARKER = 'PR-CONTEXT-MARKER-7';
+
 export interface Workspace {
   root: string;
   /** The checkout (cwd of the agent), a git repo with one commit. */
@@ -31,7 +34,7 @@ export function makeWorkspace(prefix: string): Workspace {
   const home = path.join(root, 'home');
   for (const d of [cwd, contextDir, home]) mkdirSync(d, { recursive: true });
   writeFileSync(path.join(cwd, 'app.txt'), 'let x = 1 // BUG\n');
-  writeFileSync(path.join(contextDir, 'pr.json'), '{"number":7}\n');
+  writeFileSync(path.join(contextDir, 'pr.json'), `${CONTEXT_MARKER}\n`);
   const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
   const git = (...args: string[]): void => void execFileSync('git', args, { cwd, env: gitEnv, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');

@@ -1,0 +1,64 @@
+// npm run bench: measures what the spec promises about speed and prints a table.
+// - reviewers run concurrently: a round with 5 reviewers that each take 1 s costs about
+//   as much wall time as a round with 1;
+// - the sanitizer and the grouping stay fast on large inputs (200k-character reports,
+//   500 findings);
+// - one whole review → fix → re-review run of the bundled action, wall time.
+import { performance } from 'node:perf_hooks';
+import { sanitize } from '../src/report/sanitize.js';
+import { groupFindings, normalizeFinding } from '../src/review/findings.js';
+import { createWorld } from '../test/e2e/harness.js';
+import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
+
+const rows: [string, string, string][] = [];
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+async function timeRun(reviewers: number): Promise<number> {
+  const world = await createWorld();
+  try {
+    const started = performance.now();
+    const r = await world.run({
+      inputs: { mode: 'review', reviewers: Array.from({ length: reviewers }, (_, i) => `command:model-${i + 1}`).join('\n') },
+      rules: [{ role: 'reviewer', sleepMs: 1000, answer: reviewerAnswer([]) }],
+    });
+    if (r.outputs.status !== 'converged') throw new Error(`unexpected status ${r.outputs.status}`);
+    return performance.now() - started;
+  } finally {
+    await world.close();
+  }
+}
+
+const one = await timeRun(1);
+const five = await timeRun(5);
+rows.push(['review round, 1 reviewer (1 s each)', ms(one), 'baseline']);
+rows.push(['review round, 5 reviewers (1 s each)', ms(five), `${(five / one).toFixed(2)}× of 1 reviewer (sequential would be ≈ ${((one + 4000) / one).toFixed(1)}×)`]);
+
+const big = `${'Found a token ghp_' + 'a'.repeat(36) + ' and some text. '.repeat(20)}\n`.repeat(600);
+let t = performance.now();
+for (let i = 0; i < 10; i++) sanitize(big, { secrets: ['s3cret-value'] });
+rows.push([`sanitize ${(big.length / 1000).toFixed(0)}k chars`, ms((performance.now() - t) / 10), 'per call, 10 calls']);
+
+const raw = Array.from({ length: 500 }, (_, i) => ({
+  priority: (['P0', 'P1', 'P2', 'P3'] as const)[i % 4],
+  category: ['security', 'quality', 'performance'][i % 3]!,
+  file: `src/file-${i % 25}.ts`,
+  line: (i * 7) % 300,
+  title: `Problem number ${i % 60} in handler`,
+  description: '',
+}));
+t = performance.now();
+const grouped = groupFindings(raw.map((f, i) => normalizeFinding(f, `reviewer-${(i % 5) + 1}`)));
+rows.push(['group 500 findings from 5 reviewers', ms(performance.now() - t), `${grouped.length} groups`]);
+
+const world = await createWorld();
+try {
+  t = performance.now();
+  const r = await world.run({ rules: PLANTED_BUG_RULES, inputs: { verify: 'npm test' } });
+  rows.push(['full run: review → fix → verify → push → re-review', ms(performance.now() - t), `status ${r.outputs.status}, ${r.outputs.rounds} rounds`]);
+} finally {
+  await world.close();
+}
+
+const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
+console.log(`\n${'measure'.padEnd(w[0]!)}  ${'time'.padStart(w[1]!)}  note`);
+for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`);
