@@ -1078,14 +1078,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path10 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path15 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path10 && path10[0] !== "/") {
-          path10 = `/${path10}`;
+        if (path15 && path15[0] !== "/") {
+          path15 = `/${path15}`;
         }
-        return new URL(`${origin}${path10}`);
+        return new URL(`${origin}${path15}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1536,39 +1536,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin }
+          request: { method, path: path15, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path10);
+        debuglog("sending request to %s %s/%s", method, origin, path15);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin },
+          request: { method, path: path15, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path10,
+          path15,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin }
+          request: { method, path: path15, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path10);
+        debuglog("trailers received from %s %s/%s", method, origin, path15);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin },
+          request: { method, path: path15, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path10,
+          path15,
           error63.message
         );
       });
@@ -1617,9 +1617,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path10, origin }
+            request: { method, path: path15, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path10);
+          debuglog("sending request to %s %s/%s", method, origin, path15);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path10,
+        path: path15,
         method,
         body,
         headers,
@@ -1697,11 +1697,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path10 !== "string") {
+        if (typeof path15 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path10[0] !== "/" && !(path10.startsWith("http://") || path10.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path15[0] !== "/" && !(path15.startsWith("http://") || path15.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path10)) {
+        } else if (invalidPathRegex.test(path15)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1767,7 +1767,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path10, query) : path10;
+        this.path = query ? buildURL(path15, query) : path15;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -5789,7 +5789,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5864,7 +5864,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5959,11 +5959,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5986,10 +5986,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6006,7 +6006,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6186,7 +6186,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6208,7 +6208,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6244,13 +6244,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6460,7 +6460,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path10, host, upgrade, blocking, reset } = request2;
+      const { method, path: path15, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6541,7 +6541,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path10} HTTP/1.1\r
+      let header = `${method} ${path15} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7070,7 +7070,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path10, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path15, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7167,7 +7167,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path10;
+      headers[HTTP2_HEADER_PATH] = path15;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7520,9 +7520,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path10 = search ? `${pathname}${search}` : pathname;
+        const path15 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path10;
+        this.opts.path = path15;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8761,10 +8761,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path10 = "/",
+          path: path15 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path10;
+        opts.path = origin + path15;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10736,20 +10736,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path10) {
-      if (typeof path10 !== "string") {
-        return path10;
+    function safeUrl(path15) {
+      if (typeof path15 !== "string") {
+        return path15;
       }
-      const pathSegments = path10.split("?");
+      const pathSegments = path15.split("?");
       if (pathSegments.length !== 2) {
-        return path10;
+        return path15;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path10, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path10);
+    function matchKey(mockDispatch2, { path: path15, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path15);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10771,7 +10771,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path10 }) => matchValue(safeUrl(path10), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path15 }) => matchValue(safeUrl(path15), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10809,9 +10809,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path10, method, body, headers, query } = opts;
+      const { path: path15, method, body, headers, query } = opts;
       return {
-        path: path10,
+        path: path15,
         method,
         body,
         headers,
@@ -11274,10 +11274,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path10, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path15, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path10,
+            Path: path15,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16156,9 +16156,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path10) {
-      for (let i = 0; i < path10.length; ++i) {
-        const code2 = path10.charCodeAt(i);
+    function validateCookiePath(path15) {
+      for (let i = 0; i < path15.length; ++i) {
+        const code2 = path15.charCodeAt(i);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -17049,8 +17049,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num2 = Number.parseInt(value, 10);
-      return num2 >= 8 && num2 <= 15;
+      const num3 = Number.parseInt(value, 10);
+      return num3 >= 8 && num3 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -19078,11 +19078,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path10 = opts.path;
+          let path15 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path10 = `/${path10}`;
+            path15 = `/${path15}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path10);
+          url2 = new URL(util.parseOrigin(url2).origin + path15);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -21321,17 +21321,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path10) {
-      const ctrl = callVisitor(key, node2, visitor, path10);
+    function visit_(key, node2, visitor, path15) {
+      const ctrl = callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visit_(key, ctrl, visitor, path10);
+        replaceNode(key, path15, ctrl);
+        return visit_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path10);
+            const ci = visit_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21342,13 +21342,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path10);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path10);
+          const cv = visit_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21369,17 +21369,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path10) {
-      const ctrl = await callVisitor(key, node2, visitor, path10);
+    async function visitAsync_(key, node2, visitor, path15) {
+      const ctrl = await callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visitAsync_(key, ctrl, visitor, path10);
+        replaceNode(key, path15, ctrl);
+        return visitAsync_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21390,13 +21390,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path10);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path10);
+          const cv = await visitAsync_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21423,23 +21423,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path10) {
+    function callVisitor(key, node2, visitor, path15) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path10);
+        return visitor(key, node2, path15);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path10);
+        return visitor.Map?.(key, node2, path15);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path10);
+        return visitor.Seq?.(key, node2, path15);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path10);
+        return visitor.Pair?.(key, node2, path15);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path10);
+        return visitor.Scalar?.(key, node2, path15);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path10);
+        return visitor.Alias?.(key, node2, path15);
       return void 0;
     }
-    function replaceNode(key, path10, node2) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key, path15, node2) {
+      const parent = path15[path15.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22051,10 +22051,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path15, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path15.length - 1; i >= 0; --i) {
+        const k = path15[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22073,7 +22073,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22103,11 +22103,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path15, value) {
+        if (isEmptyPath(path15))
           this.add(value);
         else {
-          const [key, ...rest] = path10;
+          const [key, ...rest] = path15;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22121,8 +22121,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key, ...rest] = path10;
+      deleteIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22136,8 +22136,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key, ...rest] = path10;
+      getIn(path15, keepScalar) {
+        const [key, ...rest] = path15;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22155,8 +22155,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key, ...rest] = path10;
+      hasIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22166,8 +22166,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key, ...rest] = path10;
+      setIn(path15, value) {
+        const [key, ...rest] = path15;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -23589,9 +23589,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num2 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      const num3 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num3))
+        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -23631,8 +23631,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str2) => parseFloat(str2),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -24071,8 +24071,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -24274,23 +24274,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str2, asBigInt) {
       const sign = str2[0];
       const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
+      return sign === "-" ? num3(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num2 = (n) => n;
+      let num3 = (n) => n;
       if (typeof value === "bigint")
-        num2 = (n) => BigInt(n);
+        num3 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num2(-1);
+        value *= num3(-1);
       }
-      const _60 = num2(60);
+      const _60 = num3(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -24682,9 +24682,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path15, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path15, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24759,14 +24759,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection2.isEmptyPath(path10)) {
+      deleteIn(path15) {
+        if (Collection2.isEmptyPath(path15)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24781,10 +24781,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection2.isEmptyPath(path10))
+      getIn(path15, keepScalar) {
+        if (Collection2.isEmptyPath(path15))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24795,10 +24795,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection2.isEmptyPath(path10))
+      hasIn(path15) {
+        if (Collection2.isEmptyPath(path15))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24815,13 +24815,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection2.isEmptyPath(path10)) {
+      setIn(path15, value) {
+        if (Collection2.isEmptyPath(path15)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path15), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path15, value);
         }
       }
       /**
@@ -26782,9 +26782,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path10) => {
+    visit2.itemAtPath = (cst, path15) => {
       let item = cst;
-      for (const [field2, index] of path10) {
+      for (const [field2, index] of path15) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26793,23 +26793,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path10) => {
-      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
-      const field2 = path10[path10.length - 1][0];
+    visit2.parentCollection = (cst, path15) => {
+      const parent = visit2.itemAtPath(cst, path15.slice(0, -1));
+      const field2 = path15[path15.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path15, item, visitor) {
+      let ctrl = visitor(item, path15);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path15.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26820,10 +26820,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path15);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29087,7 +29087,7 @@ function coreIO() {
 // src/run.ts
 import { mkdtemp as mkdtemp2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import path9 from "node:path";
+import path14 from "node:path";
 
 // src/agents/env.ts
 var FORBIDDEN_EXACT = /* @__PURE__ */ new Set([
@@ -29400,58 +29400,107 @@ function missingReason(kind) {
   return `no adapter is registered for it in this build`;
 }
 
-// src/config/outputs.ts
-function defaultOutputs() {
-  return {
-    status: "failed",
-    consensus: "",
-    rounds: "0",
-    p0: "0",
-    p1: "0",
-    p2: "0",
-    p3: "0",
-    fixed: "0",
-    stuck: "0",
-    "head-sha": "",
-    "report-json": ""
+// src/agents/claude.ts
+import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
+import path from "node:path";
+
+// src/agents/cli-common.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { mkdir as mkdir3, readdir as readdir2, readFile } from "node:fs/promises";
+var STDERR_TAIL_LINES2 = 20;
+var INVOCATION_VAR = "REVIEW_LOOP_INVOCATION_ID";
+var isReadOnly = (role) => role !== "fixer";
+var isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function cliEnv(opts, inv, extra) {
+  const role = {
+    REVIEW_LOOP_ROLE: inv.role,
+    REVIEW_LOOP_MODEL: inv.model,
+    REVIEW_LOOP_ROUND: String(inv.round),
+    REVIEW_LOOP_CONTEXT_DIR: inv.contextDir,
+    REVIEW_LOOP_AGENT_NAME: inv.name,
+    [INVOCATION_VAR]: randomUUID2()
   };
+  return agentEnv(opts.baseEnv ?? process.env, { ...role, ...extra }, opts.secretValues);
 }
-
-// src/config/errors.ts
-var ConfigError = class extends Error {
-  constructor(problems) {
-    super(
-      problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration (${problems.length} problems):
-${problems.map((p) => `- ${p}`).join("\n")}`
-    );
-    this.problems = problems;
+async function runCli(kind, opts, inv, args, env, stdin) {
+  await mkdir3(inv.stateDir, { recursive: true, mode: 448 });
+  const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
+  const res = await runProcess(stdin === void 0 ? spec : { ...spec, stdin });
+  const id = env[INVOCATION_VAR];
+  if (id) await killLeftovers(`${INVOCATION_VAR}=${id}`);
+  return res;
+}
+async function killLeftovers(marker) {
+  let entries;
+  try {
+    entries = await readdir2("/proc");
+  } catch {
+    return 0;
   }
-  problems;
-  name = "ConfigError";
-};
-var InvalidValue = class extends Error {
-};
-var MAX_SHOWN = 120;
-function firstLine(error63) {
-  const message = error63 instanceof Error ? error63.message : String(error63);
-  return (message.split("\n")[0] ?? "").replace(/:\s*$/, "");
+  let killed = 0;
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const env = await readFile(`/proc/${pid}/environ`, "latin1");
+      if (!env.split("\0").includes(marker)) continue;
+      process.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+    }
+  }
+  return killed;
 }
-function shown(value) {
-  const cut = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}\u2026` : value;
-  return JSON.stringify(cut);
+function processFailure(res, timeoutMs) {
+  if (res.timedOut) return `timed out after ${formatMs2(timeoutMs)} and was killed`;
+  if (res.exitCode === 0) return void 0;
+  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
+  if (res.signal !== null) return `was killed by ${res.signal}`;
+  return "could not be started";
 }
-function example(name, value) {
-  if (!value.includes("\n")) return `${name}: ${value}`;
-  return `${name}: |
-${value.split("\n").map((line) => `    ${line}`).join("\n")}`;
+function stderrTail2(stderr, lines = STDERR_TAIL_LINES2) {
+  return stderr.trimEnd().split("\n").slice(-lines).join("\n");
 }
-function fail(what, got, ex) {
-  const gotPart = got === null ? "" : `; got ${shown(got)}`;
-  throw new InvalidValue(`${what}${gotPart}. Example: ${ex}`);
+function cliError(kind, inv, cause, res) {
+  const tail2 = stderrTail2(res.stderr);
+  return new AgentError(`${kind} agent (${inv.name}, model ${inv.model}) ${cause}${tail2 ? `; stderr:
+${tail2}` : ""}`, {
+    agent: kind,
+    model: inv.model,
+    stderrTail: tail2,
+    timedOut: res.timedOut
+  });
 }
-
-// src/fix/fix-round.ts
-import path7 from "node:path";
+function jsonLines(stdout) {
+  const out = [];
+  for (const line of stdout.split("\n")) {
+    const t = line.trim();
+    if (!t.startsWith("{")) continue;
+    try {
+      const v = JSON.parse(t);
+      if (isObject(v)) out.push(v);
+    } catch {
+    }
+  }
+  return out;
+}
+function findLast(items, pred) {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i])) return items[i];
+  return void 0;
+}
+function deepMerge(base, over) {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObject(b) && isObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : null;
+var sumOrNull = (...vs) => vs.every((v) => v === null) ? null : vs.reduce((a, v) => a + (v ?? 0), 0);
+function formatMs2(ms) {
+  return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : ms >= 1e3 ? `${Math.round(ms / 1e3)} s` : `${ms} ms`;
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -30077,7 +30126,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue2,
   joinValues: () => joinValues,
@@ -30270,10 +30319,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj2, path10) {
-  if (!path10)
+function getElementAtPath(obj2, path15) {
+  if (!path15)
     return obj2;
-  return path10.reduce((acc, key) => acc?.[key], obj2);
+  return path15.reduce((acc, key) => acc?.[key], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -30302,7 +30351,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -30321,7 +30370,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -30329,7 +30378,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -30613,11 +30662,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path10, issues) {
+function prefixIssues(path15, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path10);
+    iss.path.unshift(path15);
     return iss;
   });
 }
@@ -31079,16 +31128,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path10 = []) => {
+  const processError = (error64, path15 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path10, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path15, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
       } else {
-        const fullpath = [...path10, ...issue3.path];
+        const fullpath = [...path15, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -31127,17 +31176,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path10 = []) => {
+  const processError = (error64, path15 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path10, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path15, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path10, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
       } else {
-        const fullpath = [...path10, ...issue3.path];
+        const fullpath = [...path15, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -31176,8 +31225,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path10 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path10) {
+  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path15) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -33015,7 +33064,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject2;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -33023,7 +33072,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -33159,7 +33208,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject2 = isObject;
+  const isObject3 = isObject2;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -33168,7 +33217,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -33376,7 +33425,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -48315,13 +48364,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path10 = ref.slice(1).split("/").filter(Boolean);
-  if (path10.length === 0) {
+  const path15 = ref.slice(1).split("/").filter(Boolean);
+  if (path15.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path10[0] === defsKey) {
-    const key = path10[1] === void 0 ? void 0 : decodeJSONPointerSegment(path10[1]);
+  if (path15[0] === defsKey) {
+    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -49267,9 +49316,562 @@ function parseEnvelope(text2, schema) {
   return parsed.data;
 }
 
+// src/agents/run-role.ts
+var SAME_MODEL_SUFFIX = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{3,4}|latest|v\d+(?:[.:]\d+)*))+$/;
+function normalizeModel(name) {
+  const n = name.trim().toLowerCase();
+  return n.slice(n.lastIndexOf("/") + 1);
+}
+function modelMatches(requested, reported) {
+  const want = normalizeModel(requested);
+  const got = normalizeModel(reported);
+  if (want === "" || got === "") return false;
+  if (want === got) return true;
+  const base = want.endsWith("-latest") ? want.slice(0, -"-latest".length) : want;
+  return got.startsWith(base) && SAME_MODEL_SUFFIX.test(got.slice(base.length));
+}
+function checkModel(requested, reported) {
+  if (reported === null || reported.trim() === "") return { status: "not-reported", requested, reported: null };
+  return { status: modelMatches(requested, reported) ? "match" : "mismatch", requested, reported };
+}
+async function runRole(adapter, inv, schema) {
+  const who = `${adapter.kind} agent (${inv.name}, model ${inv.model})`;
+  let answer;
+  try {
+    answer = await adapter.run(inv);
+  } catch (e) {
+    if (e instanceof AgentError) return { ok: false, error: e.message };
+    return { ok: false, error: `${who}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const model = checkModel(inv.model, answer.model);
+  if (model.status === "mismatch") {
+    return { ok: false, error: `${who}: asked for ${model.requested}, answered by ${model.reported}`, answer, model };
+  }
+  try {
+    const value = parseEnvelope(answer.text, schema);
+    return { ok: true, value, answer, model };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: `${who}: ${message}`, answer, model };
+  }
+}
+
+// src/agents/claude.ts
+var READ_ONLY_TOOLS = "Read,Grep,Glob";
+var FIXER_TOOLS = "Bash,Edit,Write,Read,Grep,Glob";
+function createClaudeAdapter(opts = {}) {
+  return { kind: "claude", run: (inv) => runClaude(opts, inv) };
+}
+async function claudeArgs(opts, inv) {
+  const args = ["-p", "--output-format", "json", "--model", inv.model];
+  args.push("--strict-mcp-config", "--add-dir", inv.contextDir);
+  if (isReadOnly(inv.role)) {
+    args.push("--tools", READ_ONLY_TOOLS, "--permission-mode", "default");
+  } else {
+    args.push("--tools", FIXER_TOOLS, "--allowedTools", "Bash,Edit,Write", "--permission-mode", "acceptEdits");
+    if (inv.sessionId) args.push("--resume", inv.sessionId);
+  }
+  if (opts.agentConfig && Object.keys(opts.agentConfig).length > 0) {
+    const file2 = path.join(inv.stateDir, "settings.json");
+    await mkdir4(inv.stateDir, { recursive: true, mode: 448 });
+    await writeFile2(file2, JSON.stringify(opts.agentConfig, null, 2), { mode: 384 });
+    args.push("--settings", file2);
+  }
+  return args;
+}
+async function runClaude(opts, inv) {
+  const env = cliEnv(opts, inv, {
+    // The state home: sessions, ~/.claude.json and settings live here, not in HOME.
+    CLAUDE_CONFIG_DIR: path.join(inv.stateDir, "claude"),
+    // Telemetry, error reporting, auto-update and preflight calls all off.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1"
+  });
+  const res = await runCli("claude", opts, inv, await claudeArgs(opts, inv), env, inv.prompt);
+  const result = findLast(jsonLines(res.stdout), (o) => o.type === "result");
+  if (res.timedOut) throw cliError("claude", inv, processFailure(res, inv.timeoutMs), res);
+  if (!result) {
+    const cause = processFailure(res, inv.timeoutMs) ?? "exited 0";
+    throw cliError("claude", inv, `${cause} and printed no JSON result`, res);
+  }
+  if (result.is_error === true || res.exitCode !== 0) {
+    const text2 = typeof result.result === "string" ? result.result : JSON.stringify(result.subtype);
+    const hint = /not logged in|api key|login/i.test(text2) ? " (not authenticated: set ANTHROPIC_API_KEY)" : "";
+    throw cliError("claude", inv, `reported an error: ${text2}${hint}`, res);
+  }
+  const usage = isObject(result.usage) ? result.usage : {};
+  return {
+    text: typeof result.result === "string" ? result.result : "",
+    model: reportedModel(result, inv.model),
+    sessionId: typeof result.session_id === "string" ? result.session_id : null,
+    usage: {
+      inputTokens: sumOrNull(num(usage.input_tokens), num(usage.cache_creation_input_tokens), num(usage.cache_read_input_tokens)),
+      outputTokens: num(usage.output_tokens),
+      costUsd: num(result.total_cost_usd)
+    },
+    durationMs: res.durationMs
+  };
+}
+function reportedModel(result, asked) {
+  const used = isObject(result.modelUsage) ? Object.entries(result.modelUsage) : [];
+  if (used.length === 0) return null;
+  const match = used.find(([name]) => modelMatches(asked, name));
+  if (match) return match[0];
+  const tokens = (u) => isObject(u) ? (num(u.inputTokens) ?? 0) + (num(u.outputTokens) ?? 0) : 0;
+  return used.reduce((a, b) => tokens(b[1]) > tokens(a[1]) ? b : a)[0];
+}
+
+// src/agents/cli-versions.ts
+var CLI_KINDS = ["claude", "codex", "opencode", "gemini"];
+var CLI_PACKAGES = {
+  // 2.1.197, not the newer 2.1.330: 2.1.330 declares engines.node >=22, so a plain
+  // npm install on a Node 20 runner resolves to 2.1.197 anyway (and an engine-strict
+  // npm refuses 2.1.330). 2.1.197 installs cleanly on Node >=18; the CLI is a native
+  // binary either way. Its quirks (a HEAD / preflight, remapped retired model names)
+  // are handled by the adapter and the model check.
+  claude: { pkg: "@anthropic-ai/claude-code", bin: "claude", version: "2.1.197" },
+  codex: { pkg: "@openai/codex", bin: "codex", version: "0.169.0" },
+  opencode: { pkg: "opencode-ai", bin: "opencode", version: "1.18.33" },
+  gemini: { pkg: "@google/gemini-cli", bin: "gemini", version: "0.61.0" }
+};
+
+// src/agents/codex.ts
+import { mkdir as mkdir5, readdir as readdir3, readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
+import path2 from "node:path";
+var BASE_CONFIG = {
+  check_for_update_on_startup: false,
+  analytics: { enabled: false },
+  feedback: { enabled: false },
+  features: { plugins: false }
+};
+function createCodexAdapter(opts = {}) {
+  return { kind: "codex", run: (inv) => runCodex(opts, inv) };
+}
+function codexArgs(inv) {
+  const sandbox = isReadOnly(inv.role) ? "read-only" : "workspace-write";
+  const common = ["--json", "--skip-git-repo-check", "-m", inv.model];
+  common.push("-c", `sandbox_mode="${sandbox}"`, "-c", 'approval_policy="never"');
+  const resume = !isReadOnly(inv.role) && inv.sessionId;
+  return resume ? ["exec", "resume", ...common, inv.sessionId, "-"] : ["exec", ...common, "-"];
+}
+async function runCodex(opts, inv) {
+  const home = path2.join(inv.stateDir, "codex");
+  await mkdir5(home, { recursive: true, mode: 448 });
+  await writeFile3(path2.join(home, "config.toml"), toToml(deepMerge(BASE_CONFIG, opts.agentConfig ?? {})), { mode: 384 });
+  const env = cliEnv(opts, inv, { CODEX_HOME: home });
+  const res = await runCli("codex", opts, inv, codexArgs(inv), env, inv.prompt);
+  const events = jsonLines(res.stdout);
+  const failure2 = processFailure(res, inv.timeoutMs);
+  if (res.timedOut) throw cliError("codex", inv, failure2, res);
+  const errors = events.flatMap(eventError);
+  const threadId = events.map((e) => e.thread_id).find((t) => typeof t === "string") ?? null;
+  const turns = events.filter((e) => e.type === "turn.completed");
+  if (failure2 || turns.length === 0) {
+    const cause = errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure2 ?? "exited 0"} without finishing a turn`;
+    const hint = /api key|auth|401|missing environment variable/i.test(cause) ? " (not authenticated: set OPENAI_API_KEY or the provider's env_key)" : "";
+    throw cliError("codex", inv, `${cause}${hint}`, res);
+  }
+  const messages = events.filter((e) => e.type === "item.completed" && isObject(e.item) && e.item.type === "agent_message").map((e) => String(e.item.text ?? ""));
+  const usage = turns.map((t) => isObject(t.usage) ? t.usage : {});
+  const total = (key) => usage.some((u) => num(u[key]) !== null) ? usage.reduce((a, u) => a + (num(u[key]) ?? 0), 0) : null;
+  return {
+    // Every agent message: the envelope may sit in an earlier one than the last.
+    text: messages.join("\n\n"),
+    model: threadId ? await rolloutModel(home, threadId) : null,
+    sessionId: threadId,
+    // OpenAI counts cached input inside input_tokens. Codex reports no cost.
+    usage: { inputTokens: total("input_tokens"), outputTokens: total("output_tokens"), costUsd: null },
+    durationMs: res.durationMs
+  };
+}
+function eventError(e) {
+  if (e.type === "error" && typeof e.message === "string") return [e.message];
+  if (e.type === "turn.failed" && isObject(e.error)) return [String(e.error.message)];
+  return [];
+}
+async function rolloutModel(home, threadId) {
+  let files;
+  try {
+    const all = await readdir3(path2.join(home, "sessions"), { recursive: true });
+    files = all.filter((f) => f.endsWith(`-${threadId}.jsonl`)).sort();
+  } catch {
+    return null;
+  }
+  let model = null;
+  for (const f of files) {
+    for (const rec of jsonLines(await readFile2(path2.join(home, "sessions", f), "utf8"))) {
+      if (rec.type === "turn_context" && isObject(rec.payload) && typeof rec.payload.model === "string") model = rec.payload.model;
+    }
+  }
+  return model;
+}
+var tomlKey = (k) => /^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k);
+function tomlValue(v) {
+  if (typeof v === "string") return JSON.stringify(v).replace(/\x7f/g, "\\u007f");
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`TOML cannot hold the number ${v}`);
+    return String(v);
+  }
+  if (typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return `[${v.filter((x) => x != null).map(tomlValue).join(", ")}]`;
+  if (isObject(v)) {
+    const items = Object.entries(v).filter(([, x]) => x != null);
+    return `{ ${items.map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`).join(", ")} }`;
+  }
+  throw new Error(`TOML cannot hold a ${typeof v}`);
+}
+function toToml(obj2, prefix = []) {
+  const entries = Object.entries(obj2).filter(([, v]) => v != null);
+  const lines = entries.filter(([, v]) => !isObject(v)).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`);
+  let out = prefix.length > 0 && lines.length > 0 ? `[${prefix.map(tomlKey).join(".")}]
+` : "";
+  out += lines.map((l) => `${l}
+`).join("");
+  for (const [k, v] of entries) {
+    if (isObject(v)) out += `${out ? "\n" : ""}${toToml(v, [...prefix, k])}`;
+  }
+  return out;
+}
+
+// src/agents/gemini.ts
+import { mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
+import path3 from "node:path";
+var READ_ONLY_POLICY = `[[rule]]
+toolName = ["write_file", "replace", "run_shell_command", "web_fetch", "activate_skill"]
+decision = "deny"
+priority = 999
+`;
+var FIXER_POLICY = `[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+modes = ["autoEdit"]
+`;
+function createGeminiAdapter(opts = {}) {
+  return { kind: "gemini", run: (inv) => runGemini(opts, inv) };
+}
+function baseSettings(env) {
+  const vertex = /^(1|true)$/i.test(env.GOOGLE_GENAI_USE_VERTEXAI ?? "");
+  return {
+    security: { auth: { selectedType: vertex ? "vertex-ai" : "gemini-api-key" } },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false }
+  };
+}
+async function geminiArgs(inv, home) {
+  const args = ["-o", "json", "-m", inv.model, "--skip-trust", "--include-directories", inv.contextDir];
+  if (isReadOnly(inv.role)) {
+    const policy2 = path3.join(home, "read-only-policy.toml");
+    await writeFile4(policy2, READ_ONLY_POLICY, { mode: 384 });
+    return [...args, "--approval-mode", "default", "--admin-policy", policy2];
+  }
+  const policy = path3.join(home, "fixer-policy.toml");
+  await writeFile4(policy, FIXER_POLICY, { mode: 384 });
+  args.push("--approval-mode", "auto_edit", "--policy", policy);
+  if (inv.sessionId) args.push("--resume", inv.sessionId);
+  return args;
+}
+async function runGemini(opts, inv) {
+  const home = path3.join(inv.stateDir, "gemini");
+  await mkdir6(path3.join(home, ".gemini"), { recursive: true, mode: 448 });
+  const env = cliEnv(opts, inv, { GEMINI_CLI_HOME: home });
+  const settings = deepMerge(baseSettings(env), opts.agentConfig ?? {});
+  await writeFile4(path3.join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2), { mode: 384 });
+  const res = await runCli("gemini", opts, inv, await geminiArgs(inv, home), env, inv.prompt);
+  const failure2 = processFailure(res, inv.timeoutMs);
+  if (res.timedOut) throw cliError("gemini", inv, failure2, res);
+  const out = parseJsonOutput(res.stdout);
+  if (failure2 || !out || typeof out.response !== "string") {
+    throw cliError("gemini", inv, `${failure2 ?? "exited 0"}${describeError(res.stderr, res.exitCode)}`, res);
+  }
+  const models = isObject(out.stats) && isObject(out.stats.models) ? out.stats.models : {};
+  const tokens = Object.values(models).map((m) => isObject(m) && isObject(m.tokens) ? m.tokens : {});
+  return {
+    text: out.response,
+    model: reportedModel2(models, inv.model),
+    sessionId: typeof out.session_id === "string" ? out.session_id : null,
+    // Gemini reports no cost.
+    usage: {
+      inputTokens: sumOrNull(...tokens.map((t) => num(t.prompt))),
+      outputTokens: sumOrNull(...tokens.map((t) => num(t.candidates))),
+      costUsd: null
+    },
+    durationMs: res.durationMs
+  };
+}
+function parseJsonOutput(stdout) {
+  const start = stdout.search(/^\{/m);
+  if (start < 0) return null;
+  try {
+    const v = JSON.parse(stdout.slice(start, stdout.lastIndexOf("}") + 1));
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+function describeError(stderr, exitCode) {
+  const message = lastErrorObject(stderr);
+  const auth2 = exitCode === 41 || /auth|api key|GEMINI_API_KEY/i.test(message) ? " (not authenticated: set GEMINI_API_KEY)" : "";
+  return `${message ? `: ${message}` : " and printed no JSON result"}${auth2}`;
+}
+function lastErrorObject(stderr) {
+  const end = stderr.lastIndexOf("}") + 1;
+  const starts = [...stderr.matchAll(/^\{/gm)].map((m) => m.index).reverse();
+  for (const at of starts) {
+    try {
+      const v = JSON.parse(stderr.slice(at, end));
+      if (isObject(v) && isObject(v.error)) return String(v.error.message);
+    } catch {
+    }
+  }
+  return "";
+}
+function reportedModel2(models, asked) {
+  const names = Object.keys(models);
+  if (names.length === 0) return null;
+  const match = names.find((n) => modelMatches(asked, n));
+  if (match) return match;
+  const total = (n) => {
+    const m = models[n];
+    return isObject(m) && isObject(m.tokens) ? num(m.tokens.total) ?? 0 : 0;
+  };
+  return names.reduce((a, b) => total(b) > total(a) ? b : a);
+}
+
+// src/agents/install.ts
+import { access as access2, constants as constants3, readFile as readFile3, rename as rename2, rm as rm2, stat as stat2 } from "node:fs/promises";
+import path4 from "node:path";
+var INSTALL_TIMEOUT_MS = 15 * 6e4;
+var STUB_MAX_BYTES = 64 * 1024;
+async function ensureCli(kind, opts) {
+  const { pkg, bin, version: pinned } = CLI_PACKAGES[kind];
+  const log = opts.log ?? (() => {
+  });
+  const onPath = await findOnPath(bin, opts.searchPath ?? process.env.PATH ?? "");
+  if (onPath) {
+    log(`${kind}: using ${onPath} from PATH`);
+    return onPath;
+  }
+  const version2 = opts.version ?? pinned;
+  const prefix = path4.join(opts.toolCacheDir, `${kind}-${version2}`);
+  const cached2 = await installedBin(kind, prefix, version2);
+  if (cached2) {
+    log(`${kind}: using ${pkg}@${version2} from the tool cache (${cached2})`);
+    return cached2;
+  }
+  log(`${kind}: not on PATH; installing ${pkg}@${version2} with npm into ${prefix}`);
+  return installCli(kind, version2, prefix);
+}
+async function installCli(kind, version2, prefix) {
+  const { pkg } = CLI_PACKAGES[kind];
+  const tmp = `${prefix}.tmp-${process.pid}-${Date.now()}`;
+  const res = await runProcess({
+    command: "npm",
+    args: ["install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${version2}`],
+    cwd: path4.dirname(prefix),
+    // Postinstall scripts run here: they get no GitHub or Actions token.
+    env: agentEnv(process.env, {}),
+    timeoutMs: INSTALL_TIMEOUT_MS
+  });
+  if (res.exitCode !== 0) {
+    await rm2(tmp, { recursive: true, force: true });
+    const tail2 = res.stderr.trimEnd().split("\n").slice(-15).join("\n");
+    throw new Error(`installing ${pkg}@${version2} with npm failed (${res.timedOut ? "timed out" : `exit ${res.exitCode}`}):
+${tail2}`);
+  }
+  try {
+    await rename2(tmp, prefix);
+  } catch {
+    await rm2(tmp, { recursive: true, force: true });
+  }
+  const bin = await installedBin(kind, prefix, version2);
+  if (!bin) throw new Error(`installed ${pkg}@${version2} into ${prefix}, but found no runnable '${CLI_PACKAGES[kind].bin}' in it`);
+  return bin;
+}
+async function installedBin(kind, prefix, version2) {
+  const { pkg, bin } = CLI_PACKAGES[kind];
+  const modules = path4.join(prefix, "node_modules");
+  try {
+    const meta3 = JSON.parse(await readFile3(path4.join(modules, pkg, "package.json"), "utf8"));
+    if (meta3.version !== version2) return null;
+  } catch {
+    return null;
+  }
+  const linked = path4.join(modules, ".bin", bin);
+  if (kind !== "claude" && kind !== "opencode") return await isExecutable(linked) ? linked : null;
+  if (await isExecutable(linked) && (await stat2(linked)).size > STUB_MAX_BYTES) return linked;
+  return nativeFallback(kind, modules);
+}
+async function nativeFallback(kind, modules) {
+  const os5 = process.platform === "win32" ? "windows" : process.platform;
+  const candidates = kind === "claude" ? [`${process.platform}-${process.arch}`, `${process.platform}-${process.arch}-musl`].map(
+    (p) => path4.join(modules, "@anthropic-ai", `claude-code-${p}`, "claude")
+  ) : (
+    // baseline first: it runs on every x64 CPU, with or without AVX2.
+    ["-baseline", "", "-baseline-musl", "-musl"].map((v) => path4.join(modules, `opencode-${os5}-${process.arch}${v}`, "bin", "opencode"))
+  );
+  for (const c of candidates) if (await isExecutable(c)) return c;
+  return null;
+}
+async function findOnPath(bin, searchPath) {
+  for (const dir of searchPath.split(path4.delimiter)) {
+    if (!dir) continue;
+    const candidate = path4.join(dir, bin);
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+async function isExecutable(file2) {
+  try {
+    await access2(file2, constants3.X_OK);
+    return (await stat2(file2)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// src/agents/opencode.ts
+import { mkdir as mkdir7, writeFile as writeFile5 } from "node:fs/promises";
+import path5 from "node:path";
+var BASE_CONFIG2 = { $schema: "https://opencode.ai/config.json", autoupdate: false, share: "disabled" };
+function createOpencodeAdapter(opts = {}) {
+  return { kind: "opencode", run: (inv) => runOpencode(opts, inv) };
+}
+function permissions(inv) {
+  const mode = isReadOnly(inv.role) ? "deny" : "allow";
+  return { permission: { edit: mode, bash: mode, webfetch: "deny", external_directory: { [`${inv.contextDir}/**`]: "allow" } } };
+}
+function opencodeArgs(inv) {
+  const args = ["run", "--format", "json", "-m", inv.model, "--title", `${inv.name} round ${inv.round}`];
+  if (!isReadOnly(inv.role) && inv.sessionId) args.push("--session", inv.sessionId);
+  return args;
+}
+async function runOpencode(opts, inv) {
+  const home = path5.join(inv.stateDir, "opencode");
+  const xdg = { XDG_CONFIG_HOME: "config", XDG_DATA_HOME: "data", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state" };
+  const dirs = Object.fromEntries(Object.entries(xdg).map(([k, d]) => [k, path5.join(home, d)]));
+  await mkdir7(path5.join(dirs.XDG_CONFIG_HOME, "opencode"), { recursive: true, mode: 448 });
+  const config2 = deepMerge(deepMerge(BASE_CONFIG2, opts.agentConfig ?? {}), permissions(inv));
+  await writeFile5(path5.join(dirs.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(config2, null, 2), { mode: 384 });
+  const env = cliEnv(opts, inv, {
+    ...dirs,
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    // The models.dev catalog fetch; the binary carries a snapshot of it.
+    OPENCODE_DISABLE_MODELS_FETCH: "1"
+  });
+  const res = await runCli("opencode", opts, inv, opencodeArgs(inv), env, inv.prompt);
+  const events = jsonLines(res.stdout);
+  const failure2 = processFailure(res, inv.timeoutMs);
+  if (res.timedOut) throw cliError("opencode", inv, failure2, res);
+  const errors = events.filter((e) => e.type === "error").map(errorMessage);
+  const steps = events.filter((e) => e.type === "step_finish" && isObject(e.part)).map((e) => e.part);
+  if (failure2 || steps.length === 0) {
+    const cause = errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure2 ?? "exited 0"} without finishing a step`;
+    const hint = /api key|auth|401|unauthori/i.test(cause) ? " (not authenticated: set the provider's API key)" : "";
+    throw cliError("opencode", inv, `${cause}${hint}`, res);
+  }
+  const texts = events.filter((e) => e.type === "text" && isObject(e.part)).map((e) => String(e.part.text ?? ""));
+  const tokens = steps.map((s) => isObject(s.tokens) ? s.tokens : {});
+  const cache = (t, k) => isObject(t.cache) ? num(t.cache[k]) : null;
+  const cost = sumOrNull(...steps.map((s) => num(s.cost)));
+  return {
+    text: texts.join("\n\n"),
+    model: null,
+    sessionId: events.map((e) => e.sessionID).find((s) => typeof s === "string") ?? null,
+    usage: {
+      inputTokens: sumOrNull(...tokens.flatMap((t) => [num(t.input), cache(t, "read"), cache(t, "write")])),
+      outputTokens: sumOrNull(...tokens.map((t) => num(t.output))),
+      // OpenCode prints 0 when the model has no price in its catalog: that is "unknown", not free.
+      costUsd: cost === 0 ? null : cost
+    },
+    durationMs: res.durationMs
+  };
+}
+function errorMessage(e) {
+  const err = isObject(e.error) ? e.error : {};
+  const data = isObject(err.data) ? err.data : {};
+  const status = num(data.statusCode);
+  return `${typeof data.message === "string" ? data.message : String(err.name ?? "error")}${status ? ` (HTTP ${status})` : ""}`;
+}
+
+// src/agents/cli-adapters.ts
+var FACTORIES = {
+  claude: createClaudeAdapter,
+  codex: createCodexAdapter,
+  opencode: createOpencodeAdapter,
+  gemini: createGeminiAdapter
+};
+async function buildCliAdapters(setup) {
+  const adapters = {};
+  const wanted = [...new Set(setup.kinds)].filter((k) => CLI_KINDS.includes(k));
+  for (const kind of wanted) {
+    const version2 = setup.agentVersions[kind];
+    const binPath = await ensureCli(kind, { toolCacheDir: setup.toolCacheDir, log: setup.log, ...version2 ? { version: version2 } : {}, searchPath: setup.baseEnv.PATH ?? "" });
+    const agentConfig2 = setup.agentConfig[kind];
+    adapters[kind] = FACTORIES[kind]({ binPath, baseEnv: setup.baseEnv, secretValues: setup.secretValues, ...agentConfig2 ? { agentConfig: agentConfig2 } : {} });
+  }
+  return adapters;
+}
+
+// src/config/outputs.ts
+function defaultOutputs() {
+  return {
+    status: "failed",
+    consensus: "",
+    rounds: "0",
+    p0: "0",
+    p1: "0",
+    p2: "0",
+    p3: "0",
+    fixed: "0",
+    stuck: "0",
+    "head-sha": "",
+    "report-json": ""
+  };
+}
+
+// src/config/errors.ts
+var ConfigError = class extends Error {
+  constructor(problems) {
+    super(
+      problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration (${problems.length} problems):
+${problems.map((p) => `- ${p}`).join("\n")}`
+    );
+    this.problems = problems;
+  }
+  problems;
+  name = "ConfigError";
+};
+var InvalidValue = class extends Error {
+};
+var MAX_SHOWN = 120;
+function firstLine(error63) {
+  const message = error63 instanceof Error ? error63.message : String(error63);
+  return (message.split("\n")[0] ?? "").replace(/:\s*$/, "");
+}
+function shown(value) {
+  const cut = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}\u2026` : value;
+  return JSON.stringify(cut);
+}
+function example(name, value) {
+  if (!value.includes("\n")) return `${name}: ${value}`;
+  return `${name}: |
+${value.split("\n").map((line) => `    ${line}`).join("\n")}`;
+}
+function fail(what, got, ex) {
+  const gotPart = got === null ? "" : `; got ${shown(got)}`;
+  throw new InvalidValue(`${what}${gotPart}. Example: ${ex}`);
+}
+
+// src/fix/fix-round.ts
+import path12 from "node:path";
+
 // src/agents/context-dir.ts
-import { mkdir as mkdir3, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import path from "node:path";
+import { mkdir as mkdir8, rm as rm3, writeFile as writeFile6 } from "node:fs/promises";
+import path6 from "node:path";
 var STANDARD_FILES = ["pr.json", "files.json", "diff.patch", "threads.json", "review-state.json", "fix-payload.json"];
 function assertPlainName(name, what) {
   if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) {
@@ -49293,25 +49895,25 @@ async function writeContextDir(root, name, data) {
     if (STANDARD_FILES.includes(file2)) throw new Error(`context folder: extra file '${file2}' would replace a standard file`);
     files.set(file2, typeof content === "string" ? content : json2(content));
   }
-  await mkdir3(root, { recursive: true, mode: 448 });
-  const dir = path.join(root, name);
-  await rm2(dir, { recursive: true, force: true });
-  await mkdir3(dir, { mode: 448 });
+  await mkdir8(root, { recursive: true, mode: 448 });
+  const dir = path6.join(root, name);
+  await rm3(dir, { recursive: true, force: true });
+  await mkdir8(dir, { mode: 448 });
   for (const [file2, content] of files) {
-    await writeFile2(path.join(dir, file2), content, { mode: 384 });
+    await writeFile6(path6.join(dir, file2), content, { mode: 384 });
   }
   return dir;
 }
 
 // src/git/changes.ts
-import { copyFile as copyFile2, mkdtemp, readlink as readlink2, realpath, rm as rm3 } from "node:fs/promises";
+import { copyFile as copyFile2, mkdtemp, readlink as readlink2, realpath, rm as rm4 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path2 from "node:path";
+import path7 from "node:path";
 async function changedPathsSince(git, baseSha, opts = {}) {
   const root = (await git(["rev-parse", "--show-toplevel"])).stdout.trim();
   const realIndex = (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"])).stdout.trim();
-  const tmp = await mkdtemp(path2.join(tmpdir(), "review-loop-index-"));
-  const env = { GIT_INDEX_FILE: path2.join(tmp, "index") };
+  const tmp = await mkdtemp(path7.join(tmpdir(), "review-loop-index-"));
+  const env = { GIT_INDEX_FILE: path7.join(tmp, "index") };
   try {
     await copyFile2(realIndex, env.GIT_INDEX_FILE).catch(() => void 0);
     await git(["add", "--all"], { env });
@@ -49325,7 +49927,7 @@ async function changedPathsSince(git, baseSha, opts = {}) {
     for (const link of links) if (await pointsOutside(root, link)) symlinksOutside.push(link);
     return { paths, symlinksOutside };
   } finally {
-    await rm3(tmp, { recursive: true, force: true });
+    await rm4(tmp, { recursive: true, force: true });
   }
 }
 function parseNameStatus(out) {
@@ -49344,16 +49946,16 @@ function symlinkPaths(lsFiles) {
   return lsFiles.split("\0").filter((e) => e.startsWith("120000 ")).map((e) => e.slice(e.indexOf("	") + 1));
 }
 async function pointsOutside(root, link) {
-  const abs = path2.join(root, link);
+  const abs = path7.join(root, link);
   const target = await readlink2(abs).catch(() => null);
   if (target === null) return false;
-  if (isOutside(root, path2.resolve(path2.dirname(abs), target))) return true;
+  if (isOutside(root, path7.resolve(path7.dirname(abs), target))) return true;
   const resolved = await realpath(abs).catch(() => null);
   return resolved !== null && isOutside(await realpath(root), resolved);
 }
 function isOutside(root, p) {
-  const rel = path2.relative(root, p);
-  return rel === ".." || rel.startsWith(`..${path2.sep}`) || path2.isAbsolute(rel);
+  const rel = path7.relative(root, p);
+  return rel === ".." || rel.startsWith(`..${path7.sep}`) || path7.isAbsolute(rel);
 }
 
 // src/git/state.ts
@@ -49437,23 +50039,23 @@ function ensureNewline(s) {
 }
 
 // src/git/config-guard.ts
-import { readFile, writeFile as writeFile3 } from "node:fs/promises";
-import path3 from "node:path";
+import { readFile as readFile4, writeFile as writeFile7 } from "node:fs/promises";
+import path8 from "node:path";
 async function guardLocalConfig(git) {
   const root = (await git(["rev-parse", "--show-toplevel"])).stdout.trim();
-  const file2 = path3.resolve(root, (await git(["rev-parse", "--git-path", "config"])).stdout.trim());
-  const before = await readFile(file2, "utf8");
+  const file2 = path8.resolve(root, (await git(["rev-parse", "--git-path", "config"])).stdout.trim());
+  const before = await readFile4(file2, "utf8");
   return async () => {
-    const after = await readFile(file2, "utf8").catch(() => null);
+    const after = await readFile4(file2, "utf8").catch(() => null);
     if (after === before) return false;
-    await writeFile3(file2, before);
+    await writeFile7(file2, before);
     return true;
   };
 }
 
 // src/fix/confirm.ts
-import { rm as rm4 } from "node:fs/promises";
-import path6 from "node:path";
+import { rm as rm5 } from "node:fs/promises";
+import path11 from "node:path";
 
 // src/git/runner.ts
 import { execFile } from "node:child_process";
@@ -49575,7 +50177,7 @@ async function ensureAtPrHead(git, pr) {
 }
 
 // src/git/credentials.ts
-import path4 from "node:path";
+import path9 from "node:path";
 var EXTRAHEADER = String.raw`^http\.(.*\.)?extraheader$`;
 var INCLUDE = String.raw`^include(if\..*)?\.path$`;
 async function stripPersistedCredentials(git) {
@@ -49594,7 +50196,7 @@ async function stripIncludedHeaders(git) {
   const raw = await configEntries(git, ["--local"], INCLUDE);
   const expanded = await configEntries(git, ["--local", "--type=path"], INCLUDE);
   for (const [i, [name, value]] of raw.entries()) {
-    const file2 = path4.resolve(gitDir, expanded[i]?.[1] ?? value);
+    const file2 = path9.resolve(gitDir, expanded[i]?.[1] ?? value);
     const headers = await configNames(git, ["--file", file2], EXTRAHEADER);
     if (headers.length === 0) continue;
     for (const header of headers) {
@@ -49715,7 +50317,7 @@ async function restoreAgentConfigFromBase(git, baseSha, paths = AGENT_CONFIG_PAT
 }
 
 // src/prompts.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 var PROMPT_NAMES = ["reviewer", "analyzer", "fixer", "gate", "confirm"];
 var PromptError = class extends Error {
 };
@@ -49724,7 +50326,7 @@ async function loadPrompts(baseUrl2 = new URL("../prompts/", import.meta.url)) {
     PROMPT_NAMES.map(async (name) => {
       const url2 = new URL(`${name}.md`, baseUrl2);
       try {
-        const text2 = await readFile2(url2, "utf8");
+        const text2 = await readFile5(url2, "utf8");
         if (!text2.trim()) throw new Error("file is empty");
         return [name, text2];
       } catch (e) {
@@ -49740,46 +50342,6 @@ function fillTemplate(template, values) {
     if (v === void 0) throw new PromptError(`Prompt placeholder {{${key}}} has no value`);
     return String(v);
   });
-}
-
-// src/agents/run-role.ts
-var SAME_MODEL_SUFFIX = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{3,4}|latest|v\d+(?:[.:]\d+)*))+$/;
-function normalizeModel(name) {
-  const n = name.trim().toLowerCase();
-  return n.slice(n.lastIndexOf("/") + 1);
-}
-function modelMatches(requested, reported) {
-  const want = normalizeModel(requested);
-  const got = normalizeModel(reported);
-  if (want === "" || got === "") return false;
-  if (want === got) return true;
-  const base = want.endsWith("-latest") ? want.slice(0, -"-latest".length) : want;
-  return got.startsWith(base) && SAME_MODEL_SUFFIX.test(got.slice(base.length));
-}
-function checkModel(requested, reported) {
-  if (reported === null || reported.trim() === "") return { status: "not-reported", requested, reported: null };
-  return { status: modelMatches(requested, reported) ? "match" : "mismatch", requested, reported };
-}
-async function runRole(adapter, inv, schema) {
-  const who = `${adapter.kind} agent (${inv.name}, model ${inv.model})`;
-  let answer;
-  try {
-    answer = await adapter.run(inv);
-  } catch (e) {
-    if (e instanceof AgentError) return { ok: false, error: e.message };
-    return { ok: false, error: `${who}: ${e instanceof Error ? e.message : String(e)}` };
-  }
-  const model = checkModel(inv.model, answer.model);
-  if (model.status === "mismatch") {
-    return { ok: false, error: `${who}: asked for ${model.requested}, answered by ${model.reported}`, answer, model };
-  }
-  try {
-    const value = parseEnvelope(answer.text, schema);
-    return { ok: true, value, answer, model };
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: `${who}: ${message}`, answer, model };
-  }
 }
 
 // src/review/agent-runner.ts
@@ -49891,7 +50453,7 @@ ${instructions.trim()}` : ""
 }
 
 // src/review/round.ts
-import path5 from "node:path";
+import path10 from "node:path";
 
 // src/review/consensus.ts
 function consensus(counts, reviewState) {
@@ -50085,11 +50647,11 @@ async function runReviewRound(env, plan) {
   const { ctx, round } = plan;
   const hookInfo = { round, prNumber: ctx.meta.number, headSha: ctx.meta.headSha, baseSha: ctx.meta.baseSha, files: ctx.files.map((f) => f.filename) };
   const beforeHook = await env.hooks?.run("before-review", hookInfo) ?? [];
-  const roundDir = path5.join(env.scratchDir, `round-${round}`);
+  const roundDir = path10.join(env.scratchDir, `round-${round}`);
   const data = contextData(ctx);
   const role = async (name) => {
     const contextDir = await writeContextDir(roundDir, name, data);
-    return { contextDir, stateDir: path5.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
+    return { contextDir, stateDir: path10.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
   };
   const common = { cwd: env.workDir, round, timeoutMs: env.timeoutMs };
   const reviewerJobs = plan.reviewers.map(async (spec, i) => {
@@ -50155,12 +50717,12 @@ async function confirmFindings(env, ctx, round, issues) {
   const out = { confirmed: [], unconfirmed: [] };
   for (const finding of issues.filter((f) => needsConfirmation(f, env.threshold) && !env.alreadyConfirmed.has(f.id))) {
     const before = new Set(await statusPorcelain(env.git));
-    const dir = path6.join(env.scratchDir, `round-${round}`);
+    const dir = path11.join(env.scratchDir, `round-${round}`);
     const contextDir = await writeContextDir(dir, `confirm-${finding.id}`, { ...contextData(ctx), extra: { "finding.json": finding } });
     const prompt = fillTemplate(env.prompts.confirm, sharedPromptValues(ctx, round, contextDir, env.instructions));
     const { outcome } = await runAgentRole(
       env.registry,
-      { role: "confirm", name: "confirm", spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path6.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
+      { role: "confirm", name: "confirm", spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path11.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
       confirmResultSchema
     );
     if (outcome.ok && outcome.value.confirmed) {
@@ -50182,7 +50744,7 @@ async function discardNewChanges(git, workDir, before) {
     if (before.has(p)) continue;
     const tracked = await git(["cat-file", "-e", `HEAD:${p}`], { allowFail: true });
     if (tracked.code === 0) await git(["checkout", "HEAD", "--", p]);
-    else await rm4(path6.join(workDir, p), { recursive: true, force: true });
+    else await rm5(path11.join(workDir, p), { recursive: true, force: true });
   }
 }
 
@@ -50270,7 +50832,7 @@ async function runFixRound(env, ctx, round, findings) {
   const previousHeadSha = ctx.meta.headSha;
   const payload = buildFixPayload(ctx.meta.number, round, findings);
   const rec = { round, outcome: "fixer-failed", fixer: null, fixed: [], rejected: [], commitSha: null, previousHeadSha, verify: [], message: "" };
-  const roundDir = path7.join(env.scratchDir, `round-${round}`);
+  const roundDir = path12.join(env.scratchDir, `round-${round}`);
   if (env.confirm !== "none") {
     const c = await confirmFindings({ ...env, confirmer: env.fixer, threshold: env.confirm }, ctx, round, payload.issuesToFix);
     rec.confirmed = c.confirmed;
@@ -50290,7 +50852,7 @@ async function runFixRound(env, ctx, round, findings) {
     const restoreConfig = await guardLocalConfig(env.git);
     const { outcome, run: run3 } = await runAgentRole(
       env.registry,
-      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path7.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...env.session.id ? { sessionId: env.session.id } : {} },
+      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path12.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...env.session.id ? { sessionId: env.session.id } : {} },
       fixResultSchema
     );
     if (await restoreConfig()) env.log("the fixer changed .git/config; the action restored it");
@@ -50332,7 +50894,7 @@ async function runGate(env, ctx, round, loop, roundDir, payload) {
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(
     env.registry,
-    { role: "gate", name: "gate", spec: env.gate, prompt, cwd: env.workDir, contextDir, stateDir: path7.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
+    { role: "gate", name: "gate", spec: env.gate, prompt, cwd: env.workDir, contextDir, stateDir: path12.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
     gateResultSchema
   );
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
@@ -50372,8 +50934,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path10 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path10} does not exist${EOL5}`);
+        const path15 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path15} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -51113,8 +51675,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject2 = val !== null && typeof val === "object";
-    const hasToJSON = isObject2 && typeof val.toJSON === "function";
+    const isObject3 = val !== null && typeof val === "object";
+    const hasToJSON = isObject3 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -54667,7 +55229,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path10) => path10.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path15) => path15.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -55148,12 +55710,13 @@ async function runLoop(steps, input2) {
       fixed.push(...record2.findings.filter((f) => ids.has(f.id)).map(fingerprint));
     }
     const last = round === input2.maxRounds;
+    const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha);
+    const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     const after = humanLeft ? "manual" : last ? "max-rounds" : null;
-    const fixEnd = fixStatus ? { status: fixStatus, message: fix.message } : after ? { status: after, message: endMessage(after, input2.maxRounds) } : null;
+    const fixEnd = fixStatus ? { status: fixStatus, message: fix.message } : lost ? { status: "failed", message: lost } : after ? { status: after, message: endMessage(after, input2.maxRounds) } : null;
     await steps.publishFix(fix, fixEnd);
     if (fixStatus) return end(fixStatus, fix.message, record2);
-    const moved = await steps.waitForHead(fix.commitSha);
-    if (!moved) return end("failed", `The push succeeded but the PR head never showed ${fix.commitSha}.`, record2);
+    if (!moved) return end("failed", lost, record2);
     meta3 = moved;
     await steps.afterPush(meta3.headRef);
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
@@ -55193,8 +55756,8 @@ function fixTerminal(fix, dryRun) {
 }
 
 // src/hooks.ts
-import { readFile as readFile3, rm as rm5, writeFile as writeFile4 } from "node:fs/promises";
-import path8 from "node:path";
+import { readFile as readFile6, rm as rm6, writeFile as writeFile8 } from "node:fs/promises";
+import path13 from "node:path";
 var HookError = class extends Error {
 };
 var TAIL_CHARS = 2e3;
@@ -55205,10 +55768,10 @@ function createHookRunner(opts) {
       const commands = opts.hooks[point];
       if (commands.length === 0) return [];
       const n = ++calls;
-      const contextFile = path8.join(opts.scratchDir, `hook-${n}-${point}.json`);
-      const findingsFile = path8.join(opts.scratchDir, `hook-${n}-${point}-findings.json`);
-      await writeFile4(contextFile, JSON.stringify({ hook: point, ...context3 }, null, 2));
-      await rm5(findingsFile, { force: true });
+      const contextFile = path13.join(opts.scratchDir, `hook-${n}-${point}.json`);
+      const findingsFile = path13.join(opts.scratchDir, `hook-${n}-${point}-findings.json`);
+      await writeFile8(contextFile, JSON.stringify({ hook: point, ...context3 }, null, 2));
+      await rm6(findingsFile, { force: true });
       const env = {
         ...opts.env,
         REVIEW_LOOP_HOOK: point,
@@ -55241,7 +55804,7 @@ ${tail2}
 async function readFindings(file2, point) {
   let text2;
   try {
-    text2 = await readFile3(file2, "utf8");
+    text2 = await readFile6(file2, "utf8");
   } catch {
     return [];
   }
@@ -55927,13 +56490,13 @@ var NothingToDoError = class extends Error {
 };
 var obj = (v) => v && typeof v === "object" ? v : {};
 var str = (v) => typeof v === "string" ? v : "";
-var num = (v) => typeof v === "number" ? v : NaN;
+var num2 = (v) => typeof v === "number" ? v : NaN;
 function readEvent(env) {
   const eventName = env.GITHUB_EVENT_NAME ?? "";
-  const path10 = env.GITHUB_EVENT_PATH;
+  const path15 = env.GITHUB_EVENT_PATH;
   if (!eventName) throw new UnsupportedEventError("GITHUB_EVENT_NAME is not set: this action runs inside a GitHub Actions workflow.");
-  if (!path10) return { eventName, payload: {} };
-  return { eventName, payload: obj(JSON.parse(readFileSync2(path10, "utf8"))) };
+  if (!path15) return { eventName, payload: {} };
+  return { eventName, payload: obj(JSON.parse(readFileSync2(path15, "utf8"))) };
 }
 function repoFromEnv(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
@@ -55948,7 +56511,7 @@ function parsePrTarget(input2) {
     case "pull_request":
     case "pull_request_target": {
       const pr = obj(payload.pull_request);
-      const number4 = num(pr.number ?? payload.number);
+      const number4 = num2(pr.number ?? payload.number);
       if (!Number.isInteger(number4)) throw new UnsupportedEventError(`The ${eventName} payload has no pull_request.number.`);
       const head = obj(pr.head);
       return { kind: "pull_request", eventName, action: str(payload.action), number: number4, headSha: str(head.sha), headRef: str(head.ref), actor };
@@ -55970,11 +56533,11 @@ function parsePrTarget(input2) {
       return {
         kind: "issue_comment",
         eventName,
-        number: num(issue3.number),
+        number: num2(issue3.number),
         actor: str(user.login) || actor,
         actorType: str(user.type) || str(sender.type),
         commentBody: body,
-        commentId: num(comment.id)
+        commentId: num2(comment.id)
       };
     }
     default:
@@ -56487,10 +57050,10 @@ function skipOwnFixCommit(sha) {
 }
 
 // src/report/report-json.ts
-import { writeFile as writeFile5 } from "node:fs/promises";
+import { writeFile as writeFile9 } from "node:fs/promises";
 async function writeReportJson(file2, data, secrets) {
   const text2 = redactSecrets(JSON.stringify(data, null, 2), secrets);
-  await writeFile5(file2, `${text2}
+  await writeFile9(file2, `${text2}
 `, { mode: 384 });
 }
 
@@ -56500,8 +57063,8 @@ async function run2(deps) {
   const secrets = [];
   const redact = (t) => redactSecrets(t, secrets);
   const outputs = defaultOutputs();
-  const scratchDir = await mkdtemp2(path9.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
-  const reportPath = path9.join(scratchDir, "report.json");
+  const scratchDir = await mkdtemp2(path14.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
+  const reportPath = path14.join(scratchDir, "report.json");
   let publisher = null;
   let reportCtx = null;
   let result = null;
@@ -56523,7 +57086,7 @@ ${note}
 `);
     } else {
       outputs.status = "failed";
-      failure2 = redact(describeError(e));
+      failure2 = redact(describeError2(e));
       await reportFailure(io, publisher, reportCtx, failure2);
     }
   } finally {
@@ -56565,8 +57128,18 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   if (prior.finalForHead && target.kind === "pull_request") {
     throw new SkipRun(`Head ${meta3.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`);
   }
-  const registry2 = createRegistry({ ...config2.agentCommand ? { agentCommand: config2.agentCommand } : {}, baseEnv: env, secretValues: secrets, ...deps.adapters ? { adapters: deps.adapters } : {} });
-  for (const spec of [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []]) registry2.get(spec.agent);
+  const specs = [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []];
+  const adapters = deps.adapters ?? await buildCliAdapters({
+    kinds: specs.map((s) => s.agent),
+    agentConfig: config2.agentConfig,
+    agentVersions: config2.agentVersions,
+    toolCacheDir: path14.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-clis"),
+    baseEnv: env,
+    secretValues: secrets,
+    log
+  });
+  const registry2 = createRegistry({ ...config2.agentCommand ? { agentCommand: config2.agentCommand } : {}, baseEnv: env, secretValues: secrets, adapters });
+  for (const spec of specs) registry2.get(spec.agent);
   const push = decidePush({ mode: config2.mode, meta: meta3, allowForkFixes: config2.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
   if (!push.canPush) log(`review-only: ${push.reason}`);
   const commitExclude = fork ? AGENT_CONFIG_PATHS : [];
@@ -56643,7 +57216,7 @@ function withEnd(markdown, end) {
 **Run status: \`${end.status}\`** \u2014 ${end.message}
 ` : markdown;
 }
-function describeError(e) {
+function describeError2(e) {
   if (e instanceof ConfigError) return e.message;
   if (e instanceof Error) return e.message || e.name;
   return `non-Error thrown: ${String(e)}`;

@@ -81,12 +81,21 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
       fixed.push(...record.findings.filter((f) => ids.has(f.id)).map(fingerprint));
     }
     const last = round === input.maxRounds;
+    // The PR must show a pushed fix before its report goes out, so that report can be the
+    // run's last word when it never does (SPEC §7: a failure after a comment is explained).
+    const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha!);
+    const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     const after = humanLeft ? 'manual' : last ? 'max-rounds' : null;
-    const fixEnd: LoopEnd | null = fixStatus ? { status: fixStatus, message: fix.message } : after ? { status: after, message: endMessage(after, input.maxRounds) } : null;
+    const fixEnd: LoopEnd | null = fixStatus
+      ? { status: fixStatus, message: fix.message }
+      : lost
+        ? { status: 'failed', message: lost }
+        : after
+          ? { status: after, message: endMessage(after, input.maxRounds) }
+          : null;
     await steps.publishFix(fix, fixEnd);
     if (fixStatus) return end(fixStatus, fix.message, record);
-    const moved = await steps.waitForHead(fix.commitSha!);
-    if (!moved) return end('failed', `The push succeeded but the PR head never showed ${fix.commitSha}.`, record);
+    if (!moved) return end('failed', lost!, record);
     meta = moved;
     await steps.afterPush(meta.headRef);
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));

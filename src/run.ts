@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentEnv } from './agents/env.js';
 import { createRegistry } from './agents/registry.js';
+import { buildCliAdapters } from './agents/cli-adapters.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { defaultOutputs, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
@@ -126,8 +127,20 @@ async function execute(
   }
 
   // 6. agents and push permission
-  const registry = createRegistry({ ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}), baseEnv: env, secretValues: secrets, ...(deps.adapters ? { adapters: deps.adapters } : {}) });
-  for (const spec of [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])]) registry.get(spec.agent);
+  const specs = [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])];
+  const adapters =
+    deps.adapters ??
+    (await buildCliAdapters({
+      kinds: specs.map((s) => s.agent),
+      agentConfig: config.agentConfig,
+      agentVersions: config.agentVersions,
+      toolCacheDir: path.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-clis'),
+      baseEnv: env,
+      secretValues: secrets,
+      log,
+    }));
+  const registry = createRegistry({ ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}), baseEnv: env, secretValues: secrets, adapters });
+  for (const spec of specs) registry.get(spec.agent);
   const push = decidePush({ mode: config.mode, meta, allowForkFixes: config.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // SPEC §8: on a PR from another repository, agent config files the CLIs read at start

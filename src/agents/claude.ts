@@ -8,7 +8,7 @@
 // anything not allowed is denied, never prompted.
 //
 // Model: reported. The result's `modelUsage` keys are the models the CLI called.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cliEnv, cliError, findLast, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull } from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
@@ -36,6 +36,7 @@ async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<str
     // agent-config.claude is a settings.json object (env, model aliases, apiKeyHelper, …).
     // Our --tools and --permission-mode flags win over anything in it.
     const file = path.join(inv.stateDir, 'settings.json');
+    await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
     await writeFile(file, JSON.stringify(opts.agentConfig, null, 2), { mode: 0o600 });
     args.push('--settings', file);
   }

@@ -13,7 +13,7 @@
 // session rollout file (`turn_context.model`), which is read here.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli, toToml } from './cli-common.js';
+import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli } from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
@@ -95,4 +95,37 @@ async function rolloutModel(home: string, threadId: string): Promise<string | nu
     }
   }
   return model;
+}
+
+// TOML for Codex's config.toml: enough for what agent-config can hold (tables,
+// strings, numbers, booleans, arrays). Basic strings share JSON's escapes, except
+// that TOML also wants DEL escaped. null/undefined values are left out.
+const tomlKey = (k: string): string => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+
+function tomlValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v).replace(/\x7f/g, '\\u007f');
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`TOML cannot hold the number ${v}`);
+    return String(v);
+  }
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.filter((x) => x != null).map(tomlValue).join(', ')}]`;
+  if (isObject(v)) {
+    const items = Object.entries(v).filter(([, x]) => x != null);
+    return `{ ${items.map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`).join(', ')} }`;
+  }
+  throw new Error(`TOML cannot hold a ${typeof v}`);
+}
+
+/** `obj` as a TOML document: plain keys first, then one [table] per nested object. */
+export function toToml(obj: JsonObject, prefix: string[] = []): string {
+  const entries = Object.entries(obj).filter(([, v]) => v != null);
+  const lines = entries.filter(([, v]) => !isObject(v)).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`);
+  // A table holding only sub-tables needs no header of its own.
+  let out = prefix.length > 0 && lines.length > 0 ? `[${prefix.map(tomlKey).join('.')}]\n` : '';
+  out += lines.map((l) => `${l}\n`).join('');
+  for (const [k, v] of entries) {
+    if (isObject(v)) out += `${out ? '\n' : ''}${toToml(v, [...prefix, k])}`;
+  }
+  return out;
 }

@@ -3,7 +3,8 @@
 //
 // Permissions come from Gemini's approval modes and policy engine: read-only
 // roles run in the `default` approval mode, where headless Gemini removes every
-// write and shell tool from the model's tool list; the fixer runs `auto_edit`
+// write and shell tool from the model's tool list, plus an admin-tier policy that
+// denies them whatever the settings say; the fixer runs `auto_edit`
 // (write_file, replace) plus a policy file that allows run_shell_command, and
 // nothing else is switched on. Never `--yolo`.
 //
@@ -14,6 +15,17 @@ import { cliEnv, cliError, deepMerge, isObject, isReadOnly, num, processFailure,
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import { modelMatches } from './run-role.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+
+/**
+ * Read-only roles: the write and shell tools denied at the admin tier, which
+ * outranks user settings, so agent-config (`tools.allowed`, which 0.61.0 turns
+ * into allow rules) cannot give them back.
+ */
+const READ_ONLY_POLICY = `[[rule]]
+toolName = ["write_file", "replace", "run_shell_command", "web_fetch", "activate_skill"]
+decision = "deny"
+priority = 999
+`;
 
 /** Run commands without asking, in auto_edit mode only (the fixer's). */
 const FIXER_POLICY = `[[rule]]
@@ -41,7 +53,11 @@ function baseSettings(env: NodeJS.ProcessEnv): JsonObject {
 
 async function geminiArgs(inv: Invocation, home: string): Promise<string[]> {
   const args = ['-o', 'json', '-m', inv.model, '--skip-trust', '--include-directories', inv.contextDir];
-  if (isReadOnly(inv.role)) return [...args, '--approval-mode', 'default'];
+  if (isReadOnly(inv.role)) {
+    const policy = path.join(home, 'read-only-policy.toml');
+    await writeFile(policy, READ_ONLY_POLICY, { mode: 0o600 });
+    return [...args, '--approval-mode', 'default', '--admin-policy', policy];
+  }
   const policy = path.join(home, 'fixer-policy.toml');
   await writeFile(policy, FIXER_POLICY, { mode: 0o600 });
   args.push('--approval-mode', 'auto_edit', '--policy', policy);

@@ -1,8 +1,10 @@
 // Claude Code adapter against the real `claude` binary (pinned in cli-versions.ts).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClaudeAdapter } from '../../src/agents/claude.js';
 import { checkModel } from '../../src/agents/run-role.js';
-import { always, startFakeModelServer } from '../fakes/model-server/index.js';
+import { always, startFakeModelServer, toolThenText } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
 import { describeCliAdapter } from './cli-suite.js';
 import { FAKE_MODEL_KEY, invocation, makeWorkspace, parentEnv } from './helpers.js';
@@ -31,17 +33,42 @@ describeCliAdapter({
     shell: (command) => ({ name: 'Bash', input: { command, description: 'run a command' } }),
     read: (file) => ({ name: 'Read', input: { file_path: file } }),
   },
+  loosen: { permissions: { allow: ['Write', 'Edit', 'Bash'], defaultMode: 'bypassPermissions' } },
   startupMs: 2000,
 });
 
-describe('claude model reporting', () => {
+describe('claude specifics', () => {
+  it('takes agent-config as settings (env reaches the CLI) but cannot loosen a read-only role', async () => {
+    const fake = await startFakeModelServer({ apiKey: FAKE_MODEL_KEY });
+    const ws = makeWorkspace('claude-config');
+    try {
+      const target = path.join(ws.cwd, 'hello.txt');
+      fake.setScript(toolThenText({ name: 'Write', input: { file_path: target, content: 'x' } }, 'done'));
+      const adapter = createClaudeAdapter({
+        binPath: await cachedCliBin('claude'),
+        baseEnv: parentEnv(ws, {}), // no base URL and no key in the step env: both come from agent-config
+        agentConfig: {
+          env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY },
+          permissions: { allow: ['Write', 'Edit', 'Bash'], defaultMode: 'bypassPermissions' },
+        },
+      });
+      const answer = await adapter.run(invocation(ws, { role: 'reviewer', model: 'claude-sonnet-4-5' }));
+      expect(answer.text).toBe('done');
+      expect(fake.requests[0]?.toolNames).toEqual(['Glob', 'Grep', 'Read']);
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      ws.cleanup();
+      await fake.close();
+    }
+  });
+
   it('reports the model the CLI actually called, so a silent remap is caught as a mismatch', async () => {
-    const fake = await startFakeModelServer({ script: always('hi') });
+    const fake = await startFakeModelServer({ script: always('hi'), apiKey: FAKE_MODEL_KEY });
     const ws = makeWorkspace('claude-model');
     try {
       const adapter = createClaudeAdapter({
         binPath: await cachedCliBin('claude'),
-        baseEnv: parentEnv(ws, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-dummy' }),
+        baseEnv: parentEnv(ws, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY }),
       });
       // 2.1.197 sends claude-opus-4-8 when asked for the retired claude-opus-4-1.
       const answer = await adapter.run(invocation(ws, { role: 'reviewer', model: 'claude-opus-4-1' }));

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deepMerge } from '../../src/agents/cli-common.js';
 import type { CliAdapterOptions } from '../../src/agents/cli-common.js';
 import type { CliKind } from '../../src/agents/cli-versions.js';
 import { parseEnvelope, reviewerResultSchema } from '../../src/agents/envelope.js';
@@ -36,6 +37,8 @@ export interface CliTestSpec {
     /** Reads `file` (absolute) with the CLI's read tool. */
     read(file: string): Tool;
   };
+  /** agent-config a user might write to hand a reviewer write access; it must not work. */
+  loosen: Record<string, unknown>;
   /** At least this long for the CLI to start and reach its first tool call (the timeout test's floor). */
   startupMs: number;
 }
@@ -94,6 +97,16 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       expect(answer.text).toContain('BEGIN_JSON');
       const last = fake.requests.at(-1);
       expect(last?.resultsSincePrompt).toBeGreaterThan(0); // the refusal went back to the model
+    });
+
+    it('keeps a read-only role read-only whatever agent-config says', async () => {
+      const target = path.join(ws.cwd, 'hello.txt');
+      fake.setScript(toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)));
+      const opts = spec.options(fake, ws, bin);
+      const agentConfig = deepMerge(opts.agentConfig ?? {}, spec.loosen);
+      await spec.create({ ...opts, agentConfig }).run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      expect(existsSync(target)).toBe(false);
+      expect(fake.requests.length).toBeGreaterThan(0);
     });
 
     it('lets a read-only role read the context folder outside the checkout', async () => {

@@ -45,5 +45,6 @@ describeCliAdapter({
     shell: (command) => ({ name: 'exec_command', input: { cmd: command } }),
     read: (file) => ({ name: 'exec_command', input: { cmd: `cat ${file}` } }),
   },
+  loosen: { sandbox_mode: 'danger-full-access', approval_policy: 'never' },
   startupMs: 2000,
 });

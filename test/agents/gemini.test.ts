@@ -26,5 +26,6 @@ describeCliAdapter({
     shell: (command) => ({ name: 'run_shell_command', input: { command } }),
     read: (file) => ({ name: 'read_file', input: { file_path: file } }),
   },
+  loosen: { tools: { allowed: ['write_file', 'replace', 'run_shell_command'] }, general: { defaultApprovalMode: 'yolo' } },
   startupMs: 3500,
 });

@@ -35,5 +35,6 @@ describeCliAdapter({
     shell: (command) => ({ name: 'bash', input: { command, description: 'run a command' } }),
     read: (file) => ({ name: 'read', input: { filePath: file } }),
   },
+  loosen: { permission: { edit: 'allow', bash: 'allow' } },
   startupMs: 5000,
 });

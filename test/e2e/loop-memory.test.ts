@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findingId } from '../../src/review/finding-id.js';
 import { composeComment, decodeState, type HiddenState } from '../../src/report/state.js';
-import { createWorld, type World } from './harness.js';
+import { createWorld, type ScenarioRule, type World } from './harness.js';
 import { BUG_FINDING, DOC_FINDING, FIXED_MATH, finding, PLANTED_BUG_RULES, reviewerAnswer, STUCK_RULES } from './scenarios.js';
 
 const STUCK_SECTION = '### 🔁 Stuck findings';
@@ -149,7 +149,7 @@ describe('loop safety and dispatches', () => {
 
   it('ends max-rounds and lists the findings that remain', async () => {
     const suggestion = finding({ priority: 'P3', category: 'quality', file: 'test.js', line: 4, title: 'Test names could be clearer' });
-    const rules = [
+    const rules: ScenarioRule[] = [
       { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
       { role: 'reviewer', round: 2, answer: reviewerAnswer([DOC_FINDING, suggestion]) },
       { role: 'fixer', round: 1, fixAll: true, edits: { 'src/math.js': FIXED_MATH } },

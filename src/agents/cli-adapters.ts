@@ -1,0 +1,39 @@
+// Builds the real CLI adapters a run needs: each CLI comes from PATH, or is installed at
+// its pinned (or `agent-versions`) version into the runner's tool cache.
+import { createClaudeAdapter } from './claude.js';
+import type { CliAdapterOptions } from './cli-common.js';
+import { CLI_KINDS, type CliKind } from './cli-versions.js';
+import { createCodexAdapter } from './codex.js';
+import { createGeminiAdapter } from './gemini.js';
+import { ensureCli } from './install.js';
+import { createOpencodeAdapter } from './opencode.js';
+import type { AgentAdapter, AgentKind } from './types.js';
+
+const FACTORIES: Record<CliKind, (opts: CliAdapterOptions) => AgentAdapter> = {
+  claude: createClaudeAdapter,
+  codex: createCodexAdapter,
+  opencode: createOpencodeAdapter,
+  gemini: createGeminiAdapter,
+};
+
+export interface CliAdapterSetup {
+  kinds: Iterable<AgentKind>;
+  agentConfig: Record<string, Record<string, unknown>>;
+  agentVersions: Partial<Record<AgentKind, string>>;
+  toolCacheDir: string;
+  baseEnv: NodeJS.ProcessEnv;
+  secretValues: string[];
+  log: (line: string) => void;
+}
+
+export async function buildCliAdapters(setup: CliAdapterSetup): Promise<Partial<Record<AgentKind, AgentAdapter>>> {
+  const adapters: Partial<Record<AgentKind, AgentAdapter>> = {};
+  const wanted = [...new Set(setup.kinds)].filter((k): k is CliKind => (CLI_KINDS as readonly string[]).includes(k));
+  for (const kind of wanted) {
+    const version = setup.agentVersions[kind];
+    const binPath = await ensureCli(kind, { toolCacheDir: setup.toolCacheDir, log: setup.log, ...(version ? { version } : {}), searchPath: setup.baseEnv.PATH ?? '' });
+    const agentConfig = setup.agentConfig[kind];
+    adapters[kind] = FACTORIES[kind]({ binPath, baseEnv: setup.baseEnv, secretValues: setup.secretValues, ...(agentConfig ? { agentConfig } : {}) });
+  }
+  return adapters;
+}
