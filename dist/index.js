@@ -50844,20 +50844,8 @@ async function runFixRound(env, ctx, round, findings) {
   let feedback = "";
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
     const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, { ...contextData(ctx), fixPayload: payload });
-    const prompt = fillTemplate(env.prompts.fixer, {
-      ...sharedPromptValues(ctx, round, contextDir, env.instructions),
-      priorContext: feedback,
-      verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join("\n") : "  - (none configured)"
-    });
-    const restoreConfig = await guardLocalConfig(env.git);
-    const { outcome, run: run3 } = await runAgentRole(
-      env.registry,
-      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path12.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...env.session.id ? { sessionId: env.session.id } : {} },
-      fixResultSchema
-    );
-    if (await restoreConfig()) env.log("the fixer changed .git/config; the action restored it");
+    const { outcome, run: run3 } = await callFixer(env, ctx, round, contextDir, feedback);
     rec.fixer = mergeRuns(rec.fixer, run3);
-    if (outcome.answer?.sessionId) env.session.id = outcome.answer.sessionId;
     if (!outcome.ok) return done(rec, "fixer-failed", `The fixer failed: ${outcome.error}`);
     const accounting = checkAccounting(payload, outcome.value);
     if (accounting) return done(rec, "fixer-failed", `The fixer's answer is incomplete: ${accounting}`);
@@ -50887,6 +50875,38 @@ ${gate.feedback}`;
     return done(rec, "push-rejected", `The push was rejected: ${why}.`);
   }
   return done(rec, "pushed", `Pushed ${rec.commitSha.slice(0, 7)} to ${ctx.meta.headRef}.`);
+}
+async function callFixer(env, ctx, round, contextDir, feedback) {
+  const attempt = async (sessionId, prior) => {
+    const prompt = fillTemplate(env.prompts.fixer, {
+      ...sharedPromptValues(ctx, round, contextDir, env.instructions),
+      priorContext: prior,
+      verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join("\n") : "  - (none configured)"
+    });
+    const restoreConfig = await guardLocalConfig(env.git);
+    const result2 = await runAgentRole(
+      env.registry,
+      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path12.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...sessionId ? { sessionId } : {} },
+      fixResultSchema
+    );
+    if (await restoreConfig()) env.log("the fixer changed .git/config; the action restored it");
+    return result2;
+  };
+  let result = await attempt(env.session.id, feedback);
+  if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
+    env.log(`the fixer could not resume session ${env.session.id}; starting a fresh session with the earlier context in the prompt`);
+    const first = result.run;
+    const history = env.session.history.length ? `## Earlier in this run
+${env.session.history.join("\n")}` : "";
+    result = await attempt(null, [history, feedback].filter(Boolean).join("\n\n"));
+    result = { ...result, run: mergeRuns(first, result.run) };
+  }
+  env.session.id = result.outcome.answer?.sessionId ?? (result.outcome.ok ? null : env.session.id);
+  if (result.outcome.ok) {
+    const v = result.outcome.value;
+    env.session.history.push(`- Round ${round}: fixed ${v.fixedIssues.map((f) => f.findingId).join(", ") || "nothing"}; rejected ${v.rejectedIssues.map((r) => `${r.findingId} (${r.reason})`).join(", ") || "nothing"}.`);
+  }
+  return result;
 }
 async function runGate(env, ctx, round, loop, roundDir, payload) {
   const diff = await env.git(["diff", ctx.meta.headSha, "HEAD"]);
@@ -56567,8 +56587,11 @@ function readTarget(env, prInput) {
 }
 async function checkTrigger(octokit, repo, target, allowedBots) {
   const actorType = target.kind === "issue_comment" ? target.actorType : void 0;
-  if (target.actor && isBot(target.actor, actorType) && !allowedBots.some((b) => b.toLowerCase() === target.actor.toLowerCase())) {
-    throw new RefusedRun(`Refused: ${target.actor} is a bot, and bots may start a run only when listed in allowed-bots.`);
+  if (target.actor && isBot(target.actor, actorType)) {
+    if (!allowedBots.some((b) => b.toLowerCase() === target.actor.toLowerCase())) {
+      throw new RefusedRun(`Refused: ${target.actor} is a bot, and bots may start a run only when listed in allowed-bots.`);
+    }
+    return;
   }
   if (target.kind !== "issue_comment") return;
   const permission = await getCollaboratorPermission(octokit, repo, target.actor);
@@ -57152,7 +57175,7 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   const hooks = createHookRunner({ hooks: config2.hooks, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
   const roundEnv = { registry: registry2, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...config2.instructions ? { instructions: config2.instructions } : {} };
   const keep = config2.paths.include.length || config2.paths.exclude.length ? makePathMatcher(config2.paths) : void 0;
-  const session = { id: null };
+  const session = { id: null, history: [] };
   const alreadyConfirmed = /* @__PURE__ */ new Set();
   const fixedBefore = prior.fixed;
   const seen = /* @__PURE__ */ new Map();

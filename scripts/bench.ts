@@ -39,7 +39,7 @@ for (let i = 0; i < 10; i++) sanitize(big, { secrets: ['s3cret-value'] });
 rows.push([`sanitize ${(big.length / 1000).toFixed(0)}k chars`, ms((performance.now() - t) / 10), 'per call, 10 calls']);
 
 const raw = Array.from({ length: 500 }, (_, i) => ({
-  priority: (['P0', 'P1', 'P2', 'P3'] as const)[i % 4],
+  priority: (['P0', 'P1', 'P2', 'P3'] as const)[i % 4]!,
   category: ['security', 'quality', 'performance'][i % 3]!,
   file: `src/file-${i % 25}.ts`,
   line: (i * 7) % 300,

@@ -31,8 +31,13 @@ export function readTarget(env: NodeJS.ProcessEnv, prInput: number | undefined):
 /** SPEC §8: who may start a run. */
 export async function checkTrigger(octokit: Octokit, repo: RepoRef, target: PrTarget, allowedBots: string[]): Promise<void> {
   const actorType = target.kind === 'issue_comment' ? target.actorType : undefined;
-  if (target.actor && isBot(target.actor, actorType) && !allowedBots.some((b) => b.toLowerCase() === target.actor.toLowerCase())) {
-    throw new RefusedRun(`Refused: ${target.actor} is a bot, and bots may start a run only when listed in allowed-bots.`);
+  if (target.actor && isBot(target.actor, actorType)) {
+    if (!allowedBots.some((b) => b.toLowerCase() === target.actor.toLowerCase())) {
+      throw new RefusedRun(`Refused: ${target.actor} is a bot, and bots may start a run only when listed in allowed-bots.`);
+    }
+    // An app is no collaborator, so GitHub reports no permission for it: being listed in
+    // allowed-bots (written by the repository's own people) is its permission.
+    return;
   }
   if (target.kind !== 'issue_comment') return;
   const permission = await getCollaboratorPermission(octokit, repo, target.actor);

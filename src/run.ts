@@ -156,7 +156,7 @@ async function execute(
   const hooks = createHookRunner({ hooks: config.hooks, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
   const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...(config.instructions ? { instructions: config.instructions } : {}) };
   const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
-  const session = { id: null as string | null };
+  const session = { id: null as string | null, history: [] as string[] };
   const alreadyConfirmed = new Set<string>();
   const fixedBefore = prior.fixed;
   const seen = new Map<string, Finding>();

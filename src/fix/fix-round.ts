@@ -31,8 +31,11 @@ export interface FixEnv extends RoundEnv {
   verifyEnv: NodeJS.ProcessEnv;
   redact: (text: string) => string;
   log: (line: string) => void;
-  /** The fixer's session, resumed across gate loops and rounds where the CLI supports it. */
-  session: { id: string | null };
+  /**
+   * The fixer's session, resumed across gate loops and rounds where the CLI supports it;
+   * `history` is what a fresh session is told when resuming is not possible.
+   */
+  session: { id: string | null; history: string[] };
   /** Paths never committed: agent config restored from the base branch on fork PRs. */
   commitExclude: readonly string[];
   confirm: 'none' | 'P0' | 'P1';
@@ -55,20 +58,8 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
   let feedback = '';
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
     const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, { ...contextData(ctx), fixPayload: payload });
-    const prompt = fillTemplate(env.prompts.fixer, {
-      ...sharedPromptValues(ctx, round, contextDir, env.instructions),
-      priorContext: feedback,
-      verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)',
-    });
-    const restoreConfig = await guardLocalConfig(env.git);
-    const { outcome, run } = await runAgentRole(
-      env.registry,
-      { role: 'fixer', name: 'fixer', spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(env.scratchDir, 'fixer-home'), round, timeoutMs: env.timeoutMs, ...(env.session.id ? { sessionId: env.session.id } : {}) },
-      fixResultSchema,
-    );
-    if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
+    const { outcome, run } = await callFixer(env, ctx, round, contextDir, feedback);
     rec.fixer = mergeRuns(rec.fixer, run);
-    if (outcome.answer?.sessionId) env.session.id = outcome.answer.sessionId;
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
     const accounting = checkAccounting(payload, outcome.value);
     if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
@@ -99,6 +90,43 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
     return done(rec, 'push-rejected', `The push was rejected: ${why}.`);
   }
   return done(rec, 'pushed', `Pushed ${rec.commitSha!.slice(0, 7)} to ${ctx.meta.headRef}.`);
+}
+
+/**
+ * Runs the fixer, resuming its session when there is one. When the CLI cannot resume (the
+ * session is gone, or the CLI has no sessions), a fresh session gets the earlier rounds'
+ * outcome in the prompt instead.
+ */
+export async function callFixer(env: FixEnv, ctx: PrContext, round: number, contextDir: string, feedback: string) {
+  const attempt = async (sessionId: string | null, prior: string) => {
+    const prompt = fillTemplate(env.prompts.fixer, {
+      ...sharedPromptValues(ctx, round, contextDir, env.instructions),
+      priorContext: prior,
+      verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)',
+    });
+    const restoreConfig = await guardLocalConfig(env.git);
+    const result = await runAgentRole(
+      env.registry,
+      { role: 'fixer', name: 'fixer', spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(env.scratchDir, 'fixer-home'), round, timeoutMs: env.timeoutMs, ...(sessionId ? { sessionId } : {}) },
+      fixResultSchema,
+    );
+    if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
+    return result;
+  };
+  let result = await attempt(env.session.id, feedback);
+  if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
+    env.log(`the fixer could not resume session ${env.session.id}; starting a fresh session with the earlier context in the prompt`);
+    const first = result.run;
+    const history = env.session.history.length ? `## Earlier in this run\n${env.session.history.join('\n')}` : '';
+    result = await attempt(null, [history, feedback].filter(Boolean).join('\n\n'));
+    result = { ...result, run: mergeRuns(first, result.run) };
+  }
+  env.session.id = result.outcome.answer?.sessionId ?? (result.outcome.ok ? null : env.session.id);
+  if (result.outcome.ok) {
+    const v = result.outcome.value;
+    env.session.history.push(`- Round ${round}: fixed ${v.fixedIssues.map((f) => f.findingId).join(', ') || 'nothing'}; rejected ${v.rejectedIssues.map((r) => `${r.findingId} (${r.reason})`).join(', ') || 'nothing'}.`);
+  }
+  return result;
 }
 
 async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number, roundDir: string, payload: object) {

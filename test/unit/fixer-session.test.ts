@@ -1,0 +1,93 @@
+// The fixer resumes its session across rounds, and falls back to a fresh session with the
+// earlier rounds in the prompt when the CLI cannot resume. Driven through a real registry
+// with an adapter that behaves like a CLI whose stored session disappeared.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createRegistry } from '../../src/agents/registry.js';
+import { AgentError, NO_USAGE, type AgentAdapter, type Invocation } from '../../src/agents/types.js';
+import { callFixer, type FixEnv } from '../../src/fix/fix-round.js';
+import { loadPrompts } from '../../src/prompts.js';
+import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
+import { prContext } from './helpers.js';
+
+const answer = (ids: string[]) =>
+  `BEGIN_JSON\n${JSON.stringify({ fixedIssues: ids.map((findingId) => ({ findingId, description: 'done' })), rejectedIssues: [], commits: [] })}\nEND_JSON`;
+
+/** Knows sessions it created; resuming any other fails like `claude --resume <unknown>`. */
+function sessionfulAdapter(calls: Invocation[], forget: () => boolean): AgentAdapter {
+  const known = new Set<string>();
+  let next = 1;
+  return {
+    kind: 'claude',
+    async run(inv) {
+      calls.push(inv);
+      if (forget()) known.clear();
+      if (inv.sessionId && !known.has(inv.sessionId)) {
+        throw new AgentError(`claude agent (fixer, model m): No conversation found with session ID: ${inv.sessionId}`, { agent: 'claude', model: inv.model });
+      }
+      const sessionId = inv.sessionId ?? `s${next++}`;
+      known.add(sessionId);
+      return { text: answer([`BUG-${inv.round}`]), model: inv.model, sessionId, usage: NO_USAGE, durationMs: 1 };
+    },
+  };
+}
+
+let sandbox: GitSandbox;
+let scratch: string;
+beforeEach(async () => {
+  sandbox = await createGitSandbox();
+  scratch = await mkdtemp(path.join(tmpdir(), 'fixer-session-'));
+});
+afterEach(async () => {
+  await sandbox.cleanup();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function env(adapter: AgentAdapter): Promise<FixEnv> {
+  return {
+    registry: createRegistry({ adapters: { claude: adapter } }),
+    prompts: await loadPrompts(),
+    workDir: sandbox.workDir,
+    scratchDir: scratch,
+    timeoutMs: 10_000,
+    git: sandbox.git,
+    fixer: { agent: 'claude', model: 'm' },
+    gateMaxLoops: 1,
+    verify: [],
+    dryRun: false,
+    verifyEnv: {},
+    redact: (t) => t,
+    log: () => {},
+    session: { id: null, history: [] },
+    commitExclude: [],
+    confirm: 'none',
+    alreadyConfirmed: new Set(),
+  };
+}
+
+it('resumes the same session in the next round', async () => {
+  const calls: Invocation[] = [];
+  const e = await env(sessionfulAdapter(calls, () => false));
+  await callFixer(e, prContext(), 1, scratch, '');
+  const second = await callFixer(e, prContext(), 2, scratch, '');
+  expect(second.outcome.ok).toBe(true);
+  expect(calls.map((c) => c.sessionId ?? null)).toEqual([null, 's1']);
+  expect(calls[0]!.stateDir).toBe(calls[1]!.stateDir);
+});
+
+it('starts a fresh session with the earlier rounds in the prompt when resuming fails', async () => {
+  const calls: Invocation[] = [];
+  let forgetNow = false;
+  const e = await env(sessionfulAdapter(calls, () => forgetNow));
+  await callFixer(e, prContext(), 1, scratch, '');
+  forgetNow = true;
+  const second = await callFixer(e, prContext(), 2, scratch, '');
+  expect(second.outcome.ok).toBe(true);
+  expect(calls.map((c) => c.sessionId ?? null)).toEqual([null, 's1', null]);
+  expect(calls[2]!.prompt).toContain('Earlier in this run');
+  expect(calls[2]!.prompt).toContain('Round 1: fixed BUG-1');
+  expect(calls[0]!.prompt).not.toContain('Earlier in this run');
+  expect(e.session.id).toBe('s2');
+});
