@@ -55416,7 +55416,6 @@ function createClient(opts) {
     opts.token,
     {
       baseUrl: opts.baseUrl.replace(/\/+$/, ""),
-      request: { retries: 3, retryAfter: retryAfterBaseValue / 1e3 },
       retry: { retryAfterBaseValue },
       throttle: {
         retryAfterBaseValue,
@@ -55733,14 +55732,14 @@ async function runLoop(steps, input2) {
     const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha);
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     const after = humanLeft ? "manual" : last ? "max-rounds" : null;
-    const fixEnd = fixStatus ? { status: fixStatus, message: fix.message } : lost ? { status: "failed", message: lost } : after ? { status: after, message: endMessage(after, input2.maxRounds) } : null;
+    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
+    const unfixed = [...record2.findings.filter((f) => !fixedIds.has(f.id)), ...record2.stuck];
+    const fixEnd = fixStatus ? { status: fixStatus, message: fix.message } : lost ? { status: "failed", message: lost } : after ? { status: after, message: endMessage(after, input2.maxRounds), remaining: unfixed } : null;
     await steps.publishFix(fix, fixEnd);
     if (fixStatus) return end(fixStatus, fix.message, record2);
     if (!moved) return end("failed", lost, record2);
     meta3 = moved;
     await steps.afterPush(meta3.headRef);
-    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
-    const unfixed = [...record2.findings.filter((f) => !fixedIds.has(f.id)), ...record2.stuck];
     if (humanLeft) return end("manual", endMessage("manual", input2.maxRounds), record2, unfixed);
     if (last) return end("max-rounds", endMessage("max-rounds", input2.maxRounds), record2, unfixed);
   }
@@ -56001,7 +56000,11 @@ var stateSchema = external_exports.object({
    * What each fixed finding was about, so a later run recognises it when it comes back at
    * a moved line or under a renamed file (ids alone change when lines move).
    */
-  fixed: external_exports.array(external_exports.object({ id: external_exports.string(), category: external_exports.string(), file: external_exports.string().nullable(), title: external_exports.string() })).optional()
+  fixed: external_exports.array(external_exports.object({ id: external_exports.string(), category: external_exports.string(), file: external_exports.string().nullable(), title: external_exports.string() })).optional(),
+  /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
+  counts: external_exports.object({ p0: external_exports.number().int(), p1: external_exports.number().int(), p2: external_exports.number().int(), p3: external_exports.number().int() }).optional(),
+  /** The fix commit this run pushed: only that commit's trailer means "our own fix commit". */
+  commitSha: external_exports.string().optional()
 });
 var RISKY_IN_STRING = /[-<>=:@/&'`!+\u2028\u2029]/g;
 var STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
@@ -56569,6 +56572,11 @@ function parsePrTarget(input2) {
 
 // src/preflight.ts
 var SkipRun = class extends Error {
+  constructor(message, recorded) {
+    super(message);
+    this.recorded = recorded;
+  }
+  recorded;
 };
 var RefusedRun = class extends SkipRun {
 };
@@ -57092,12 +57100,13 @@ async function run2(deps) {
   let reportCtx = null;
   let result = null;
   let failure2 = null;
+  const knownHead = { sha: "" };
   try {
-    const r = await execute(deps, secrets, scratchDir, (p, c) => (publisher = p, reportCtx = c));
+    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => (publisher = p, reportCtx = c));
     result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === "failed") failure2 = r.message;
-    else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure2 = `fail-on ${r.failOn}: findings at or above ${r.failOn} remain (P0 ${r.last.counts.p0}, P1 ${r.last.counts.p1}, P2 ${r.last.counts.p2}).`;
+    else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure2 = failOnMessage(r.failOn, r.last.counts);
   } catch (e) {
     if (e instanceof SkipRun) {
       outputs.status = "skipped";
@@ -57107,19 +57116,25 @@ async function run2(deps) {
 
 ${note}
 `);
+      if (e.recorded) {
+        const c = e.recorded.counts;
+        Object.assign(outputs, { p0: String(c.p0), p1: String(c.p1), p2: String(c.p2), p3: String(c.p3) });
+        if (breachesFailOn(c, e.recorded.failOn)) failure2 = failOnMessage(e.recorded.failOn, c);
+      }
     } else {
       outputs.status = "failed";
       failure2 = redact(describeError2(e));
-      await reportFailure(io, publisher, reportCtx, failure2);
+      await reportFailure(io, publisher, reportCtx, failure2, { headSha: knownHead.sha, runId: env.GITHUB_RUN_ID ?? null });
     }
   } finally {
+    if (!outputs["head-sha"]) outputs["head-sha"] = knownHead.sha;
     outputs["report-json"] = reportPath;
     await writeReportJson(reportPath, { outputs, result, failure: failure2 }, secrets).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
     for (const [name, value] of Object.entries(outputs)) io.setOutput(name, value);
   }
   if (failure2) io.setFailed(failure2);
 }
-async function execute(deps, secrets, scratchDir, onPublisher) {
+async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
   const { io, env, cwd } = deps;
   const log = (m) => io.info(redactSecrets(m, secrets));
   const { raw, config: inputs } = readConfig(env);
@@ -57131,6 +57146,7 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   await checkTrigger(octokit, repo, target, inputs.allowedBots);
   const meta3 = await getPrMeta(octokit, repo, target.number);
   checkOpen(meta3);
+  knownHead.sha = meta3.headSha;
   const config2 = await loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta3.baseSha);
   const serverUrl = serverUrlFromEnv(env);
   const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
@@ -57145,11 +57161,18 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   if (dirty.length) throw new Error(`The checkout has uncommitted changes (${dirty.slice(0, 5).join(", ")}${dirty.length > 5 ? ", \u2026" : ""}); the action needs a clean work tree.`);
   const fork = meta3.headRepoFullName.toLowerCase() !== meta3.baseRepoFullName.toLowerCase();
   await ensureAtPrHead(git, { headRef: meta3.headRef, headSha: meta3.headSha, ...fork ? { fetchRef: `refs/pull/${meta3.number}/head` } : {} });
-  if (target.kind === "pull_request" && await isPushSkipCommit(git, meta3.headSha)) throw new SkipRun(skipOwnFixCommit(meta3.headSha));
   const ownLogin = await getTokenLogin(octokit);
   const prior = readPriorRuns(await listComments(octokit, repo, meta3.number), ownLogin, meta3.headSha);
-  if (prior.finalForHead && target.kind === "pull_request") {
-    throw new SkipRun(`Head ${meta3.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`);
+  const recorded = (counts) => counts ? { counts, failOn: config2.failOn } : void 0;
+  if (target.kind === "pull_request") {
+    const ownFix = prior.states.find((s) => s.kind === "fix" && s.commitSha === meta3.headSha);
+    if (ownFix && await isPushSkipCommit(git, meta3.headSha)) throw new SkipRun(skipOwnFixCommit(meta3.headSha), recorded(ownFix.counts));
+    if (prior.finalForHead) {
+      throw new SkipRun(
+        `Head ${meta3.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
+        recorded(prior.finalForHead.counts)
+      );
+    }
   }
   const specs = [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []];
   const adapters = deps.adapters ?? await buildCliAdapters({
@@ -57179,6 +57202,7 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   const alreadyConfirmed = /* @__PURE__ */ new Set();
   const fixedBefore = prior.fixed;
   const seen = /* @__PURE__ */ new Map();
+  let lastCounts = null;
   const stateOf = (kind, round, headSha2, status, ids, fixedIds, stuckIds) => ({ v: 1, kind, headSha: headSha2, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
   const result = await runLoop(
     {
@@ -57187,7 +57211,8 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
       publishReview: async (rec, end) => {
         for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
-        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
+        lastCounts = rec.counts;
+        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
       },
       fix: async (ctx, round, findings) => {
         const rec = await runFixRound(
@@ -57202,12 +57227,17 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
       publishFix: (rec, end) => {
         const pushed = rec.outcome === "pushed" ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => seen.has(id) ? [fingerprint(seen.get(id))] : []).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
-        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), { ...stateOf("fix", rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed });
+        const state = { ...stateOf("fix", rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed, ...lastCounts ? { counts: lastCounts } : {} };
+        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === "pushed" && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
       },
       waitForHead: (sha) => waitForHead(octokit, repo, meta3.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
       afterPush: async (headRef) => {
         for (const wf of config2.dispatchWorkflows) {
-          await dispatchWorkflow(octokit, repo, wf, headRef);
+          try {
+            await dispatchWorkflow(octokit, repo, wf, headRef);
+          } catch (e) {
+            throw new Error(`could not start workflow ${wf} on ${headRef} (dispatch-workflows): ${describeError2(e)}; the fix was pushed`);
+          }
           log(`dispatched workflow ${wf} on ${headRef}`);
         }
       },
@@ -57219,10 +57249,10 @@ async function execute(deps, secrets, scratchDir, onPublisher) {
   await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
   return { ...result, failOn: config2.failOn };
 }
-async function reportFailure(io, publisher, ctx, message) {
+async function reportFailure(io, publisher, ctx, message, where) {
   if (publisher && ctx && publisher.commentsPosted > 0) {
     try {
-      await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: "failure", headSha: "", round: 0, runId: null, findingIds: [], fixedIds: [], stuckIds: [], status: "failed" });
+      await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: "failure", headSha: where.headSha, round: 0, runId: where.runId, findingIds: [], fixedIds: [], stuckIds: [], status: "failed" });
       return;
     } catch (e) {
       io.warning(`could not post the failure comment: ${String(e)}`);
@@ -57233,11 +57263,19 @@ async function reportFailure(io, publisher, ctx, message) {
 ${message}
 `).catch(() => void 0);
 }
+function failOnMessage(failOn, c) {
+  return `fail-on ${failOn}: findings at or above ${failOn} remain (P0 ${c.p0}, P1 ${c.p1}, P2 ${c.p2}).`;
+}
 function withEnd(markdown, end) {
-  return end ? `${markdown}
+  if (!end) return markdown;
+  const left = end.remaining?.length ? `
 
-**Run status: \`${end.status}\`** \u2014 ${end.message}
-` : markdown;
+**Remaining findings (${end.remaining.length}):**
+${end.remaining.map((f) => `- \`${f.id}\` ${f.priority}${f.stuck ? " (stuck)" : ""}: ${inline(f.title, 200)}`).join("\n")}` : "";
+  return `${markdown}
+
+**Run status: \`${end.status}\`** \u2014 ${end.message}${left}
+`;
 }
 function describeError2(e) {
   if (e instanceof ConfigError) return e.message;

@@ -24,6 +24,8 @@ export interface LoopSteps {
 export interface LoopEnd {
   status: RunStatus;
   message: string;
+  /** What remains unfixed, when the run ends after a pushed fix (listed in that report). */
+  remaining?: Finding[];
 }
 
 export interface LoopInput {
@@ -86,20 +88,20 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
     const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha!);
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     const after = humanLeft ? 'manual' : last ? 'max-rounds' : null;
+    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
+    const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
     const fixEnd: LoopEnd | null = fixStatus
       ? { status: fixStatus, message: fix.message }
       : lost
         ? { status: 'failed', message: lost }
         : after
-          ? { status: after, message: endMessage(after, input.maxRounds) }
+          ? { status: after, message: endMessage(after, input.maxRounds), remaining: unfixed }
           : null;
     await steps.publishFix(fix, fixEnd);
     if (fixStatus) return end(fixStatus, fix.message, record);
     if (!moved) return end('failed', lost!, record);
     meta = moved;
     await steps.afterPush(meta.headRef);
-    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
-    const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
     if (humanLeft) return end('manual', endMessage('manual', input.maxRounds), record, unfixed);
     if (last) return end('max-rounds', endMessage('max-rounds', input.maxRounds), record, unfixed);
   }

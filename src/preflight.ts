@@ -7,9 +7,21 @@ import { getTokenLogin } from './github/comments.js';
 import { NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from './github/context.js';
 import { getCollaboratorPermission, canWrite, isBot } from './github/permissions.js';
 import type { PrMeta, PrTarget, RepoRef } from './github/types.js';
+import type { FailOn } from './review/consensus.js';
+import type { Counts } from './review/types.js';
 
-/** The run has nothing to do: status `skipped`, not a failure. */
-export class SkipRun extends Error {}
+/**
+ * The run has nothing to do: status `skipped`, not a failure. `recorded` carries the finding
+ * counts an earlier run recorded for this head, so a skipped rerun still enforces fail-on.
+ */
+export class SkipRun extends Error {
+  constructor(
+    message: string,
+    readonly recorded?: { counts: Counts; failOn: FailOn },
+  ) {
+    super(message);
+  }
+}
 /** The run was refused (who triggered it may not start one): status `skipped`, logged, nothing posted. */
 export class RefusedRun extends SkipRun {}
 

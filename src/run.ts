@@ -26,10 +26,10 @@ import { loadPrompts } from './prompts.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { redactSecrets } from './report/sanitize.js';
 import { renderFailureReport, renderFinalSummary, renderFixReport, renderReviewReport } from './report/markdown.js';
-import type { ReportContext } from './report/format.js';
+import { inline, type ReportContext } from './report/format.js';
 import { runReviewRound } from './review/round.js';
 import { fingerprint } from './review/stuck.js';
-import type { Finding } from './review/types.js';
+import type { Counts, Finding } from './review/types.js';
 import { isPushSkipCommit, skipOwnFixCommit } from './skip.js';
 import { writeReportJson } from './report/report-json.js';
 import { breachesFailOn } from './review/consensus.js';
@@ -54,24 +54,32 @@ export async function run(deps: RunDeps): Promise<void> {
   let reportCtx: ReportContext | null = null;
   let result: LoopResult | null = null;
   let failure: string | null = null;
+  const knownHead = { sha: '' };
   try {
-    const r = await execute(deps, secrets, scratchDir, (p, c) => ((publisher = p), (reportCtx = c)));
+    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => ((publisher = p), (reportCtx = c)));
     result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === 'failed') failure = r.message;
-    else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = `fail-on ${r.failOn}: findings at or above ${r.failOn} remain (P0 ${r.last.counts.p0}, P1 ${r.last.counts.p1}, P2 ${r.last.counts.p2}).`;
+    else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = failOnMessage(r.failOn, r.last.counts);
   } catch (e) {
     if (e instanceof SkipRun) {
       outputs.status = 'skipped';
       const note = redact(e.message);
       (e instanceof RefusedRun ? io.warning : io.info)(note);
       await io.appendSummary(`### pr-review-loop: skipped\n\n${note}\n`);
+      if (e.recorded) {
+        const c = e.recorded.counts;
+        Object.assign(outputs, { p0: String(c.p0), p1: String(c.p1), p2: String(c.p2), p3: String(c.p3) });
+        // A rerun of a failed gate must not turn it green by skipping.
+        if (breachesFailOn(c, e.recorded.failOn)) failure = failOnMessage(e.recorded.failOn, c);
+      }
     } else {
       outputs.status = 'failed';
       failure = redact(describeError(e));
-      await reportFailure(io, publisher, reportCtx, failure);
+      await reportFailure(io, publisher, reportCtx, failure, { headSha: knownHead.sha, runId: env.GITHUB_RUN_ID ?? null });
     }
   } finally {
+    if (!outputs['head-sha']) outputs['head-sha'] = knownHead.sha;
     outputs['report-json'] = reportPath;
     await writeReportJson(reportPath, { outputs, result, failure }, secrets).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
     for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
@@ -85,6 +93,7 @@ async function execute(
   deps: RunDeps,
   secrets: string[],
   scratchDir: string,
+  knownHead: { sha: string },
   onPublisher: (p: Publisher, ctx: ReportContext) => void,
 ): Promise<Execution> {
   const { io, env, cwd } = deps;
@@ -101,6 +110,7 @@ async function execute(
   await checkTrigger(octokit, repo, target, inputs.allowedBots);
   const meta = await getPrMeta(octokit, repo, target.number);
   checkOpen(meta);
+  knownHead.sha = meta.headSha;
   const config = await loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta.baseSha);
   const serverUrl = serverUrlFromEnv(env);
   const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
@@ -117,13 +127,22 @@ async function execute(
   if (dirty.length) throw new Error(`The checkout has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}); the action needs a clean work tree.`);
   const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
   await ensureAtPrHead(git, { headRef: meta.headRef, headSha: meta.headSha, ...(fork ? { fetchRef: `refs/pull/${meta.number}/head` } : {}) });
-  if (target.kind === 'pull_request' && (await isPushSkipCommit(git, meta.headSha))) throw new SkipRun(skipOwnFixCommit(meta.headSha));
 
   // 5. memory of earlier runs: only our own marker comments count
   const ownLogin = await getTokenLogin(octokit);
   const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha);
-  if (prior.finalForHead && target.kind === 'pull_request') {
-    throw new SkipRun(`Head ${meta.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`);
+  const recorded = (counts: Counts | undefined) => (counts ? { counts, failOn: config.failOn } : undefined);
+  if (target.kind === 'pull_request') {
+    // The trailer alone proves nothing (anyone can write it): the head must also be a fix
+    // commit that one of our own earlier comments says this action pushed.
+    const ownFix = prior.states.find((s) => s.kind === 'fix' && s.commitSha === meta.headSha);
+    if (ownFix && (await isPushSkipCommit(git, meta.headSha))) throw new SkipRun(skipOwnFixCommit(meta.headSha), recorded(ownFix.counts));
+    if (prior.finalForHead) {
+      throw new SkipRun(
+        `Head ${meta.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
+        recorded(prior.finalForHead.counts),
+      );
+    }
   }
 
   // 6. agents and push permission
@@ -160,6 +179,7 @@ async function execute(
   const alreadyConfirmed = new Set<string>();
   const fixedBefore = prior.fixed;
   const seen = new Map<string, Finding>();
+  let lastCounts: Counts | null = null;
   const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
     ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
 
@@ -170,7 +190,8 @@ async function execute(
       publishReview: async (rec, end) => {
         for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
-        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)));
+        lastCounts = rec.counts;
+        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
       },
       fix: async (ctx, round, findings) => {
         const rec = await runFixRound(
@@ -185,12 +206,17 @@ async function execute(
       publishFix: (rec, end) => {
         const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
-        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), { ...stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed });
+        const state = { ...stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed, ...(lastCounts ? { counts: lastCounts } : {}) };
+        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
       },
       waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
       afterPush: async (headRef) => {
         for (const wf of config.dispatchWorkflows) {
-          await dispatchWorkflow(octokit, repo, wf, headRef);
+          try {
+            await dispatchWorkflow(octokit, repo, wf, headRef);
+          } catch (e) {
+            throw new Error(`could not start workflow ${wf} on ${headRef} (dispatch-workflows): ${describeError(e)}; the fix was pushed`);
+          }
           log(`dispatched workflow ${wf} on ${headRef}`);
         }
       },
@@ -204,13 +230,13 @@ async function execute(
   return { ...result, failOn: config.failOn };
 }
 
-async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: ReportContext | null, message: string): Promise<void> {
+async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: ReportContext | null, message: string, where: { headSha: string; runId: string | null }): Promise<void> {
   // SPEC §7 failure policy: before the first comment, log and job summary only;
   // after at least one comment, one final marker comment explains the failure.
   // (setFailed prints the message as an error annotation afterwards.)
   if (publisher && ctx && publisher.commentsPosted > 0) {
     try {
-      await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: 'failure', headSha: '', round: 0, runId: null, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed' });
+      await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: 'failure', headSha: where.headSha, round: 0, runId: where.runId, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed' });
       return;
     } catch (e) {
       io.warning(`could not post the failure comment: ${String(e)}`);
@@ -219,8 +245,16 @@ async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: Rep
   await io.appendSummary(`### pr-review-loop failed\n\n${message}\n`).catch(() => undefined);
 }
 
+function failOnMessage(failOn: string, c: Counts): string {
+  return `fail-on ${failOn}: findings at or above ${failOn} remain (P0 ${c.p0}, P1 ${c.p1}, P2 ${c.p2}).`;
+}
+
 function withEnd(markdown: string, end: LoopEnd | null): string {
-  return end ? `${markdown}\n\n**Run status: \`${end.status}\`** — ${end.message}\n` : markdown;
+  if (!end) return markdown;
+  const left = end.remaining?.length
+    ? `\n\n**Remaining findings (${end.remaining.length}):**\n${end.remaining.map((f) => `- \`${f.id}\` ${f.priority}${f.stuck ? ' (stuck)' : ''}: ${inline(f.title, 200)}`).join('\n')}`
+    : '';
+  return `${markdown}\n\n**Run status: \`${end.status}\`** — ${end.message}${left}\n`;
 }
 
 function describeError(e: unknown): string {

@@ -21,7 +21,6 @@ export function createClient(opts: ClientOptions): Octokit {
     opts.token,
     {
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      request: { retries: 3, retryAfter: retryAfterBaseValue / 1000 },
       retry: { retryAfterBaseValue },
       throttle: {
         retryAfterBaseValue,

@@ -24,6 +24,10 @@ const stateSchema = z.object({
   fixed: z
     .array(z.object({ id: z.string(), category: z.string(), file: z.string().nullable(), title: z.string() }))
     .optional(),
+  /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
+  counts: z.object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() }).optional(),
+  /** The fix commit this run pushed: only that commit's trailer means "our own fix commit". */
+  commitSha: z.string().optional(),
 });
 export type HiddenState = z.infer<typeof stateSchema>;
 

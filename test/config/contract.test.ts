@@ -93,7 +93,7 @@ describe('scripts/gen-readme-tables.mjs', () => {
     cpSync(join(ROOT, 'scripts/gen-readme-tables.mjs'), join(temp, 'scripts/gen-readme-tables.mjs'));
     cpSync(join(ROOT, 'action.yml'), join(temp, 'action.yml'));
     symlinkSync(join(ROOT, 'node_modules'), join(temp, 'node_modules'));
-    writeFileSync(join(temp, 'README.md'), readme.replace(/^\| `max-rounds` \|.*$/m, '| `max-rounds` | `7` | stale |'));
+    writeFileSync(join(temp, 'README.md'), readme.replace(/^\| `max-rounds` \| `3` \|.*$/m, '| `max-rounds` | `7` | stale |'));
     const script = join(temp, 'scripts/gen-readme-tables.mjs');
     const check = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     expect(check.status).toBe(1);

@@ -86,13 +86,15 @@ describe('memory across runs', () => {
     expect(roles()).toEqual(['reviewer', 'reviewer']);
   });
 
-  it('skips after a review-only run too', async () => {
+  it('skips after a review-only run too, finding its state on the second page of comments', async () => {
+    for (let i = 0; i < 120; i++) world.github.state.addComment(7, { login: 'octocat', body: `LGTM ${i}` });
     const rules = [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }];
     const first = await world.run({ rules, inputs: { mode: 'review' } });
     expect(first.outputs.status).toBe('review-only');
     const writes = world.github.writes().length;
     const again = await world.run({ rules, inputs: { mode: 'review' }, action: 'synchronize' });
     expect(again.outputs.status).toBe('skipped');
+    expect(world.github.requests.filter((q) => q.path.endsWith('/issues/7/comments') && q.method === 'GET').at(-1)!.query.page).toBe('2');
     expect(again.code).toBe(0);
     expect(world.github.writes()).toHaveLength(writes);
   });
@@ -145,6 +147,14 @@ describe('loop safety and dispatches', () => {
     expect(world.github.writes()).toHaveLength(writes);
     expect(world.agentCalls()).toHaveLength(calls);
     expect(world.github.dispatches).toHaveLength(1);
+  });
+
+  it('does not skip a human commit that merely carries the Review-Loop-Round trailer', async () => {
+    await world.sandbox.pushFromAnotherClone({ 'NOTES.md': 'sneaky\n' }, { message: 'Looks like a fix\n\nReview-Loop-Round: 1' });
+    const r = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }], action: 'synchronize' });
+    expect(r.outputs.status, r.stdout).toBe('converged');
+    expect(roles()).toEqual(['reviewer']);
+    expect(world.github.comments(7)).toHaveLength(1);
   });
 
   it('ends max-rounds and lists the findings that remain', async () => {

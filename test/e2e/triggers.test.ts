@@ -69,5 +69,13 @@ describe('fail-on', () => {
     expect(r.stdout).toMatch(/::error::fail-on P1/);
     // The report was still posted: failing the step is about the verdict, not the run.
     expect(world.github.comments(7)).toHaveLength(1);
+
+    // Re-running the failed job (or reopening the PR) skips the reviewed head, but the gate
+    // stays red: the skipped run enforces fail-on with the counts the earlier run recorded.
+    const again = await world.run({ rules: RULES, inputs: { mode: 'review', 'fail-on': 'P1' } });
+    expect(again.outputs.status).toBe('skipped');
+    expect(again.outputs.p1).toBe('1');
+    expect(again.code).toBe(1);
+    expect(world.github.comments(7)).toHaveLength(1);
   });
 });

@@ -97,8 +97,8 @@ describe('runLoop', () => {
       'review 1',
       'publishReview 1 -',
       'fix 1',
-      'publishFix 1 -',
       `waitForHead ${FIX1.slice(0, 7)}`,
+      'publishFix 1 -',
       'afterPush feature/planted-bug',
       `loadContext ${FIX1.slice(0, 7)}`,
       'review 2',
@@ -144,8 +144,8 @@ describe('runLoop', () => {
       'review 1',
       'publishReview 1 -',
       'fix 1',
-      'publishFix 1 manual',
       `waitForHead ${FIX1.slice(0, 7)}`,
+      'publishFix 1 manual',
       'afterPush feature/planted-bug',
     ]);
     expect(res.rounds).toHaveLength(1);
@@ -186,7 +186,7 @@ describe('runLoop', () => {
     const res = await runLoop(s.steps, input({ maxRounds: 1 }));
     expect(res.status).toBe('max-rounds');
     expect(res.remaining.map((f) => f.id)).toEqual([bug.id, stuck.id]);
-    expect(s.calls.slice(-3)).toEqual(['publishFix 1 max-rounds', `waitForHead ${FIX1.slice(0, 7)}`, 'afterPush feature/planted-bug']);
+    expect(s.calls.slice(-3)).toEqual([`waitForHead ${FIX1.slice(0, 7)}`, 'publishFix 1 max-rounds', 'afterPush feature/planted-bug']);
     expect(s.calls.filter((c) => c.startsWith('review'))).toEqual(['review 1']);
     expect(res.headSha).toBe(FIX1);
   });
@@ -212,12 +212,13 @@ describe('runLoop', () => {
     expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 failed']);
   });
 
-  it('a push the PR head never shows ends the run as failed, without afterPush', async () => {
+  it('a push the PR head never shows ends the run as failed, explained by the fix report, without afterPush', async () => {
     const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [pushed([bug.id])], heads: [null] });
     const res = await runLoop(s.steps, input());
     expect(res.status).toBe('failed');
     expect(res.message).toContain(FIX1);
-    expect(s.calls.at(-1)).toBe(`waitForHead ${FIX1.slice(0, 7)}`);
+    expect(s.calls.slice(-2)).toEqual([`waitForHead ${FIX1.slice(0, 7)}`, 'publishFix 1 failed']);
+    expect(s.published.fix.at(-1)![1]!.message).toContain(FIX1);
     expect(s.calls.some((c) => c.startsWith('afterPush'))).toBe(false);
   });
 
