@@ -29085,8 +29085,8 @@ function coreIO() {
 }
 
 // src/run.ts
-import { mkdtemp as mkdtemp2 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path14 from "node:path";
 
 // src/agents/env.ts
@@ -29409,7 +29409,7 @@ import { randomUUID as randomUUID2 } from "node:crypto";
 import { mkdir as mkdir3, readdir as readdir2, readFile } from "node:fs/promises";
 var STDERR_TAIL_LINES2 = 20;
 var INVOCATION_VAR = "REVIEW_LOOP_INVOCATION_ID";
-var isReadOnly = (role) => role !== "fixer";
+var isReadOnly = (role) => role !== "fixer" && role !== "confirm";
 var isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function cliEnv(opts, inv, extra) {
   const role = {
@@ -49906,30 +49906,7 @@ async function writeContextDir(root, name, data) {
 }
 
 // src/git/changes.ts
-import { copyFile as copyFile2, mkdtemp, readlink as readlink2, realpath, rm as rm4 } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path7 from "node:path";
-async function changedPathsSince(git, baseSha, opts = {}) {
-  const root = (await git(["rev-parse", "--show-toplevel"])).stdout.trim();
-  const realIndex = (await git(["rev-parse", "--path-format=absolute", "--git-path", "index"])).stdout.trim();
-  const tmp = await mkdtemp(path7.join(tmpdir(), "review-loop-index-"));
-  const env = { GIT_INDEX_FILE: path7.join(tmp, "index") };
-  try {
-    await copyFile2(realIndex, env.GIT_INDEX_FILE).catch(() => void 0);
-    await git(["add", "--all"], { env });
-    const excludes = (opts.exclude ?? []).map((p) => `:(top,literal,exclude)${p}`);
-    const spec = excludes.length > 0 ? ["--", ...excludes] : [];
-    const diff = await git(["diff", "--cached", "--name-status", "-z", "--find-renames", baseSha, ...spec], { env });
-    const paths = parseNameStatus(diff.stdout);
-    const staged = await git(["ls-files", "--stage", "-z", ...spec], { env });
-    const links = symlinkPaths(staged.stdout).filter((p) => paths.includes(p));
-    const symlinksOutside = [];
-    for (const link of links) if (await pointsOutside(root, link)) symlinksOutside.push(link);
-    return { paths, symlinksOutside };
-  } finally {
-    await rm4(tmp, { recursive: true, force: true });
-  }
-}
 function parseNameStatus(out) {
   const fields = out.split("\0");
   const paths = /* @__PURE__ */ new Set();
@@ -49942,20 +49919,23 @@ function parseNameStatus(out) {
   paths.delete("");
   return [...paths].sort();
 }
-function symlinkPaths(lsFiles) {
-  return lsFiles.split("\0").filter((e) => e.startsWith("120000 ")).map((e) => e.slice(e.indexOf("	") + 1));
-}
-async function pointsOutside(root, link) {
-  const abs = path7.join(root, link);
-  const target = await readlink2(abs).catch(() => null);
-  if (target === null) return false;
-  if (isOutside(root, path7.resolve(path7.dirname(abs), target))) return true;
-  const resolved = await realpath(abs).catch(() => null);
-  return resolved !== null && isOutside(await realpath(root), resolved);
-}
 function isOutside(root, p) {
   const rel = path7.relative(root, p);
   return rel === ".." || rel.startsWith(`..${path7.sep}`) || path7.isAbsolute(rel);
+}
+async function changedPathsInCommit(git, baseSha, commit) {
+  const diff = await git(["diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "--find-renames", baseSha, commit]);
+  const paths = parseNameStatus(diff.stdout);
+  const tree = await git(["ls-tree", "-r", "-z", commit, "--", ...paths.map((p) => `:(top,literal)${p}`)]);
+  const symlinksOutside = [];
+  for (const entry of tree.stdout.split("\0")) {
+    if (!entry.startsWith("120000 ")) continue;
+    const [info2, file2] = [entry.slice(0, entry.indexOf("	")), entry.slice(entry.indexOf("	") + 1)];
+    const oid = info2.split(" ")[2];
+    const target = (await git(["cat-file", "blob", oid])).stdout;
+    if (path7.isAbsolute(target) || isOutside("/repo", path7.resolve("/repo", path7.dirname(file2), target))) symlinksOutside.push(file2);
+  }
+  return { paths, symlinksOutside };
 }
 
 // src/git/state.ts
@@ -50054,7 +50034,7 @@ async function guardLocalConfig(git) {
 }
 
 // src/fix/confirm.ts
-import { rm as rm5 } from "node:fs/promises";
+import { rm as rm4 } from "node:fs/promises";
 import path11 from "node:path";
 
 // src/git/runner.ts
@@ -50079,8 +50059,10 @@ function createGit(cwd, opts = {}) {
   return async (args, call = {}) => {
     const sub = subcommandOf(args);
     const config2 = [...PROTECTIVE_CONFIG];
-    if (opts.auth && NETWORK_SUBCOMMANDS.has(sub)) config2.push(...authConfig(opts.auth));
-    const env = withConfigEnv({ ...baseEnv, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", ...call.env }, config2);
+    const network = NETWORK_SUBCOMMANDS.has(sub);
+    if (opts.auth && network) config2.push(...authConfig(opts.auth));
+    const isolate = network ? { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } : {};
+    const env = withConfigEnv({ ...baseEnv, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", ...call.env, ...isolate }, config2);
     const raw = await run(cwd, args, env, call.input);
     const result = { code: raw.code, stdout: redact(raw.stdout), stderr: redact(raw.stderr) };
     if (result.code !== 0 && !call.allowFail) {
@@ -50103,6 +50085,7 @@ function authConfig(auth2) {
   const prefix = auth2.serverUrl.replace(/\/+$/, "");
   return [
     [`http.${prefix}/.extraheader`, `AUTHORIZATION: basic ${basic}`],
+    ["http.sslVerify", "true"],
     // An empty helper resets the list, so no helper from .git/config runs beside our header.
     ["credential.helper", ""]
   ];
@@ -50273,9 +50256,10 @@ async function hasTrailer(git, message, key) {
 
 // src/git/push.ts
 var REMOTE_MOVED = /\b(non-fast-forward|fetch first|stale info)\b/;
-async function pushHead(git, branch) {
+async function pushHead(git, branch, sha = "HEAD") {
   await checkBranchName(git, branch);
-  const refspec = `HEAD:refs/heads/${branch}`;
+  if (sha !== "HEAD" && !/^[0-9a-f]{40}$/.test(sha)) throw new Error(`not a full commit sha: ${JSON.stringify(sha)}`);
+  const refspec = `${sha}:refs/heads/${branch}`;
   const r = await git(["push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no", "origin", refspec], { allowFail: true });
   const refused = r.stdout.split("\n").filter((l) => l.startsWith("!	"));
   if (r.code === 0 && refused.length === 0) return { ok: true };
@@ -50725,7 +50709,8 @@ async function confirmFindings(env, ctx, round, issues) {
       { role: "confirm", name: "confirm", spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path11.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
       confirmResultSchema
     );
-    if (outcome.ok && outcome.value.confirmed) {
+    const wrote = (await statusPorcelain(env.git)).some((p) => !before.has(p));
+    if (outcome.ok && outcome.value.confirmed && wrote) {
       env.alreadyConfirmed.add(finding.id);
       await commitAll(env.git, `test: reproduce ${finding.id}`, { exclude: env.commitExclude });
       out.confirmed.push({ findingId: finding.id, testFile: outcome.value.testFile ?? null });
@@ -50733,7 +50718,7 @@ async function confirmFindings(env, ctx, round, issues) {
       continue;
     }
     await discardNewChanges(env.git, env.workDir, before);
-    const reason = outcome.ok ? outcome.value.explanation || "no failing test reproduces it" : `the confirm agent failed: ${outcome.error}`;
+    const reason = !outcome.ok ? `the confirm agent failed: ${outcome.error}` : outcome.value.confirmed ? "the confirm agent said it reproduced the finding but wrote no test" : outcome.value.explanation || "no failing test reproduces it";
     out.unconfirmed.push({ findingId: finding.id, reason });
     env.log(`confirm: ${finding.id} not confirmed (${reason})`);
   }
@@ -50744,7 +50729,7 @@ async function discardNewChanges(git, workDir, before) {
     if (before.has(p)) continue;
     const tracked = await git(["cat-file", "-e", `HEAD:${p}`], { allowFail: true });
     if (tracked.code === 0) await git(["checkout", "HEAD", "--", p]);
-    else await rm5(path11.join(workDir, p), { recursive: true, force: true });
+    else await rm4(path11.join(workDir, p), { recursive: true, force: true });
   }
 }
 
@@ -50865,11 +50850,14 @@ async function runFixRound(env, ctx, round, findings) {
     feedback = `## The gate reviewer asked for more changes
 ${gate.feedback}`;
   }
-  const changed = await changedPathsSince(env.git, previousHeadSha, { exclude: env.commitExclude });
+  const head = (await env.git(["rev-parse", "HEAD"])).stdout.trim();
+  if (head !== rec.commitSha) return done(rec, "refused", `HEAD moved after the fix commit ${rec.commitSha.slice(0, 7)} was made (a verify command or hook changed it). Nothing was pushed.`);
+  const changed = await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha);
   const touched = [...forbiddenPaths(changed.paths), ...changed.symlinksOutside.map((p) => `${p} (symlink leaving the repository)`)];
   if (touched.length) return done(rec, "refused", `The fix touches paths the action never pushes: ${touched.join(", ")}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, "dry-run", "Dry run: the fix was committed locally and verified, but not pushed.");
-  const push = await pushHead(env.git, ctx.meta.headRef);
+  if (await env.beforePush()) env.log(".git/config was changed during the round; the action restored it before pushing");
+  const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha);
   if (!push.ok) {
     const why = push.rejected ? "someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost" : push.message;
     return done(rec, "push-rejected", `The push was rejected: ${why}.`);
@@ -50909,7 +50897,7 @@ ${env.session.history.join("\n")}` : "";
   return result;
 }
 async function runGate(env, ctx, round, loop, roundDir, payload) {
-  const diff = await env.git(["diff", ctx.meta.headSha, "HEAD"]);
+  const diff = await env.git(["diff", "--no-ext-diff", "--no-textconv", ctx.meta.headSha, "HEAD"]);
   const contextDir = await writeContextDir(roundDir, `gate-${loop}`, { ...contextData(ctx), fixPayload: payload, extra: { "fix.patch": diff.stdout } });
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(
@@ -55775,7 +55763,7 @@ function fixTerminal(fix, dryRun) {
 }
 
 // src/hooks.ts
-import { readFile as readFile6, rm as rm6, writeFile as writeFile8 } from "node:fs/promises";
+import { readFile as readFile6, rm as rm5, writeFile as writeFile8 } from "node:fs/promises";
 import path13 from "node:path";
 var HookError = class extends Error {
 };
@@ -55790,7 +55778,7 @@ function createHookRunner(opts) {
       const contextFile = path13.join(opts.scratchDir, `hook-${n}-${point}.json`);
       const findingsFile = path13.join(opts.scratchDir, `hook-${n}-${point}-findings.json`);
       await writeFile8(contextFile, JSON.stringify({ hook: point, ...context3 }, null, 2));
-      await rm6(findingsFile, { force: true });
+      await rm5(findingsFile, { force: true });
       const env = {
         ...opts.env,
         REVIEW_LOOP_HOOK: point,
@@ -57094,15 +57082,19 @@ async function run2(deps) {
   const secrets = [];
   const redact = (t) => redactSecrets(t, secrets);
   const outputs = defaultOutputs();
-  const scratchDir = await mkdtemp2(path14.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
-  const reportPath = path14.join(scratchDir, "report.json");
+  let reportPath = path14.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let publisher = null;
   let reportCtx = null;
   let result = null;
   let failure2 = null;
   const knownHead = { sha: "" };
   try {
-    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => (publisher = p, reportCtx = c));
+    const scratchDir = await mkdtemp(path14.join(env.RUNNER_TEMP || tmpdir(), "pr-review-loop-"));
+    reportPath = path14.join(scratchDir, "report.json");
+    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => (publisher = p, reportCtx = c), (partial2) => {
+      result = partial2;
+      Object.assign(outputs, outputsOf(partial2));
+    });
     result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === "failed") failure2 = r.message;
@@ -57115,7 +57107,7 @@ async function run2(deps) {
       await io.appendSummary(`### pr-review-loop: skipped
 
 ${note}
-`);
+`).catch(() => void 0);
       if (e.recorded) {
         const c = e.recorded.counts;
         Object.assign(outputs, { p0: String(c.p0), p1: String(c.p1), p2: String(c.p2), p3: String(c.p3) });
@@ -57134,7 +57126,7 @@ ${note}
   }
   if (failure2) io.setFailed(failure2);
 }
-async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
+async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoopResult) {
   const { io, env, cwd } = deps;
   const log = (m) => io.info(redactSecrets(m, secrets));
   const { raw, config: inputs } = readConfig(env);
@@ -57179,7 +57171,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
     kinds: specs.map((s) => s.agent),
     agentConfig: config2.agentConfig,
     agentVersions: config2.agentVersions,
-    toolCacheDir: path14.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-clis"),
+    toolCacheDir: path14.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir(), "pr-review-loop-clis"),
     baseEnv: env,
     secretValues: secrets,
     log
@@ -57194,8 +57186,11 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
     if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(", ")}`);
   }
   await ensureIdentity(git);
+  const restoreGitConfig = await guardLocalConfig(git);
   const timeoutMs = config2.agentTimeoutMinutes * 6e4;
-  const hooks = createHookRunner({ hooks: config2.hooks, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
+  const hooksAllowed = !fork || config2.allowForkFixes;
+  if (!hooksAllowed && Object.values(config2.hooks).some((h) => h.length)) log("hooks are not run on a PR from another repository (set allow-fork-fixes to run them)");
+  const hooks = createHookRunner({ hooks: hooksAllowed ? config2.hooks : { "before-review": [], "after-review": [], "after-fix": [], "after-finish": [] }, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
   const roundEnv = { registry: registry2, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...config2.instructions ? { instructions: config2.instructions } : {} };
   const keep = config2.paths.include.length || config2.paths.exclude.length ? makePathMatcher(config2.paths) : void 0;
   const session = { id: null, history: [] };
@@ -57206,7 +57201,10 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
   const stateOf = (kind, round, headSha2, status, ids, fixedIds, stuckIds) => ({ v: 1, kind, headSha: headSha2, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
   const result = await runLoop(
     {
-      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config2.maxDiffLines, maxDiffChars: config2.maxDiffChars, ...keep ? { keep } : {} }, push),
+      loadContext: async (m) => {
+        if (fork) await restoreAgentConfigFromBase(git, meta3.baseSha);
+        return loadPrContext(octokit, repo, m, { maxDiffLines: config2.maxDiffLines, maxDiffChars: config2.maxDiffChars, ...keep ? { keep } : {} }, push);
+      },
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config2.reviewers, analyzer: config2.analyzer }),
       publishReview: async (rec, end) => {
         for (const f of rec.findings) seen.set(f.id, f);
@@ -57214,21 +57212,18 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
         lastCounts = rec.counts;
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
       },
-      fix: async (ctx, round, findings) => {
-        const rec = await runFixRound(
-          { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed },
-          ctx,
-          round,
-          findings
-        );
-        await hooks.run("after-fix", { round, prNumber: meta3.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
-        return rec;
-      },
-      publishFix: (rec, end) => {
+      fix: (ctx, round, findings) => runFixRound(
+        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed, beforePush: restoreGitConfig },
+        ctx,
+        round,
+        findings
+      ),
+      publishFix: async (rec, end) => {
         const pushed = rec.outcome === "pushed" ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => seen.has(id) ? [fingerprint(seen.get(id))] : []).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
         const state = { ...stateOf("fix", rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed, ...lastCounts ? { counts: lastCounts } : {} };
-        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === "pushed" && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
+        await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === "pushed" && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
+        await hooks.run("after-fix", { round: rec.round, prNumber: meta3.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
       },
       waitForHead: (sha) => waitForHead(octokit, repo, meta3.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
       afterPush: async (headRef) => {
@@ -57245,6 +57240,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher) {
     },
     { meta: meta3, maxRounds: config2.maxRounds, dryRun: config2.dryRun, fixedBefore }
   );
+  onLoopResult(result);
   await hooks.run("after-finish", { prNumber: meta3.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
   await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
   return { ...result, failOn: config2.failOn };

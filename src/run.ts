@@ -10,6 +10,7 @@ import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { defaultOutputs, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
 import { runFixRound } from './fix/fix-round.js';
+import { guardLocalConfig } from './git/config-guard.js';
 import { AGENT_CONFIG_PATHS, createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
@@ -48,15 +49,19 @@ export async function run(deps: RunDeps): Promise<void> {
   const secrets: string[] = [];
   const redact = (t: string) => redactSecrets(t, secrets);
   const outputs = defaultOutputs();
-  const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
-  const reportPath = path.join(scratchDir, 'report.json');
+  let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let publisher: Publisher | null = null;
   let reportCtx: ReportContext | null = null;
   let result: LoopResult | null = null;
   let failure: string | null = null;
   const knownHead = { sha: '' };
   try {
-    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => ((publisher = p), (reportCtx = c)));
+    const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
+    reportPath = path.join(scratchDir, 'report.json');
+    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => ((publisher = p), (reportCtx = c)), (partial) => {
+      result = partial;
+      Object.assign(outputs, outputsOf(partial));
+    });
     result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === 'failed') failure = r.message;
@@ -66,7 +71,7 @@ export async function run(deps: RunDeps): Promise<void> {
       outputs.status = 'skipped';
       const note = redact(e.message);
       (e instanceof RefusedRun ? io.warning : io.info)(note);
-      await io.appendSummary(`### pr-review-loop: skipped\n\n${note}\n`);
+      await io.appendSummary(`### pr-review-loop: skipped\n\n${note}\n`).catch(() => undefined);
       if (e.recorded) {
         const c = e.recorded.counts;
         Object.assign(outputs, { p0: String(c.p0), p1: String(c.p1), p2: String(c.p2), p3: String(c.p3) });
@@ -95,6 +100,7 @@ async function execute(
   scratchDir: string,
   knownHead: { sha: string },
   onPublisher: (p: Publisher, ctx: ReportContext) => void,
+  onLoopResult: (r: LoopResult) => void,
 ): Promise<Execution> {
   const { io, env, cwd } = deps;
   const log = (m: string) => io.info(redactSecrets(m, secrets));
@@ -170,9 +176,16 @@ async function execute(
     if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
   }
   await ensureIdentity(git);
+  // The git config as the action left it; anything an agent, verify command or hook writes
+  // into .git/config later is undone before the push.
+  const restoreGitConfig = await guardLocalConfig(git);
 
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
-  const hooks = createHookRunner({ hooks: config.hooks, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
+  // Hooks are trusted commands, but they run in a checkout of the PR's code; on a PR from
+  // another repository that code is untrusted, so hooks run only when fork fixes are allowed.
+  const hooksAllowed = !fork || config.allowForkFixes;
+  if (!hooksAllowed && Object.values(config.hooks).some((h) => h.length)) log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
+  const hooks = createHookRunner({ hooks: hooksAllowed ? config.hooks : { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] }, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
   const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...(config.instructions ? { instructions: config.instructions } : {}) };
   const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
   const session = { id: null as string | null, history: [] as string[] };
@@ -185,7 +198,11 @@ async function execute(
 
   const result = await runLoop(
     {
-      loadContext: (m) => loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...(keep ? { keep } : {}) }, push),
+      loadContext: async (m) => {
+        // A fixer on a fork PR may have rewritten agent config files; later rounds' agents must not load them.
+        if (fork) await restoreAgentConfigFromBase(git, meta.baseSha);
+        return loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...(keep ? { keep } : {}) }, push);
+      },
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
       publishReview: async (rec, end) => {
         for (const f of rec.findings) seen.set(f.id, f);
@@ -193,21 +210,20 @@ async function execute(
         lastCounts = rec.counts;
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
       },
-      fix: async (ctx, round, findings) => {
-        const rec = await runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed },
+      fix: (ctx, round, findings) =>
+        runFixRound(
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig },
           ctx,
           round,
           findings,
-        );
-        await hooks.run('after-fix', { round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
-        return rec;
-      },
-      publishFix: (rec, end) => {
+        ),
+      publishFix: async (rec, end) => {
         const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
         const state = { ...stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed, ...(lastCounts ? { counts: lastCounts } : {}) };
-        return publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
+        await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
+        // After the report, so a failing hook cannot lose the record of a pushed fix.
+        await hooks.run('after-fix', { round: rec.round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
       },
       waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
       afterPush: async (headRef) => {
@@ -224,6 +240,8 @@ async function execute(
     },
     { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore },
   );
+  // The loop's outcome stands even if the after-finish hook or the summary fails below.
+  onLoopResult(result);
   await hooks.run('after-finish', { prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
   await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").

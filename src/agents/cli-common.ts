@@ -22,8 +22,8 @@ const STDERR_TAIL_LINES = 20;
 /** Every process a CLI starts inherits this variable; see killLeftovers. */
 const INVOCATION_VAR = 'REVIEW_LOOP_INVOCATION_ID';
 
-/** Only the fixer may edit files and run commands; every other role is read-only. */
-export const isReadOnly = (role: Role): boolean => role !== 'fixer';
+/** Reviewers, the analyzer and the gate only read; the fixer edits and the confirmer writes its failing test. */
+export const isReadOnly = (role: Role): boolean => role !== 'fixer' && role !== 'confirm';
 
 export type JsonObject = Record<string, unknown>;
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -47,7 +47,9 @@ export async function confirmFindings(env: ConfirmEnv, ctx: PrContext, round: nu
       { role: 'confirm', name: 'confirm', spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
       confirmResultSchema,
     );
-    if (outcome.ok && outcome.value.confirmed) {
+    // "Confirmed" counts only with a test on disk: the agent must have written something.
+    const wrote = (await statusPorcelain(env.git)).some((p) => !before.has(p));
+    if (outcome.ok && outcome.value.confirmed && wrote) {
       env.alreadyConfirmed.add(finding.id);
       await commitAll(env.git, `test: reproduce ${finding.id}`, { exclude: env.commitExclude });
       out.confirmed.push({ findingId: finding.id, testFile: outcome.value.testFile ?? null });
@@ -55,7 +57,11 @@ export async function confirmFindings(env: ConfirmEnv, ctx: PrContext, round: nu
       continue;
     }
     await discardNewChanges(env.git, env.workDir, before);
-    const reason = outcome.ok ? outcome.value.explanation || 'no failing test reproduces it' : `the confirm agent failed: ${outcome.error}`;
+    const reason = !outcome.ok
+      ? `the confirm agent failed: ${outcome.error}`
+      : outcome.value.confirmed
+        ? 'the confirm agent said it reproduced the finding but wrote no test'
+        : outcome.value.explanation || 'no failing test reproduces it';
     out.unconfirmed.push({ findingId: finding.id, reason });
     env.log(`confirm: ${finding.id} not confirmed (${reason})`);
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fixResultSchema, gateResultSchema, type FixResult } from '../agents/envelope.js';
 import { writeContextDir } from '../agents/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
-import { changedPathsSince } from '../git/changes.js';
+import { changedPathsInCommit } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
 import { guardLocalConfig } from '../git/config-guard.js';
 import { confirmFindings } from './confirm.js';
@@ -40,6 +40,8 @@ export interface FixEnv extends RoundEnv {
   commitExclude: readonly string[];
   confirm: 'none' | 'P0' | 'P1';
   alreadyConfirmed: Set<string>;
+  /** Puts back the checkout's git config as it was before any agent ran; true when it had changed. */
+  beforePush: () => Promise<boolean>;
 }
 
 export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord> {
@@ -80,11 +82,16 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
     feedback = `## The gate reviewer asked for more changes\n${gate.feedback}`;
   }
 
-  const changed = await changedPathsSince(env.git, previousHeadSha, { exclude: env.commitExclude });
+  // Checks and push are about the commit that was verified, never about HEAD or the tree:
+  // a verify command or hook could have moved either since.
+  const head = (await env.git(['rev-parse', 'HEAD'])).stdout.trim();
+  if (head !== rec.commitSha) return done(rec, 'refused', `HEAD moved after the fix commit ${rec.commitSha!.slice(0, 7)} was made (a verify command or hook changed it). Nothing was pushed.`);
+  const changed = await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha!);
   const touched = [...forbiddenPaths(changed.paths), ...changed.symlinksOutside.map((p) => `${p} (symlink leaving the repository)`)];
   if (touched.length) return done(rec, 'refused', `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');
-  const push = await pushHead(env.git, ctx.meta.headRef);
+  if (await env.beforePush()) env.log('.git/config was changed during the round; the action restored it before pushing');
+  const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha!);
   if (!push.ok) {
     const why = push.rejected ? 'someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost' : push.message;
     return done(rec, 'push-rejected', `The push was rejected: ${why}.`);
@@ -130,7 +137,7 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
 }
 
 async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number, roundDir: string, payload: object) {
-  const diff = await env.git(['diff', ctx.meta.headSha, 'HEAD']);
+  const diff = await env.git(['diff', '--no-ext-diff', '--no-textconv', ctx.meta.headSha, 'HEAD']);
   const contextDir = await writeContextDir(roundDir, `gate-${loop}`, { ...contextData(ctx), fixPayload: payload, extra: { 'fix.patch': diff.stdout } });
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(

@@ -75,3 +75,25 @@ function isOutside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
 }
+
+/**
+ * The paths a commit changes against baseSha, tree to tree (what a push of that commit
+ * really carries, whatever the working tree holds now), and its symlinks that point
+ * outside the repository. External diff drivers and textconv are off: the repository's
+ * config is not trusted to describe its own changes.
+ */
+export async function changedPathsInCommit(git: Git, baseSha: string, commit: string): Promise<ChangedPaths> {
+  const diff = await git(['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '--find-renames', baseSha, commit]);
+  const paths = parseNameStatus(diff.stdout);
+  const tree = await git(['ls-tree', '-r', '-z', commit, '--', ...paths.map((p) => `:(top,literal)${p}`)]);
+  const symlinksOutside: string[] = [];
+  for (const entry of tree.stdout.split('\0')) {
+    // "<mode> <type> <oid>\t<path>"; mode 120000 is a symlink whose blob is its target.
+    if (!entry.startsWith('120000 ')) continue;
+    const [info, file] = [entry.slice(0, entry.indexOf('\t')), entry.slice(entry.indexOf('\t') + 1)];
+    const oid = info.split(' ')[2]!;
+    const target = (await git(['cat-file', 'blob', oid])).stdout;
+    if (path.isAbsolute(target) || isOutside('/repo', path.resolve('/repo', path.dirname(file), target))) symlinksOutside.push(file);
+  }
+  return { paths, symlinksOutside };
+}

@@ -1,5 +1,5 @@
 // The only way the action writes to the remote (SPEC §6, §8): a plain fast-forward push of
-// HEAD to one validated branch on origin. There is no force form here, by construction.
+// one commit to one validated branch on origin. There is no force form here, by construction.
 import type { Git } from './runner.js';
 import { checkBranchName } from './state.js';
 
@@ -8,9 +8,14 @@ export type PushResult = { ok: true } | { ok: false; rejected: boolean; message:
 // Reasons git gives when the remote branch has commits we do not have.
 const REMOTE_MOVED = /\b(non-fast-forward|fetch first|stale info)\b/;
 
-export async function pushHead(git: Git, branch: string): Promise<PushResult> {
+/**
+ * Pushes `sha` (default HEAD) to the branch. Callers pass the exact commit they checked:
+ * a verify command or hook could move HEAD after the checks, and HEAD is not what was verified.
+ */
+export async function pushHead(git: Git, branch: string, sha = 'HEAD'): Promise<PushResult> {
   await checkBranchName(git, branch);
-  const refspec = `HEAD:refs/heads/${branch}`;
+  if (sha !== 'HEAD' && !/^[0-9a-f]{40}$/.test(sha)) throw new Error(`not a full commit sha: ${JSON.stringify(sha)}`);
+  const refspec = `${sha}:refs/heads/${branch}`;
   const r = await git(['push', '--porcelain', '--no-verify', '--no-follow-tags', '--recurse-submodules=no', 'origin', refspec], { allowFail: true });
   // --porcelain: one "<flag>\t<from>:<to>\t<summary>" line per ref; "!" means refused.
   const refused = r.stdout.split('\n').filter((l) => l.startsWith('!\t'));

@@ -46,8 +46,12 @@ export function createGit(cwd: string, opts: { env?: NodeJS.ProcessEnv; auth?: G
   return async (args, call = {}) => {
     const sub = subcommandOf(args);
     const config: Array<[string, string]> = [...PROTECTIVE_CONFIG];
-    if (opts.auth && NETWORK_SUBCOMMANDS.has(sub)) config.push(...authConfig(opts.auth));
-    const env = withConfigEnv({ ...baseEnv, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...call.env }, config);
+    const network = NETWORK_SUBCOMMANDS.has(sub);
+    if (opts.auth && network) config.push(...authConfig(opts.auth));
+    // Commands that carry the token read no global or system config: an agent or a verify
+    // command could have written a proxy or TLS setting there to intercept the header.
+    const isolate = network ? { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } : {};
+    const env = withConfigEnv({ ...baseEnv, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...call.env, ...isolate }, config);
     const raw = await run(cwd, args, env, call.input);
     const result = { code: raw.code, stdout: redact(raw.stdout), stderr: redact(raw.stderr) };
     if (result.code !== 0 && !call.allowFail) {
@@ -78,6 +82,7 @@ function authConfig(auth: GitAuth): Array<[string, string]> {
   const prefix = auth.serverUrl.replace(/\/+$/, '');
   return [
     [`http.${prefix}/.extraheader`, `AUTHORIZATION: basic ${basic}`],
+    ['http.sslVerify', 'true'],
     // An empty helper resets the list, so no helper from .git/config runs beside our header.
     ['credential.helper', ''],
   ];

@@ -64,6 +64,7 @@ async function env(adapter: AgentAdapter): Promise<FixEnv> {
     commitExclude: [],
     confirm: 'none',
     alreadyConfirmed: new Set(),
+    beforePush: async () => false,
   };
 }
 
