@@ -49358,6 +49358,7 @@ async function runRole(adapter, inv, schema) {
 
 // src/agents/claude.ts
 var READ_ONLY_TOOLS = "Read,Grep,Glob";
+var NO_PROC_READS = ["Read(//proc/**)", "Grep(//proc/**)", "Glob(//proc/**)", "Read(//sys/**)"];
 var FIXER_TOOLS = "Bash,Edit,Write,Read,Grep,Glob";
 function createClaudeAdapter(opts = {}) {
   return { kind: "claude", run: (inv) => runClaude(opts, inv) };
@@ -49366,7 +49367,7 @@ async function claudeArgs(opts, inv) {
   const args = ["-p", "--output-format", "json", "--model", inv.model];
   args.push("--strict-mcp-config", "--add-dir", inv.contextDir);
   if (isReadOnly(inv.role)) {
-    args.push("--tools", READ_ONLY_TOOLS, "--permission-mode", "default");
+    args.push("--tools", READ_ONLY_TOOLS, "--permission-mode", "default", "--disallowedTools", ...NO_PROC_READS);
   } else {
     args.push("--tools", FIXER_TOOLS, "--allowedTools", "Bash,Edit,Write", "--permission-mode", "acceptEdits");
     if (inv.sessionId) args.push("--resume", inv.sessionId);
@@ -50256,11 +50257,12 @@ async function hasTrailer(git, message, key) {
 
 // src/git/push.ts
 var REMOTE_MOVED = /\b(non-fast-forward|fetch first|stale info)\b/;
-async function pushHead(git, branch, sha = "HEAD") {
+async function pushHead(git, branch, sha = "HEAD", remote = "origin") {
   await checkBranchName(git, branch);
   if (sha !== "HEAD" && !/^[0-9a-f]{40}$/.test(sha)) throw new Error(`not a full commit sha: ${JSON.stringify(sha)}`);
+  if (remote !== "origin" && !/^(https?|file|ssh):\/\//.test(remote)) throw new Error(`not a push target: ${JSON.stringify(remote)}`);
   const refspec = `${sha}:refs/heads/${branch}`;
-  const r = await git(["push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no", "origin", refspec], { allowFail: true });
+  const r = await git(["push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no", remote, refspec], { allowFail: true });
   const refused = r.stdout.split("\n").filter((l) => l.startsWith("!	"));
   if (r.code === 0 && refused.length === 0) return { ok: true };
   const rejected = refused.some((l) => REMOTE_MOVED.test(l) && !l.includes("[remote rejected]"));
@@ -50857,7 +50859,7 @@ ${gate.feedback}`;
   if (touched.length) return done(rec, "refused", `The fix touches paths the action never pushes: ${touched.join(", ")}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, "dry-run", "Dry run: the fix was committed locally and verified, but not pushed.");
   if (await env.beforePush()) env.log(".git/config was changed during the round; the action restored it before pushing");
-  const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha);
+  const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha, env.pushRemote);
   if (!push.ok) {
     const why = push.rejected ? "someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost" : push.message;
     return done(rec, "push-rejected", `The push was rejected: ${why}.`);
@@ -50926,6 +50928,18 @@ function done(rec, outcome, message) {
   rec.outcome = outcome;
   rec.message = message;
   return rec;
+}
+
+// src/git/fork-url.ts
+function deriveForkUrl(originUrl2, baseFullName, headFullName) {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(headFullName)) return null;
+  const escaped = baseFullName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = new RegExp(`^(.*[/:])${escaped}(\\.git)?/?$`, "i").exec(originUrl2.trim());
+  if (!m) return null;
+  return `${m[1]}${headFullName}.git`;
+}
+async function originUrl(git) {
+  return (await git(["remote", "get-url", "origin"])).stdout.trim();
 }
 
 // node_modules/@actions/github/lib/context.js
@@ -55476,6 +55490,7 @@ async function getPrMeta(octokit, repo, number4) {
     headRef: data.head.ref,
     headSha: data.head.sha,
     headRepoFullName: data.head.repo?.full_name ?? "",
+    maintainerCanModify: Boolean(data.maintainer_can_modify),
     baseRepoFullName: data.base.repo.full_name
   };
 }
@@ -55542,7 +55557,13 @@ async function getCollaboratorPermission(octokit, repo, login) {
   }
 }
 async function getTokenRepoPermission(octokit, repo) {
-  const { data } = await octokit.rest.repos.get({ ...repo });
+  let data;
+  try {
+    ({ data } = await octokit.rest.repos.get({ ...repo }));
+  } catch (e) {
+    if (e.status === 404) return "none";
+    throw e;
+  }
   const p = data.permissions;
   if (!p) return null;
   if (p.admin) return "admin";
@@ -55556,6 +55577,15 @@ function decidePush(input2) {
   const fork = input2.meta.headRepoFullName.toLowerCase() !== input2.meta.baseRepoFullName.toLowerCase();
   if (fork && !input2.allowForkFixes) {
     return { canPush: false, reason: `the PR comes from a fork (${input2.meta.headRepoFullName || "deleted repository"}); set allow-fork-fixes to push there` };
+  }
+  if (fork) {
+    if (!input2.meta.headRepoFullName) return { canPush: false, reason: "the fork the PR comes from was deleted" };
+    if (!input2.forkPushUrl) return { canPush: false, reason: `the URL of the fork ${input2.meta.headRepoFullName} cannot be derived from origin's URL` };
+    const viaMaintainer = input2.meta.maintainerCanModify && input2.tokenPermission !== null && canWrite(input2.tokenPermission);
+    if (input2.headPermission != null && !canWrite(input2.headPermission) && !viaMaintainer) {
+      return { canPush: false, reason: `the token cannot push to the fork ${input2.meta.headRepoFullName}, and the author does not allow edits by maintainers` };
+    }
+    return { canPush: true, reason: null };
   }
   if (input2.tokenPermission !== null && !canWrite(input2.tokenPermission)) {
     return { canPush: false, reason: `the token has "${input2.tokenPermission}" permission; pushing needs write, maintain or admin` };
@@ -57178,7 +57208,16 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
   });
   const registry2 = createRegistry({ ...config2.agentCommand ? { agentCommand: config2.agentCommand } : {}, baseEnv: env, secretValues: secrets, adapters });
   for (const spec of specs) registry2.get(spec.agent);
-  const push = decidePush({ mode: config2.mode, meta: meta3, allowForkFixes: config2.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
+  const forkFixes = fork && config2.allowForkFixes && config2.mode === "fix";
+  const forkPushUrl = forkFixes ? deriveForkUrl(await originUrl(git), meta3.baseRepoFullName, meta3.headRepoFullName) : null;
+  const [headOwner, headName] = meta3.headRepoFullName.split("/");
+  const push = decidePush({
+    mode: config2.mode,
+    meta: meta3,
+    allowForkFixes: config2.allowForkFixes,
+    tokenPermission: await getTokenRepoPermission(octokit, repo),
+    ...forkFixes && headOwner && headName ? { headPermission: await getTokenRepoPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl } : {}
+  });
   if (!push.canPush) log(`review-only: ${push.reason}`);
   const commitExclude = fork ? AGENT_CONFIG_PATHS : [];
   if (fork) {
@@ -57213,7 +57252,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
       },
       fix: (ctx, round, findings) => runFixRound(
-        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed, beforePush: restoreGitConfig },
+        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? "no-fork-url" : "origin" },
         ctx,
         round,
         findings

@@ -11,6 +11,7 @@ import { defaultOutputs, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
 import { runFixRound } from './fix/fix-round.js';
 import { guardLocalConfig } from './git/config-guard.js';
+import { deriveForkUrl, originUrl } from './git/fork-url.js';
 import { AGENT_CONFIG_PATHS, createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
@@ -166,7 +167,16 @@ async function execute(
     }));
   const registry = createRegistry({ ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}), baseEnv: env, secretValues: secrets, adapters });
   for (const spec of specs) registry.get(spec.agent);
-  const push = decidePush({ mode: config.mode, meta, allowForkFixes: config.allowForkFixes, tokenPermission: await getTokenRepoPermission(octokit, repo) });
+  const forkFixes = fork && config.allowForkFixes && config.mode === 'fix';
+  const forkPushUrl = forkFixes ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName) : null;
+  const [headOwner, headName] = meta.headRepoFullName.split('/');
+  const push = decidePush({
+    mode: config.mode,
+    meta,
+    allowForkFixes: config.allowForkFixes,
+    tokenPermission: await getTokenRepoPermission(octokit, repo),
+    ...(forkFixes && headOwner && headName ? { headPermission: await getTokenRepoPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl } : {}),
+  });
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // SPEC §8: on a PR from another repository, agent config files the CLIs read at start
   // come from the base branch; they are then kept out of any fix commit.
@@ -212,7 +222,7 @@ async function execute(
       },
       fix: (ctx, round, findings) =>
         runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig },
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
           ctx,
           round,
           findings,

@@ -16,6 +16,10 @@ import { modelMatches } from './run-role.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
 const READ_ONLY_TOOLS = 'Read,Grep,Glob';
+// Other processes' environments (the action's holds the token) are readable under /proc by
+// the same user. Claude Code already asks before reading outside the checkout and the context
+// folder (and -p mode denies what it would ask), so this is a second, explicit wall.
+const NO_PROC_READS = ['Read(//proc/**)', 'Grep(//proc/**)', 'Glob(//proc/**)', 'Read(//sys/**)'];
 const FIXER_TOOLS = 'Bash,Edit,Write,Read,Grep,Glob';
 
 export function createClaudeAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
@@ -27,7 +31,7 @@ async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<str
   // Only MCP servers we pass (none): a checkout's .mcp.json must not add tools.
   args.push('--strict-mcp-config', '--add-dir', inv.contextDir);
   if (isReadOnly(inv.role)) {
-    args.push('--tools', READ_ONLY_TOOLS, '--permission-mode', 'default');
+    args.push('--tools', READ_ONLY_TOOLS, '--permission-mode', 'default', '--disallowedTools', ...NO_PROC_READS);
   } else {
     args.push('--tools', FIXER_TOOLS, '--allowedTools', 'Bash,Edit,Write', '--permission-mode', 'acceptEdits');
     if (inv.sessionId) args.push('--resume', inv.sessionId);

@@ -42,6 +42,8 @@ export interface FixEnv extends RoundEnv {
   alreadyConfirmed: Set<string>;
   /** Puts back the checkout's git config as it was before any agent ran; true when it had changed. */
   beforePush: () => Promise<boolean>;
+  /** `origin`, or the fork's URL when fixes for a fork PR are allowed. */
+  pushRemote: string;
 }
 
 export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord> {
@@ -91,7 +93,7 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
   if (touched.length) return done(rec, 'refused', `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');
   if (await env.beforePush()) env.log('.git/config was changed during the round; the action restored it before pushing');
-  const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha!);
+  const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha!, env.pushRemote);
   if (!push.ok) {
     const why = push.rejected ? 'someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost' : push.message;
     return done(rec, 'push-rejected', `The push was rejected: ${why}.`);

@@ -12,11 +12,13 @@ const REMOTE_MOVED = /\b(non-fast-forward|fetch first|stale info)\b/;
  * Pushes `sha` (default HEAD) to the branch. Callers pass the exact commit they checked:
  * a verify command or hook could move HEAD after the checks, and HEAD is not what was verified.
  */
-export async function pushHead(git: Git, branch: string, sha = 'HEAD'): Promise<PushResult> {
+export async function pushHead(git: Git, branch: string, sha = 'HEAD', remote = 'origin'): Promise<PushResult> {
   await checkBranchName(git, branch);
   if (sha !== 'HEAD' && !/^[0-9a-f]{40}$/.test(sha)) throw new Error(`not a full commit sha: ${JSON.stringify(sha)}`);
+  // origin, or the URL of the PR's fork (git/fork-url.ts); never an option-like word.
+  if (remote !== 'origin' && !/^(https?|file|ssh):\/\//.test(remote)) throw new Error(`not a push target: ${JSON.stringify(remote)}`);
   const refspec = `${sha}:refs/heads/${branch}`;
-  const r = await git(['push', '--porcelain', '--no-verify', '--no-follow-tags', '--recurse-submodules=no', 'origin', refspec], { allowFail: true });
+  const r = await git(['push', '--porcelain', '--no-verify', '--no-follow-tags', '--recurse-submodules=no', remote, refspec], { allowFail: true });
   // --porcelain: one "<flag>\t<from>:<to>\t<summary>" line per ref; "!" means refused.
   const refused = r.stdout.split('\n').filter((l) => l.startsWith('!\t'));
   if (r.code === 0 && refused.length === 0) return { ok: true };

@@ -28,7 +28,13 @@ export async function getCollaboratorPermission(octokit: Octokit, repo: RepoRef,
  * reported as a rejected push.
  */
 export async function getTokenRepoPermission(octokit: Octokit, repo: RepoRef): Promise<Permission | null> {
-  const { data } = await octokit.rest.repos.get({ ...repo });
+  let data;
+  try {
+    ({ data } = await octokit.rest.repos.get({ ...repo }));
+  } catch (e) {
+    if ((e as { status?: number }).status === 404) return 'none';
+    throw e;
+  }
   const p = data.permissions;
   if (!p) return null;
   if (p.admin) return 'admin';
@@ -42,7 +48,12 @@ export interface PushDecisionInput {
   mode: 'fix' | 'review';
   meta: PrMeta;
   allowForkFixes: boolean;
+  /** The token's permission on the base repository (null: GitHub did not say). */
   tokenPermission: Permission | null;
+  /** For a fork PR: the token's permission on the head repository. */
+  headPermission?: Permission | null;
+  /** For a fork PR: the URL the fix would be pushed to, or null when it cannot be derived. */
+  forkPushUrl?: string | null;
 }
 
 /** canPush and, when false, the reason the run is review-only. */
@@ -51,6 +62,17 @@ export function decidePush(input: PushDecisionInput): { canPush: boolean; reason
   const fork = input.meta.headRepoFullName.toLowerCase() !== input.meta.baseRepoFullName.toLowerCase();
   if (fork && !input.allowForkFixes) {
     return { canPush: false, reason: `the PR comes from a fork (${input.meta.headRepoFullName || 'deleted repository'}); set allow-fork-fixes to push there` };
+  }
+  if (fork) {
+    if (!input.meta.headRepoFullName) return { canPush: false, reason: 'the fork the PR comes from was deleted' };
+    if (!input.forkPushUrl) return { canPush: false, reason: `the URL of the fork ${input.meta.headRepoFullName} cannot be derived from origin's URL` };
+    // Pushing to someone else's fork needs write there, or the author's "allow edits by
+    // maintainers" together with write on the base repository.
+    const viaMaintainer = input.meta.maintainerCanModify && input.tokenPermission !== null && canWrite(input.tokenPermission);
+    if (input.headPermission != null && !canWrite(input.headPermission) && !viaMaintainer) {
+      return { canPush: false, reason: `the token cannot push to the fork ${input.meta.headRepoFullName}, and the author does not allow edits by maintainers` };
+    }
+    return { canPush: true, reason: null };
   }
   if (input.tokenPermission !== null && !canWrite(input.tokenPermission)) {
     return { canPush: false, reason: `the token has "${input.tokenPermission}" permission; pushing needs write, maintain or admin` };

@@ -18,6 +18,7 @@ export async function getPrMeta(octokit: Octokit, repo: RepoRef, number: number)
     headRef: data.head.ref,
     headSha: data.head.sha,
     headRepoFullName: data.head.repo?.full_name ?? '',
+    maintainerCanModify: Boolean(data.maintainer_can_modify),
     baseRepoFullName: data.base.repo.full_name,
   };
 }

@@ -59,6 +59,8 @@ export interface PrMeta {
   headSha: string;
   /** owner/name of the repository the head branch lives in. */
   headRepoFullName: string;
+  /** The author lets maintainers push to the head branch of their fork. */
+  maintainerCanModify: boolean;
   baseRepoFullName: string;
 }
 

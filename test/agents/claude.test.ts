@@ -62,6 +62,27 @@ describe('claude specifics', () => {
     }
   });
 
+  it('refuses a read-only role a read under /proc, where other processes keep their environment', async () => {
+    const fake = await startFakeModelServer({ apiKey: FAKE_MODEL_KEY });
+    const ws = makeWorkspace('claude-proc');
+    try {
+      fake.setScript(toolThenText({ name: 'Read', input: { file_path: `/proc/${process.pid}/environ` } }, 'done'));
+      const adapter = createClaudeAdapter({
+        binPath: await cachedCliBin('claude'),
+        baseEnv: parentEnv(ws, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY }),
+      });
+      const answer = await adapter.run(invocation(ws, { role: 'reviewer', model: 'claude-sonnet-4-5' }));
+      expect(answer.text).toBe('done');
+      const results = fake.requests.flatMap((r) => r.toolResults).join('\n');
+      // The tool result the model got back is a denial, not the test runner's environment.
+      expect(results).toMatch(/denied/i);
+      expect(results).not.toContain('PATH=');
+    } finally {
+      ws.cleanup();
+      await fake.close();
+    }
+  });
+
   it('reports the model the CLI actually called, so a silent remap is caught as a mismatch', async () => {
     const fake = await startFakeModelServer({ script: always('hi'), apiKey: FAKE_MODEL_KEY });
     const ws = makeWorkspace('claude-model');

@@ -115,3 +115,39 @@ describe('a PR from a fork', () => {
     }
   });
 });
+
+describe('a PR from a fork with allow-fork-fixes', () => {
+  it('pushes the fix to the fork (not to the base repository) when the author allows edits by maintainers', async () => {
+    const fork = await createWorld({
+      sandbox: { repoFullName: 'octo-org/demo-repo', forkOwner: 'stranger' },
+      pull: { headRepoFullName: 'stranger/demo-repo', maintainerCanModify: true },
+    });
+    try {
+      const r = await fork.run({ rules: PLANTED_BUG_RULES, inputs: { verify: 'npm test', 'allow-fork-fixes': 'true' } });
+      expect(r.outputs.status, r.stdout).toBe('converged');
+      const log = await fork.headLog();
+      expect(log[0]!.parents).toEqual([fork.sandbox.headSha]);
+      expect(log[0]!.body).toContain('Review-Loop-Round: 1');
+      // The base repository never got the PR branch.
+      const inBase = await fork.sandbox.originGit(['rev-parse', '--verify', '--quiet', `refs/heads/${fork.sandbox.headRef}`], { allowFail: true });
+      expect(inBase.code).not.toBe(0);
+    } finally {
+      await fork.close();
+    }
+  });
+
+  it('stays review-only when the author does not allow edits by maintainers', async () => {
+    const fork = await createWorld({
+      sandbox: { repoFullName: 'octo-org/demo-repo', forkOwner: 'stranger' },
+      pull: { headRepoFullName: 'stranger/demo-repo', maintainerCanModify: false },
+    });
+    try {
+      const r = await fork.run({ rules: PLANTED_BUG_RULES, inputs: { verify: 'npm test', 'allow-fork-fixes': 'true' } });
+      expect(r.outputs.status).toBe('review-only');
+      expect(fork.github.comments(7)[0]!.body).toContain('allow edits by maintainers');
+      expect((await fork.headLog())[0]!.sha).toBe(fork.sandbox.headSha);
+    } finally {
+      await fork.close();
+    }
+  });
+});

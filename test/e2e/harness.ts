@@ -93,6 +93,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
     owner: OWNER,
     repo: REPO,
     originDir: sandbox.originDir,
+    ...(sandbox.fork ? { forkDirs: { [sandbox.fork.fullName]: sandbox.fork.dir } } : {}),
     repoPermissions: { admin: false, maintain: false, push: true, triage: true, pull: true },
     ...opts.github,
     pulls: [{ number: 7, title: 'Refactor add', body: 'Makes add faster.', user: 'octocat', headRef: sandbox.headRef, baseRef: sandbox.baseRef, ...opts.pull }],
@@ -118,7 +119,8 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
       throw new Error('timed out waiting for an agent call');
     },
     async headLog() {
-      const out = await sandbox.originGit(['log', '--format=%H%x1f%P%x1f%s%x1f%b%x1e', `refs/heads/${sandbox.headRef}`]);
+      // A fork PR's branch lives in the fork.
+      const out = await (sandbox.fork?.git ?? sandbox.originGit)(['log', '--format=%H%x1f%P%x1f%s%x1f%b%x1e', `refs/heads/${sandbox.headRef}`]);
       return out.stdout.split('\x1e').map((r) => r.trim()).filter(Boolean).map((r) => {
         const [sha, parents, subject, body] = r.split('\x1f');
         return { sha: sha!, parents: parents!.split(' ').filter(Boolean), subject: subject!, body: body ?? '' };
@@ -127,7 +129,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
     async run(o = {}) {
       const n = ++runs;
       const runDir = path.join(dir, `run-${n}`);
-      const head = (await sandbox.originGit(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();
+      const head = (await (sandbox.fork?.git ?? sandbox.originGit)(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();
       const ref = o.checkout === 'base' ? sandbox.baseRef : o.checkout === 'head' ? sandbox.headRef : sandbox.mergeRef;
       const checkout = await sandbox.cloneAt(ref);
       await o.prepare?.(checkout);

@@ -21,6 +21,10 @@ export interface GitSandboxOptions {
   prMessage?: string;
   /** Written to the temp HOME's .gitconfig; default none, like a fresh Actions runner. */
   identity?: { name: string; email: string };
+  /** owner/name: origin lives at `<root>/<owner>/<name>.git`, the way a server lays out URLs. */
+  repoFullName?: string;
+  /** The PR comes from a fork `<root>/<owner>/<name>.git`: the head branch lives there, not in origin. */
+  forkOwner?: string;
 }
 
 export interface CloneOptions {
@@ -56,6 +60,8 @@ export interface GitSandbox {
   git: Git;
   /** Git in origin.git (bare). */
   originGit: Git;
+  /** The fork the PR comes from, when forkOwner was given. */
+  fork: { fullName: string; dir: string; git: Git } | null;
   /** A human pushing to a branch of origin meanwhile; returns the new branch sha. */
   pushFromAnotherClone(changes: FileChanges, opts?: { branch?: string; message?: string }): Promise<string>;
   /** A fresh clone like actions/checkout: detached at a sha or refs/pull/..., on a branch for a branch name. */
@@ -102,7 +108,8 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
   const env = sandboxEnv(home);
   const devEnv = { ...env, ...identityEnv(DEV_IDENTITY) };
 
-  const originDir = path.join(root, 'origin.git');
+  const originDir = opts.repoFullName ? path.join(root, `${opts.repoFullName}.git`) : path.join(root, 'origin.git');
+  await mkdir(path.dirname(originDir), { recursive: true });
   const originUrl = pathToFileURL(originDir).href;
   await createGit(root, { env })(['init', '--quiet', '--bare', `--initial-branch=${baseRef}`, originDir]);
   const originGit = createGit(originDir, { env });
@@ -117,17 +124,21 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
   await seed(['checkout', '--quiet', '--detach', baseSha]);
   await seed(['merge', '--quiet', '--no-ff', '--no-edit', '-m', `Merge ${headSha} into ${baseSha}`, headRef]);
   const mergeSha = (await seed(['rev-parse', 'HEAD'])).stdout.trim();
-  await seed(['push', '--quiet', 'origin', `${baseRef}:refs/heads/${baseRef}`, `${headRef}:refs/heads/${headRef}`]);
+  const fork = opts.forkOwner ? await createFork(root, originDir, opts.forkOwner, env) : null;
+  // A fork's head branch lives in the fork; the base repository only has refs/pull/N/head.
+  await seed(['push', '--quiet', 'origin', `${baseRef}:refs/heads/${baseRef}`, ...(fork ? [] : [`${headRef}:refs/heads/${headRef}`])]);
   await seed(['push', '--quiet', 'origin', `${headSha}:refs/pull/${prNumber}/head`, `${mergeSha}:${mergeRef}`]);
+  if (fork) await seed(['push', '--quiet', pathToFileURL(fork.dir).href, `${baseRef}:refs/heads/${baseRef}`, `${headRef}:refs/heads/${headRef}`]);
 
   const workDir = path.join(root, 'work');
-  await createGit(root, { env })(['clone', '--quiet', '--branch', headRef, originUrl, workDir]);
+  await createGit(root, { env })(['clone', '--quiet', '--branch', headRef, fork ? pathToFileURL(fork.dir).href : originUrl, workDir]);
 
   let clones = 0;
   const sandbox: GitSandbox = {
     root, originDir, originUrl, workDir, env, devEnv, baseRef, headRef, baseSha, headSha, prNumber, mergeRef, mergeSha,
     git: createGit(workDir, { env }),
     originGit,
+    fork,
     async pushFromAnotherClone(changes, o = {}) {
       const branch = o.branch ?? headRef;
       const dir = path.join(root, `human-${++clones}`);
@@ -146,6 +157,14 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
     },
   };
   return sandbox;
+}
+
+async function createFork(root: string, originDir: string, owner: string, env: NodeJS.ProcessEnv): Promise<{ fullName: string; dir: string; git: Git }> {
+  const name = path.basename(originDir, '.git');
+  const dir = path.join(root, owner, `${name}.git`);
+  await mkdir(path.dirname(dir), { recursive: true });
+  await createGit(root, { env })(['init', '--quiet', '--bare', dir]);
+  return { fullName: `${owner}/${name}`, dir, git: createGit(dir, { env }) };
 }
 
 /** Explicit and minimal: this machine exports GIT_SSL_CAINFO and friends; none leak in. */

@@ -65,6 +65,7 @@ async function env(adapter: AgentAdapter): Promise<FixEnv> {
     confirm: 'none',
     alreadyConfirmed: new Set(),
     beforePush: async () => false,
+    pushRemote: 'origin',
   };
 }
 

@@ -22,6 +22,7 @@ export function meta(over: Partial<PrMeta> = {}): PrMeta {
     headSha: HEAD,
     headRepoFullName: 'octo-org/demo-repo',
     baseRepoFullName: 'octo-org/demo-repo',
+    maintainerCanModify: false,
     ...over,
   };
 }

@@ -40,6 +40,11 @@ export class OriginRepo {
     return stdout;
   }
 
+  /** Copies a ref of another repository (a fork) into this one, as GitHub keeps refs/pull/N/head. */
+  async mirror(fromDir: string, fromRef: string, toRef: string): Promise<void> {
+    await this.git(['fetch', '--quiet', '--no-tags', fromDir, `+${fromRef}:${toRef}`]).catch(() => undefined);
+  }
+
   async revParse(ref: string): Promise<string | null> {
     if (ref.startsWith('-')) return null;
     try {

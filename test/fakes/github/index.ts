@@ -37,7 +37,7 @@ export interface FakeGitHub {
 export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitHub> {
   const state = new FakeState(opts);
   const origin = opts.originDir ? new OriginRepo(opts.originDir) : null;
-  const data = new PullDataSource(state, origin);
+  const data = new PullDataSource(state, origin, opts.forkDirs ?? {});
   const requests: RecordedRequest[] = [];
   const failures: FailureRule[] = [];
   let url = '';

@@ -15,11 +15,17 @@ export class PullDataSource {
   /** Last head seen per PR: GitHub keeps showing it after the head branch is deleted. */
   private readonly lastHead = new Map<number, string>();
 
-  constructor(private readonly state: FakeState, private readonly origin: OriginRepo | null) {}
+  constructor(
+    private readonly state: FakeState,
+    private readonly origin: OriginRepo | null,
+    private readonly forkDirs: Record<string, string> = {},
+  ) {}
 
   async shas(pull: PullState): Promise<{ headSha: string; baseSha: string }> {
     if (!this.origin) return { headSha: this.state.staticSha(pull, 'head'), baseSha: this.state.staticSha(pull, 'base') };
     const fork = pull.headRepoFullName.toLowerCase() !== this.state.fullName.toLowerCase();
+    const forkDir = fork ? this.forkDirs[pull.headRepoFullName] : undefined;
+    if (forkDir) await this.origin.mirror(forkDir, `refs/heads/${pull.headRef}`, `refs/pull/${pull.number}/head`);
     // A fork's branch is not in the base repo; GitHub mirrors it as refs/pull/N/head.
     const candidates = fork ? [`refs/pull/${pull.number}/head`, `refs/heads/${pull.headRef}`] : [`refs/heads/${pull.headRef}`];
     let headSha: string | null = null;

@@ -70,6 +70,8 @@ export interface FakePullInput {
   headRef: string;
   /** owner/name of the head repository; a fork when it differs from the base repository. */
   headRepoFullName?: string;
+  /** The PR author lets maintainers push to the fork's branch. */
+  maintainerCanModify?: boolean;
   /** Used when no originDir is given, or when the head branch no longer exists there. */
   headSha?: string;
   baseSha?: string;
@@ -99,6 +101,11 @@ export interface FakeGitHubOptions {
   pulls?: FakePullInput[];
   /** Bare repository acting as the base repo: PR shas, files, diffs and contents are read live from it. */
   originDir?: string;
+  /**
+   * Bare repositories of forks by owner/name. A fork PR's head is read from the fork's branch
+   * and mirrored into origin's refs/pull/N/head on every read, as GitHub does after a push.
+   */
+  forkDirs?: Record<string, string>;
   /** login -> permission; anyone else is 'none'. */
   collaborators?: Record<string, Permission>;
   /** Identity behind the token; unset behaves like GITHUB_TOKEN (GET /user is 403, comments by github-actions[bot]). */

@@ -53,7 +53,7 @@ export function pullJson(ctx: Ctx, pull: PullState, data: PullData): Json {
     author_association: pull.authorAssociation ?? 'CONTRIBUTOR', auto_merge: null, draft: pull.draft ?? false,
     merged: pull.merged ?? false, mergeable: pull.state === 'open' ? true : null, rebaseable: pull.state === 'open' ? true : null,
     mergeable_state: pull.state === 'open' ? 'clean' : 'unknown', merged_by: pull.merged ? simpleUser(urls, state.owner) : null,
-    comments: state.comments(pull.number).length, review_comments: threadComments, maintainer_can_modify: false,
+    comments: state.comments(pull.number).length, review_comments: threadComments, maintainer_can_modify: Boolean(pull.maintainerCanModify),
     commits: data.commits, additions: sum(data, 'additions'), deletions: sum(data, 'deletions'), changed_files: data.files.length,
   };
 }
