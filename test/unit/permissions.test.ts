@@ -20,7 +20,9 @@ describe('decidePush', () => {
     expect(d.canPush).toBe(false);
     expect(d.reason).toContain('contributor/demo-repo');
     expect(d.reason).toContain('allow-fork-fixes');
-    expect(decidePush({ mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'write' }).canPush).toBe(true);
+    expect(decidePush({ mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'write', forkPushUrl: 'https://github.com/contributor/demo-repo.git' }).canPush).toBe(true);
+    // Without a URL for the fork there is nowhere safe to push: never the base repository.
+    expect(decidePush({ mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'write' }).canPush).toBe(false);
   });
 
   it('a PR whose head repository was deleted counts as a fork', () => {
