@@ -29312,8 +29312,23 @@ var AgentError = class extends Error {
 };
 var NO_USAGE = { inputTokens: null, outputTokens: null, costUsd: null };
 
-// src/agents/command.ts
+// src/agents/failure.ts
 var STDERR_TAIL_LINES = 20;
+function processFailure(res, timeoutMs) {
+  if (res.timedOut) return `timed out after ${formatMs(timeoutMs)} and was killed`;
+  if (res.exitCode === 0) return void 0;
+  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
+  if (res.signal !== null) return `was killed by ${res.signal}`;
+  return "could not be started";
+}
+function stderrTail(stderr, lines = STDERR_TAIL_LINES) {
+  return stderr.trimEnd().split("\n").slice(-lines).join("\n");
+}
+function formatMs(ms) {
+  return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : ms >= 1e3 ? `${Math.round(ms / 1e3)} s` : `${ms} ms`;
+}
+
+// src/agents/command.ts
 function createCommandAdapter(commandLine, opts = {}) {
   if (commandLine.trim() === "") throw new Error("agent-command is empty: give a command line that reads the prompt on stdin");
   return {
@@ -29340,7 +29355,7 @@ function createCommandAdapter(commandLine, opts = {}) {
         stdin: inv.prompt,
         timeoutMs: inv.timeoutMs
       });
-      const cause = failureCause(res, inv.timeoutMs);
+      const cause = processFailure(res, inv.timeoutMs);
       if (cause !== void 0) {
         const tail2 = stderrTail(res.stderr);
         throw new AgentError(
@@ -29352,19 +29367,6 @@ ${tail2}` : ""}`,
       return { text: res.stdout, model: null, sessionId: null, usage: { ...NO_USAGE }, durationMs: res.durationMs };
     }
   };
-}
-function failureCause(res, timeoutMs) {
-  if (res.timedOut) return `timed out after ${formatMs(timeoutMs)} and was killed`;
-  if (res.exitCode === 0) return void 0;
-  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
-  if (res.signal !== null) return `was killed by ${res.signal}`;
-  return "could not be started";
-}
-function stderrTail(stderr, lines = STDERR_TAIL_LINES) {
-  return stderr.trimEnd().split("\n").slice(-lines).join("\n");
-}
-function formatMs(ms) {
-  return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : ms >= 1e3 ? `${Math.round(ms / 1e3)} s` : `${ms} ms`;
 }
 
 // src/agents/registry.ts
@@ -29407,7 +29409,6 @@ import path from "node:path";
 // src/agents/cli-common.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { mkdir as mkdir3, readdir as readdir2, readFile } from "node:fs/promises";
-var STDERR_TAIL_LINES2 = 20;
 var INVOCATION_VAR = "REVIEW_LOOP_INVOCATION_ID";
 var isReadOnly = (role) => role !== "fixer" && role !== "confirm";
 var isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -29451,18 +29452,8 @@ async function killLeftovers(marker) {
   }
   return killed;
 }
-function processFailure(res, timeoutMs) {
-  if (res.timedOut) return `timed out after ${formatMs2(timeoutMs)} and was killed`;
-  if (res.exitCode === 0) return void 0;
-  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
-  if (res.signal !== null) return `was killed by ${res.signal}`;
-  return "could not be started";
-}
-function stderrTail2(stderr, lines = STDERR_TAIL_LINES2) {
-  return stderr.trimEnd().split("\n").slice(-lines).join("\n");
-}
 function cliError(kind, inv, cause, res) {
-  const tail2 = stderrTail2(res.stderr);
+  const tail2 = stderrTail(res.stderr);
   return new AgentError(`${kind} agent (${inv.name}, model ${inv.model}) ${cause}${tail2 ? `; stderr:
 ${tail2}` : ""}`, {
     agent: kind,
@@ -29498,9 +29489,6 @@ function deepMerge(base, over) {
 }
 var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : null;
 var sumOrNull = (...vs) => vs.every((v) => v === null) ? null : vs.reduce((a, v) => a + (v ?? 0), 0);
-function formatMs2(ms) {
-  return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : ms >= 1e3 ? `${Math.round(ms / 1e3)} s` : `${ms} ms`;
-}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};

@@ -6,6 +6,8 @@ import { runProcess } from './process.js';
 import type { ProcessResult } from './process.js';
 import { AgentError } from './types.js';
 import type { AgentKind, Invocation, Role } from './types.js';
+import { stderrTail } from './failure.js';
+export { processFailure, stderrTail } from './failure.js';
 
 export interface CliAdapterOptions {
   /** The CLI executable; default: its name, looked up on PATH. */
@@ -18,7 +20,6 @@ export interface CliAdapterOptions {
   secretValues?: readonly string[];
 }
 
-const STDERR_TAIL_LINES = 20;
 /** Every process a CLI starts inherits this variable; see killLeftovers. */
 const INVOCATION_VAR = 'REVIEW_LOOP_INVOCATION_ID';
 
@@ -94,19 +95,6 @@ export async function killLeftovers(marker: string): Promise<number> {
   return killed;
 }
 
-/** Why the process failed, or undefined when it exited 0. */
-export function processFailure(res: ProcessResult, timeoutMs: number): string | undefined {
-  if (res.timedOut) return `timed out after ${formatMs(timeoutMs)} and was killed`;
-  if (res.exitCode === 0) return undefined;
-  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
-  if (res.signal !== null) return `was killed by ${res.signal}`;
-  return 'could not be started';
-}
-
-export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
-  return stderr.trimEnd().split('\n').slice(-lines).join('\n');
-}
-
 /** The role's failure, naming the CLI, the role instance, the model and the cause, with the stderr tail. */
 export function cliError(kind: AgentKind, inv: Invocation, cause: string, res: ProcessResult): AgentError {
   const tail = stderrTail(res.stderr);
@@ -154,6 +142,3 @@ export const num = (v: unknown): number | null => (typeof v === 'number' && Numb
 export const sumOrNull = (...vs: (number | null)[]): number | null =>
   vs.every((v) => v === null) ? null : vs.reduce<number>((a, v) => a + (v ?? 0), 0);
 
-function formatMs(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
-}

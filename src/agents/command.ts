@@ -6,6 +6,8 @@ import { runProcess } from './process.js';
 import type { ProcessResult } from './process.js';
 import { AgentError, NO_USAGE } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+import { processFailure, stderrTail } from './failure.js';
+export { stderrTail } from './failure.js';
 
 export interface CommandAdapterOptions {
   /** The environment to scrub and pass on; default process.env. */
@@ -14,7 +16,6 @@ export interface CommandAdapterOptions {
   secretValues?: readonly string[];
 }
 
-const STDERR_TAIL_LINES = 20;
 
 export function createCommandAdapter(commandLine: string, opts: CommandAdapterOptions = {}): AgentAdapter {
   if (commandLine.trim() === '') throw new Error('agent-command is empty: give a command line that reads the prompt on stdin');
@@ -43,7 +44,7 @@ export function createCommandAdapter(commandLine: string, opts: CommandAdapterOp
         stdin: inv.prompt,
         timeoutMs: inv.timeoutMs,
       });
-      const cause = failureCause(res, inv.timeoutMs);
+      const cause = processFailure(res, inv.timeoutMs);
       if (cause !== undefined) {
         const tail = stderrTail(res.stderr);
         throw new AgentError(
@@ -56,20 +57,3 @@ export function createCommandAdapter(commandLine: string, opts: CommandAdapterOp
   };
 }
 
-/** Why the run failed, or undefined when it succeeded. */
-function failureCause(res: ProcessResult, timeoutMs: number): string | undefined {
-  if (res.timedOut) return `timed out after ${formatMs(timeoutMs)} and was killed`;
-  if (res.exitCode === 0) return undefined;
-  if (res.exitCode !== null) return `exited with code ${res.exitCode}`;
-  if (res.signal !== null) return `was killed by ${res.signal}`;
-  return 'could not be started';
-}
-
-/** The last lines of stderr, for error messages. */
-export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
-  return stderr.trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-function formatMs(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
-}
