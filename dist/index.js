@@ -57085,6 +57085,17 @@ async function isPushSkipCommit(git, sha) {
 function skipOwnFixCommit(sha) {
   return `Head ${sha.slice(0, 7)} is this action's own fix commit (it carries the ${ROUND_TRAILER} trailer); skipping so the loop cannot re-trigger itself.`;
 }
+async function skipIfHandled(git, prior, headSha2, failOn) {
+  const recorded = (counts) => counts ? { counts, failOn } : void 0;
+  const ownFix = prior.states.find((s) => s.kind === "fix" && s.commitSha === headSha2);
+  if (ownFix && await isPushSkipCommit(git, headSha2)) throw new SkipRun(skipOwnFixCommit(headSha2), recorded(ownFix.counts));
+  if (prior.finalForHead) {
+    throw new SkipRun(
+      `Head ${headSha2.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
+      recorded(prior.finalForHead.counts)
+    );
+  }
+}
 
 // src/report/report-json.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
@@ -57173,17 +57184,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
   await ensureAtPrHead(git, { headRef: meta3.headRef, headSha: meta3.headSha, ...fork ? { fetchRef: `refs/pull/${meta3.number}/head` } : {} });
   const ownLogin = await getTokenLogin(octokit);
   const prior = readPriorRuns(await listComments(octokit, repo, meta3.number), ownLogin, meta3.headSha);
-  const recorded = (counts) => counts ? { counts, failOn: config2.failOn } : void 0;
-  if (target.kind === "pull_request") {
-    const ownFix = prior.states.find((s) => s.kind === "fix" && s.commitSha === meta3.headSha);
-    if (ownFix && await isPushSkipCommit(git, meta3.headSha)) throw new SkipRun(skipOwnFixCommit(meta3.headSha), recorded(ownFix.counts));
-    if (prior.finalForHead) {
-      throw new SkipRun(
-        `Head ${meta3.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
-        recorded(prior.finalForHead.counts)
-      );
-    }
-  }
+  if (target.kind === "pull_request") await skipIfHandled(git, prior, meta3.headSha, config2.failOn);
   const specs = [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []];
   const adapters = deps.adapters ?? await buildCliAdapters({
     kinds: specs.map((s) => s.agent),

@@ -32,7 +32,7 @@ import { inline, type ReportContext } from './report/format.js';
 import { runReviewRound } from './review/round.js';
 import { fingerprint } from './review/stuck.js';
 import type { Counts, Finding } from './review/types.js';
-import { isPushSkipCommit, skipOwnFixCommit } from './skip.js';
+import { skipIfHandled } from './skip.js';
 import { writeReportJson } from './report/report-json.js';
 import { breachesFailOn } from './review/consensus.js';
 
@@ -138,19 +138,7 @@ async function execute(
   // 5. memory of earlier runs: only our own marker comments count
   const ownLogin = await getTokenLogin(octokit);
   const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha);
-  const recorded = (counts: Counts | undefined) => (counts ? { counts, failOn: config.failOn } : undefined);
-  if (target.kind === 'pull_request') {
-    // The trailer alone proves nothing (anyone can write it): the head must also be a fix
-    // commit that one of our own earlier comments says this action pushed.
-    const ownFix = prior.states.find((s) => s.kind === 'fix' && s.commitSha === meta.headSha);
-    if (ownFix && (await isPushSkipCommit(git, meta.headSha))) throw new SkipRun(skipOwnFixCommit(meta.headSha), recorded(ownFix.counts));
-    if (prior.finalForHead) {
-      throw new SkipRun(
-        `Head ${meta.headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
-        recorded(prior.finalForHead.counts),
-      );
-    }
-  }
+  if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
   // 6. agents and push permission
   const specs = [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])];

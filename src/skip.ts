@@ -1,7 +1,12 @@
-// Loop safety (SPEC §6): a run started by the action's own fix commit is skipped, so a
-// loop can never re-trigger itself.
+// Loop safety and memory (SPEC §6, §7): a pull_request run is skipped when its head is the
+// action's own fix commit (so a loop can never re-trigger itself), or was already reviewed
+// to a final state. Manual rounds (workflow_dispatch, /review-loop) never come here.
 import { ROUND_TRAILER } from './fix/commit-message.js';
 import { commitMessage, hasTrailer, type Git } from './git/index.js';
+import type { PriorRuns } from './memory.js';
+import { SkipRun } from './preflight.js';
+import type { FailOn } from './review/consensus.js';
+import type { Counts } from './review/types.js';
 
 export async function isPushSkipCommit(git: Git, sha: string): Promise<boolean> {
   return hasTrailer(git, await commitMessage(git, sha), ROUND_TRAILER);
@@ -9,4 +14,19 @@ export async function isPushSkipCommit(git: Git, sha: string): Promise<boolean> 
 
 export function skipOwnFixCommit(sha: string): string {
   return `Head ${sha.slice(0, 7)} is this action's own fix commit (it carries the ${ROUND_TRAILER} trailer); skipping so the loop cannot re-trigger itself.`;
+}
+
+/** Throws SkipRun, carrying the counts recorded for the head so fail-on still holds. */
+export async function skipIfHandled(git: Git, prior: PriorRuns, headSha: string, failOn: FailOn): Promise<void> {
+  const recorded = (counts: Counts | undefined) => (counts ? { counts, failOn } : undefined);
+  // The trailer alone proves nothing (anyone can write it): the head must also be a fix
+  // commit that one of our own earlier comments says this action pushed.
+  const ownFix = prior.states.find((s) => s.kind === 'fix' && s.commitSha === headSha);
+  if (ownFix && (await isPushSkipCommit(git, headSha))) throw new SkipRun(skipOwnFixCommit(headSha), recorded(ownFix.counts));
+  if (prior.finalForHead) {
+    throw new SkipRun(
+      `Head ${headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
+      recorded(prior.finalForHead.counts),
+    );
+  }
 }
