@@ -56010,7 +56010,9 @@ var stateSchema = external_exports.object({
   /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
   counts: external_exports.object({ p0: external_exports.number().int(), p1: external_exports.number().int(), p2: external_exports.number().int(), p3: external_exports.number().int() }).optional(),
   /** The fix commit this run pushed: only that commit's trailer means "our own fix commit". */
-  commitSha: external_exports.string().optional()
+  commitSha: external_exports.string().optional(),
+  /** The workflow job that wrote it (workflow name and job id). */
+  job: external_exports.string().optional()
 });
 var RISKY_IN_STRING = /[-<>=:@/&'`!+\u2028\u2029]/g;
 var STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
@@ -56058,9 +56060,10 @@ function fitState(state) {
 
 // src/memory.ts
 var FINAL = /* @__PURE__ */ new Set(["converged", "manual", "review-only", "max-rounds"]);
-function readPriorRuns(comments, ownLogin, headSha2) {
+function readPriorRuns(comments, ownLogin, headSha2, job = null) {
   const states = comments.filter((c) => c.author.toLowerCase() === ownLogin.toLowerCase() && c.body.includes(MARKER2)).map((c) => decodeState(c.body)).filter((s) => s !== null);
-  const finalForHead = [...states].reverse().find((s) => s.headSha === headSha2 && s.status !== null && FINAL.has(s.status)) ?? null;
+  const sameJob = (s) => !job || !s.job || s.job === job;
+  const finalForHead = [...states].reverse().find((s) => sameJob(s) && s.headSha === headSha2 && s.status !== null && FINAL.has(s.status)) ?? null;
   const uniq = (xs) => [...new Set(xs)];
   return {
     states,
@@ -57183,7 +57186,8 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
   const fork = meta3.headRepoFullName.toLowerCase() !== meta3.baseRepoFullName.toLowerCase();
   await ensureAtPrHead(git, { headRef: meta3.headRef, headSha: meta3.headSha, ...fork ? { fetchRef: `refs/pull/${meta3.number}/head` } : {} });
   const ownLogin = await getTokenLogin(octokit);
-  const prior = readPriorRuns(await listComments(octokit, repo, meta3.number), ownLogin, meta3.headSha);
+  const job = env.GITHUB_WORKFLOW || env.GITHUB_JOB ? `${env.GITHUB_WORKFLOW ?? ""}/${env.GITHUB_JOB ?? ""}` : null;
+  const prior = readPriorRuns(await listComments(octokit, repo, meta3.number), ownLogin, meta3.headSha, job);
   if (target.kind === "pull_request") await skipIfHandled(git, prior, meta3.headSha, config2.failOn);
   const specs = [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []];
   const adapters = deps.adapters ?? await buildCliAdapters({
@@ -57226,7 +57230,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
   const fixedBefore = prior.fixed;
   const seen = /* @__PURE__ */ new Map();
   let lastCounts = null;
-  const stateOf = (kind, round, headSha2, status, ids, fixedIds, stuckIds) => ({ v: 1, kind, headSha: headSha2, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
+  const stateOf = (kind, round, headSha2, status, ids, fixedIds, stuckIds) => ({ v: 1, kind, headSha: headSha2, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status, ...job ? { job } : {} });
   const result = await runLoop(
     {
       loadContext: async (m) => {

@@ -17,12 +17,18 @@ export interface PriorRuns {
   stuckIds: string[];
 }
 
-export function readPriorRuns(comments: IssueComment[], ownLogin: string, headSha: string): PriorRuns {
+/**
+ * `job` names the workflow job of this run: a head another job reviewed (say, a review-only
+ * workflow next to a fixing one) is not "already reviewed" for this one. Fixes and the
+ * action's own fix commits count whichever job made them.
+ */
+export function readPriorRuns(comments: IssueComment[], ownLogin: string, headSha: string, job: string | null = null): PriorRuns {
   const states = comments
     .filter((c) => c.author.toLowerCase() === ownLogin.toLowerCase() && c.body.includes(MARKER))
     .map((c) => decodeState(c.body))
     .filter((s): s is HiddenState => s !== null);
-  const finalForHead = [...states].reverse().find((s) => s.headSha === headSha && s.status !== null && FINAL.has(s.status)) ?? null;
+  const sameJob = (s: HiddenState) => !job || !s.job || s.job === job;
+  const finalForHead = [...states].reverse().find((s) => sameJob(s) && s.headSha === headSha && s.status !== null && FINAL.has(s.status)) ?? null;
   const uniq = (xs: string[]) => [...new Set(xs)];
   return {
     states,

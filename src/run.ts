@@ -137,7 +137,8 @@ async function execute(
 
   // 5. memory of earlier runs: only our own marker comments count
   const ownLogin = await getTokenLogin(octokit);
-  const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha);
+  const job = env.GITHUB_WORKFLOW || env.GITHUB_JOB ? `${env.GITHUB_WORKFLOW ?? ''}/${env.GITHUB_JOB ?? ''}` : null;
+  const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha, job);
   if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
   // 6. agents and push permission
@@ -192,7 +193,7 @@ async function execute(
   const seen = new Map<string, Finding>();
   let lastCounts: Counts | null = null;
   const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
-    ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status });
+    ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status, ...(job ? { job } : {}) });
 
   const result = await runLoop(
     {

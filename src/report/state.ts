@@ -28,6 +28,8 @@ const stateSchema = z.object({
   counts: z.object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() }).optional(),
   /** The fix commit this run pushed: only that commit's trailer means "our own fix commit". */
   commitSha: z.string().optional(),
+  /** The workflow job that wrote it (workflow name and job id). */
+  job: z.string().optional(),
 });
 export type HiddenState = z.infer<typeof stateSchema>;
 

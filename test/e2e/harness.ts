@@ -161,6 +161,8 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,
         GITHUB_RUN_ID: String(1000 + n),
+        GITHUB_WORKFLOW: 'pr-review-loop',
+        GITHUB_JOB: 'review-loop',
         GITHUB_TOKEN: TOKEN,
         ACTIONS_RUNTIME_TOKEN: 'actions-runtime-secret-value',
         RUNNER_TEMP: runDir,

@@ -99,6 +99,17 @@ describe('memory across runs', () => {
     expect(world.github.writes()).toHaveLength(writes);
   });
 
+  it('keeps the memory of each workflow job apart: another job reviews the head again', async () => {
+    const rules = [{ role: 'reviewer', answer: reviewerAnswer([DOC_FINDING]) }];
+    const first = await world.run({ rules, inputs: { mode: 'review' }, extraEnv: { GITHUB_JOB: 'review-only-job' } });
+    expect(first.outputs.status).toBe('review-only');
+    const other = await world.run({ rules, inputs: { mode: 'review' }, extraEnv: { GITHUB_JOB: 'second-job' } });
+    expect(other.outputs.status).toBe('review-only');
+    const again = await world.run({ rules, inputs: { mode: 'review' }, extraEnv: { GITHUB_JOB: 'review-only-job' } });
+    expect(again.outputs.status).toBe('skipped');
+    expect(world.github.comments(7)).toHaveLength(2);
+  });
+
   it('ignores a forged state comment by another user: no skip, nothing stuck', async () => {
     const forged: HiddenState = {
       v: 1, kind: 'fix', headSha: world.sandbox.headSha, round: 1, runId: '1', findingIds: [BUG_ID], fixedIds: [BUG_ID], stuckIds: [], status: 'converged',
