@@ -57300,10 +57300,13 @@ function withEnd(markdown, end) {
 
 **Remaining findings (${end.remaining.length}):**
 ${end.remaining.map((f) => `- \`${f.id}\` ${f.priority}${f.stuck ? " (stuck)" : ""}: ${inline(f.title, 200)}`).join("\n")}` : "";
-  return `${markdown}
+  const status = `**Run status: \`${end.status}\`** \u2014 ${end.message}${left}
 
-**Run status: \`${end.status}\`** \u2014 ${end.message}${left}
 `;
+  const cut = markdown.lastIndexOf("\n---\n");
+  return cut === -1 ? `${markdown}
+
+${status}` : `${markdown.slice(0, cut + 1)}${status}${markdown.slice(cut + 1)}`;
 }
 function describeError2(e) {
   if (e instanceof ConfigError) return e.message;

@@ -271,7 +271,10 @@ function withEnd(markdown: string, end: LoopEnd | null): string {
   const left = end.remaining?.length
     ? `\n\n**Remaining findings (${end.remaining.length}):**\n${end.remaining.map((f) => `- \`${f.id}\` ${f.priority}${f.stuck ? ' (stuck)' : ''}: ${inline(f.title, 200)}`).join('\n')}`
     : '';
-  return `${markdown}\n\n**Run status: \`${end.status}\`** — ${end.message}${left}\n`;
+  const status = `**Run status: \`${end.status}\`** — ${end.message}${left}\n\n`;
+  // Above the footer (the last "---" rule), so the verdict reads as part of the report.
+  const cut = markdown.lastIndexOf('\n---\n');
+  return cut === -1 ? `${markdown}\n\n${status}` : `${markdown.slice(0, cut + 1)}${status}${markdown.slice(cut + 1)}`;
 }
 
 function describeError(e: unknown): string {
