@@ -29147,11 +29147,48 @@ import { mkdir as mkdir2 } from "node:fs/promises";
 
 // src/agents/process.ts
 import { spawn } from "node:child_process";
+
+// src/agents/leftovers.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { readdir as readdir2, readFile } from "node:fs/promises";
+var INVOCATION_VAR = "REVIEW_LOOP_INVOCATION_ID";
+function newInvocationMarker() {
+  return { name: INVOCATION_VAR, value: randomUUID2() };
+}
+async function killLeftovers(marker) {
+  let entries;
+  try {
+    entries = await readdir2("/proc");
+  } catch {
+    return 0;
+  }
+  let killed = 0;
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const env = await readFile(`/proc/${pid}/environ`, "latin1");
+      if (!env.split("\0").includes(marker)) continue;
+      process.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+    }
+  }
+  return killed;
+}
+
+// src/agents/process.ts
 import { existsSync as existsSync2 } from "node:fs";
 var DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
-function runProcess(spec) {
+async function runProcess(spec) {
+  const marker = newInvocationMarker();
+  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } });
+  await killLeftovers(`${marker.name}=${marker.value}`);
+  return res;
+}
+function runInGroup(spec) {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = new TailBuffer(cap);
@@ -29407,9 +29444,7 @@ import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
 import path from "node:path";
 
 // src/agents/cli-common.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir3, readdir as readdir2, readFile } from "node:fs/promises";
-var INVOCATION_VAR = "REVIEW_LOOP_INVOCATION_ID";
+import { mkdir as mkdir3 } from "node:fs/promises";
 var isReadOnly = (role) => role !== "fixer" && role !== "confirm";
 var isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function cliEnv(opts, inv, extra) {
@@ -29418,39 +29453,14 @@ function cliEnv(opts, inv, extra) {
     REVIEW_LOOP_MODEL: inv.model,
     REVIEW_LOOP_ROUND: String(inv.round),
     REVIEW_LOOP_CONTEXT_DIR: inv.contextDir,
-    REVIEW_LOOP_AGENT_NAME: inv.name,
-    [INVOCATION_VAR]: randomUUID2()
+    REVIEW_LOOP_AGENT_NAME: inv.name
   };
   return agentEnv(opts.baseEnv ?? process.env, { ...role, ...extra }, opts.secretValues);
 }
 async function runCli(kind, opts, inv, args, env, stdin) {
   await mkdir3(inv.stateDir, { recursive: true, mode: 448 });
   const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
-  const res = await runProcess(stdin === void 0 ? spec : { ...spec, stdin });
-  const id = env[INVOCATION_VAR];
-  if (id) await killLeftovers(`${INVOCATION_VAR}=${id}`);
-  return res;
-}
-async function killLeftovers(marker) {
-  let entries;
-  try {
-    entries = await readdir2("/proc");
-  } catch {
-    return 0;
-  }
-  let killed = 0;
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      const env = await readFile(`/proc/${pid}/environ`, "latin1");
-      if (!env.split("\0").includes(marker)) continue;
-      process.kill(pid, "SIGKILL");
-      killed++;
-    } catch {
-    }
-  }
-  return killed;
+  return runProcess(stdin === void 0 ? spec : { ...spec, stdin });
 }
 function cliError(kind, inv, cause, res) {
   const tail2 = stderrTail(res.stderr);

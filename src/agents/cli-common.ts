@@ -1,6 +1,5 @@
 // Helpers shared by the four CLI adapters (claude, codex, opencode, gemini).
-import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { agentEnv } from './env.js';
 import { runProcess } from './process.js';
 import type { ProcessResult } from './process.js';
@@ -20,8 +19,6 @@ export interface CliAdapterOptions {
   secretValues?: readonly string[];
 }
 
-/** Every process a CLI starts inherits this variable; see killLeftovers. */
-const INVOCATION_VAR = 'REVIEW_LOOP_INVOCATION_ID';
 
 /** Reviewers, the analyzer and the gate only read; the fixer edits and the confirmer writes its failing test. */
 export const isReadOnly = (role: Role): boolean => role !== 'fixer' && role !== 'confirm';
@@ -40,7 +37,6 @@ export function cliEnv(opts: CliAdapterOptions, inv: Invocation, extra: Record<s
     REVIEW_LOOP_ROUND: String(inv.round),
     REVIEW_LOOP_CONTEXT_DIR: inv.contextDir,
     REVIEW_LOOP_AGENT_NAME: inv.name,
-    [INVOCATION_VAR]: randomUUID(),
   };
   return agentEnv(opts.baseEnv ?? process.env, { ...role, ...extra }, opts.secretValues);
 }
@@ -60,39 +56,7 @@ export async function runCli(
 ): Promise<ProcessResult> {
   await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
   const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
-  const res = await runProcess(stdin === undefined ? spec : { ...spec, stdin });
-  const id = env[INVOCATION_VAR];
-  if (id) await killLeftovers(`${INVOCATION_VAR}=${id}`);
-  return res;
-}
-
-/**
- * Kills every process whose environment holds `marker`. runProcess kills the
- * CLI's process group, but Gemini CLI starts each shell command with setsid (its
- * own session and group), so a `sleep` or a dev server it started would outlive
- * the run. Linux only (/proc); elsewhere the process-group kill is all there is.
- */
-export async function killLeftovers(marker: string): Promise<number> {
-  let entries: string[];
-  try {
-    entries = await readdir('/proc');
-  } catch {
-    return 0;
-  }
-  let killed = 0;
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      const env = await readFile(`/proc/${pid}/environ`, 'latin1');
-      if (!env.split('\0').includes(marker)) continue;
-      process.kill(pid, 'SIGKILL');
-      killed++;
-    } catch {
-      // Gone already, or another user's process.
-    }
-  }
-  return killed;
+  return runProcess(stdin === undefined ? spec : { ...spec, stdin });
 }
 
 /** The role's failure, naming the CLI, the role instance, the model and the cause, with the stderr tail. */

@@ -7,6 +7,7 @@
 // not keep us waiting. When the run is over, whatever is left of the group is
 // killed, so no agent process outlives its call.
 import { spawn } from 'node:child_process';
+import { killLeftovers, newInvocationMarker } from './leftovers.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -42,8 +43,18 @@ export const KILL_GRACE_MS = 2_000;
 /** How long stdout may stay open after the child exited. */
 export const DRAIN_MS = 500;
 
-/** Runs one process to its end. Never rejects: spawn errors become exitCode null. */
-export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+/**
+ * Runs one process to its end. Never rejects: spawn errors become exitCode null. Afterwards
+ * nothing it started survives, not even processes that left its group (leftovers.ts).
+ */
+export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  const marker = newInvocationMarker();
+  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } });
+  await killLeftovers(`${marker.name}=${marker.value}`);
+  return res;
+}
+
+function runInGroup(spec: ProcessSpec): Promise<ProcessResult> {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = new TailBuffer(cap);

@@ -108,6 +108,17 @@ describe('runProcess: timeouts and process groups', () => {
     }
   });
 
+  it('kills a process that left the group for a session of its own (setsid)', async () => {
+    const res = await runProcess(spec('sh', ['-c', 'setsid sleep 100 > /dev/null 2>&1 < /dev/null & echo $!']));
+    const [escaped] = pidsOf(res.stdout.split('\n')[0]!);
+    try {
+      expect(res.exitCode).toBe(0);
+      expect(await waitGone(escaped!)).toBe(true);
+    } finally {
+      killQuietly([escaped!]);
+    }
+  });
+
   it('kills the child group when the parent process gets SIGTERM', async () => {
     await withTempDir(async (dir) => {
       const { buildSync } = await import('esbuild');
