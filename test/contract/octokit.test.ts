@@ -4,27 +4,15 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REVIEW_THREADS_QUERY } from '../../src/github/threads.js';
 import { startFakeGitHub } from '../fakes/github/index.js';
 import type { FakeGitHub, FakeThreadInput } from '../fakes/github/index.js';
 import { createOrigin } from './git-origin.js';
 import type { Files, Origin } from './git-origin.js';
 
 const repo = { owner: 'octo-org', repo: 'demo-repo' };
-const THREADS_QUERY = /* GraphQL */ `
-  query($owner: String!, $name: String!, $number: Int!, $after: String) {
-    repository(owner: $owner, name: $name) {
-      pullRequest(number: $number) {
-        reviewThreads(first: 100, after: $after) {
-          totalCount
-          pageInfo { hasNextPage endCursor }
-          nodes {
-            id isResolved isOutdated path line
-            comments(first: 50) { nodes { id databaseId body author { login } authorAssociation path line createdAt } }
-          }
-        }
-      }
-    }
-  }`;
+// The action's own query, so this test pages exactly what the action asks for.
+const THREADS_QUERY = REVIEW_THREADS_QUERY;
 
 interface ThreadsPage {
   repository: { pullRequest: { reviewThreads: {
