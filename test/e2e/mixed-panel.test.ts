@@ -1,6 +1,6 @@
-// The bundled action with a mixed panel of REAL agent CLIs (Claude Code and Gemini CLI as
-// reviewers, Claude Code as fixer) against the fake GitHub, a bare origin and the fake
-// model server: a full review → fix → re-review loop.
+// The bundled action with a mixed panel of REAL agent CLIs (Claude Code, Gemini CLI, Codex
+// and OpenCode as reviewers, Claude Code as fixer) against the fake GitHub, a bare origin
+// and the fake model server: a full review → fix → re-review loop.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -48,13 +48,26 @@ afterAll(async () => {
   await models?.close();
 });
 
-it('runs a full loop with Claude Code and Gemini CLI reviewers and a Claude Code fixer', async () => {
-  const bins = await Promise.all([cachedCliBin('claude'), cachedCliBin('gemini')]);
+it('runs a full loop with a four-CLI panel of reviewers and a Claude Code fixer', async () => {
+  const bins = await Promise.all([cachedCliBin('claude'), cachedCliBin('gemini'), cachedCliBin('codex'), cachedCliBin('opencode')]);
+  // What a user puts in agent-config to reach a gateway: here the fake model server.
+  const agentConfig = {
+    codex: {
+      model_provider: 'fake',
+      model_providers: { fake: { name: 'Fake', base_url: `${models.url}/v1`, env_key: 'FAKE_API_KEY', wire_api: 'responses', request_max_retries: 0, stream_max_retries: 0 } },
+    },
+    opencode: {
+      provider: {
+        fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${models.url}/v1`, apiKey: '{env:FAKE_API_KEY}' }, models: { 'fake-model': { name: 'Fake Model' } } },
+      },
+    },
+  };
   const r = await world.run({
     inputs: {
       agent: 'claude',
       'agent-command': '',
-      reviewers: 'claude:claude-sonnet-4-5\ngemini:gemini-2.5-pro',
+      reviewers: 'claude:claude-sonnet-4-5\ngemini:gemini-2.5-pro\ncodex:gpt-5.5\nopencode:fake/fake-model',
+      'agent-config': JSON.stringify(agentConfig),
       fixer: 'claude:claude-sonnet-4-5',
       verify: 'npm test',
     },
@@ -66,15 +79,17 @@ it('runs a full loop with Claude Code and Gemini CLI reviewers and a Claude Code
       GOOGLE_GEMINI_BASE_URL: models.url,
       GEMINI_API_KEY: KEY,
       GEMINI_CLI_NO_RELAUNCH: 'true',
+      FAKE_API_KEY: KEY,
     },
   });
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.outputs.status).toBe('converged');
   expect(r.outputs.rounds).toBe('2');
   const [review1, fix1, review2] = world.github.comments(7).map((c) => c.body);
-  expect(review1).toContain('2/2 reviewers');
-  expect(review1).toContain('claude-sonnet-4-5');
-  expect(review1).toContain('gemini-2.5-pro');
+  expect(review1).toContain('4/4 reviewers');
+  for (const model of ['claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-5.5', 'fake/fake-model']) expect(review1).toContain(model);
+  // OpenCode does not say which model answered; the report says so instead of pretending.
+  expect(review1).toContain('not reported by CLI');
   expect(fix1).toContain('Fixes pushed');
   expect(review2).toContain('approve');
   const log = await world.headLog();
@@ -82,6 +97,6 @@ it('runs a full loop with Claude Code and Gemini CLI reviewers and a Claude Code
   const math = await world.sandbox.originGit(['show', `${log[0]!.sha}:src/math.js`]);
   expect(math.stdout).toContain('return a + b;');
   // Both protocols were spoken, and no request carried the GitHub token.
-  expect(new Set(models.requests.map((q) => q.protocol))).toEqual(new Set(['anthropic', 'gemini']));
+  expect(new Set(models.requests.map((q) => q.protocol))).toEqual(new Set(['anthropic', 'gemini', 'responses', 'chat']));
   expect(JSON.stringify(models.requests)).not.toContain(TOKEN);
 }, 240_000);
