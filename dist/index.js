@@ -49906,6 +49906,37 @@ async function writeContextDir(root, name, data) {
 
 // src/git/changes.ts
 import path7 from "node:path";
+var MAX_LINK_HOPS = 20;
+async function changedPathsInCommit(git, baseSha, commit) {
+  const diff = await git(["diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "--find-renames", baseSha, commit]);
+  const paths = parseNameStatus(diff.stdout);
+  const links = await symlinksOf(git, commit);
+  const symlinksOutside = paths.filter((p) => links.has(p) && leavesRepo(p, links));
+  return { paths, symlinksOutside };
+}
+async function symlinksOf(git, commit) {
+  const tree = await git(["ls-tree", "-r", "-z", commit]);
+  const links = /* @__PURE__ */ new Map();
+  for (const entry of tree.stdout.split("\0")) {
+    if (!entry.startsWith("120000 ")) continue;
+    const tab = entry.indexOf("	");
+    const oid = entry.slice(0, tab).split(" ")[2];
+    links.set(entry.slice(tab + 1), (await git(["cat-file", "blob", oid])).stdout);
+  }
+  return links;
+}
+function leavesRepo(link, links) {
+  let current = link;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+    const target = links.get(current);
+    if (target === void 0) return false;
+    if (path7.posix.isAbsolute(target)) return true;
+    const resolved = path7.posix.normalize(path7.posix.join(path7.posix.dirname(current), target));
+    if (resolved === ".." || resolved.startsWith("../")) return true;
+    current = resolved;
+  }
+  return true;
+}
 function parseNameStatus(out) {
   const fields = out.split("\0");
   const paths = /* @__PURE__ */ new Set();
@@ -49917,24 +49948,6 @@ function parseNameStatus(out) {
   }
   paths.delete("");
   return [...paths].sort();
-}
-function isOutside(root, p) {
-  const rel = path7.relative(root, p);
-  return rel === ".." || rel.startsWith(`..${path7.sep}`) || path7.isAbsolute(rel);
-}
-async function changedPathsInCommit(git, baseSha, commit) {
-  const diff = await git(["diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "--find-renames", baseSha, commit]);
-  const paths = parseNameStatus(diff.stdout);
-  const tree = await git(["ls-tree", "-r", "-z", commit, "--", ...paths.map((p) => `:(top,literal)${p}`)]);
-  const symlinksOutside = [];
-  for (const entry of tree.stdout.split("\0")) {
-    if (!entry.startsWith("120000 ")) continue;
-    const [info2, file2] = [entry.slice(0, entry.indexOf("	")), entry.slice(entry.indexOf("	") + 1)];
-    const oid = info2.split(" ")[2];
-    const target = (await git(["cat-file", "blob", oid])).stdout;
-    if (path7.isAbsolute(target) || isOutside("/repo", path7.resolve("/repo", path7.dirname(file2), target))) symlinksOutside.push(file2);
-  }
-  return { paths, symlinksOutside };
 }
 
 // src/git/state.ts

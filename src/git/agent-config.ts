@@ -4,7 +4,7 @@
 // How this meets the fix commit: the restore stages the base versions (index and working
 // tree), so the checkout differs from the PR head in these paths for the whole run. The
 // fixer's commit must not carry that difference back to the PR, so the caller passes the
-// same list as `exclude` to commitAll / squashSince / changedPathsSince: the commit keeps
+// same list as `exclude` to commitAll / squashSince: the commit keeps
 // the PR's own versions, the working tree keeps the base versions for the next round.
 import { literalPathspec } from './commit.js';
 import type { Git } from './runner.js';

@@ -1,42 +1,61 @@
-// What a push would carry, computed before committing: used to refuse fixes that touch
-// .github/workflows/ or reach outside the repository (SPEC §8).
-import { copyFile, mkdtemp, readlink, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// What a push would carry: used to refuse fixes that touch .github/workflows/ or reach
+// outside the repository (SPEC §8). Computed on the commit itself, tree to tree, whatever
+// the working tree holds now (a verify command or hook may have changed it since).
 import path from 'node:path';
 import type { Git } from './runner.js';
 
 export interface ChangedPaths {
   /** Every path added, modified, deleted or renamed (both names), sorted, repo-relative. */
   paths: string[];
-  /** Changed paths that are symlinks whose target resolves outside the work tree. */
+  /** Changed paths that are symlinks whose target resolves outside the repository. */
   symlinksOutside: string[];
 }
 
+/** How many links a chain may have before it counts as leaving the repository. */
+const MAX_LINK_HOPS = 20;
+
 /**
- * Compares baseSha with the working tree as `git add --all` would stage it (untracked
- * files included, ignored files not), using a throwaway index so the real one is untouched.
+ * The paths `commit` changes against baseSha and its changed symlinks that point outside
+ * the repository. External diff drivers and textconv are off: the repository's config is
+ * not trusted to describe its own changes.
  */
-export async function changedPathsSince(git: Git, baseSha: string, opts: { exclude?: readonly string[] } = {}): Promise<ChangedPaths> {
-  const root = (await git(['rev-parse', '--show-toplevel'])).stdout.trim();
-  const realIndex = (await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'])).stdout.trim();
-  const tmp = await mkdtemp(path.join(tmpdir(), 'review-loop-index-'));
-  const env = { GIT_INDEX_FILE: path.join(tmp, 'index') };
-  try {
-    await copyFile(realIndex, env.GIT_INDEX_FILE).catch(() => undefined); // none yet: start empty
-    await git(['add', '--all'], { env });
-    const excludes = (opts.exclude ?? []).map((p) => `:(top,literal,exclude)${p}`);
-    // Only exclusions given: git then starts from the whole tree.
-    const spec = excludes.length > 0 ? ['--', ...excludes] : [];
-    const diff = await git(['diff', '--cached', '--name-status', '-z', '--find-renames', baseSha, ...spec], { env });
-    const paths = parseNameStatus(diff.stdout);
-    const staged = await git(['ls-files', '--stage', '-z', ...spec], { env });
-    const links = symlinkPaths(staged.stdout).filter((p) => paths.includes(p));
-    const symlinksOutside: string[] = [];
-    for (const link of links) if (await pointsOutside(root, link)) symlinksOutside.push(link);
-    return { paths, symlinksOutside };
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
+export async function changedPathsInCommit(git: Git, baseSha: string, commit: string): Promise<ChangedPaths> {
+  const diff = await git(['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '--find-renames', baseSha, commit]);
+  const paths = parseNameStatus(diff.stdout);
+  const links = await symlinksOf(git, commit);
+  const symlinksOutside = paths.filter((p) => links.has(p) && leavesRepo(p, links));
+  return { paths, symlinksOutside };
+}
+
+/** Every symlink in the commit's tree, by path, with its target text. */
+async function symlinksOf(git: Git, commit: string): Promise<Map<string, string>> {
+  const tree = await git(['ls-tree', '-r', '-z', commit]);
+  const links = new Map<string, string>();
+  for (const entry of tree.stdout.split('\0')) {
+    // "<mode> <type> <oid>\t<path>"; mode 120000 is a symlink whose blob is its target.
+    if (!entry.startsWith('120000 ')) continue;
+    const tab = entry.indexOf('\t');
+    const oid = entry.slice(0, tab).split(' ')[2]!;
+    links.set(entry.slice(tab + 1), (await git(['cat-file', 'blob', oid])).stdout);
   }
+  return links;
+}
+
+/**
+ * Follows a link through the tree (a link to a link is followed too). An absolute target
+ * leaves the repository: once pushed it names a path on whatever machine checks it out.
+ */
+function leavesRepo(link: string, links: Map<string, string>): boolean {
+  let current = link;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+    const target = links.get(current);
+    if (target === undefined) return false;
+    if (path.posix.isAbsolute(target)) return true;
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(current), target));
+    if (resolved === '..' || resolved.startsWith('../')) return true;
+    current = resolved;
+  }
+  return true;
 }
 
 function parseNameStatus(out: string): string[] {
@@ -53,47 +72,3 @@ function parseNameStatus(out: string): string[] {
   return [...paths].sort();
 }
 
-function symlinkPaths(lsFiles: string): string[] {
-  // "<mode> <oid> <stage>\t<path>"; mode 120000 is a symlink.
-  return lsFiles
-    .split('\0')
-    .filter((e) => e.startsWith('120000 '))
-    .map((e) => e.slice(e.indexOf('\t') + 1));
-}
-
-async function pointsOutside(root: string, link: string): Promise<boolean> {
-  const abs = path.join(root, link);
-  const target = await readlink(abs).catch(() => null);
-  if (target === null) return false; // staged as a link but gone from disk: nothing to follow
-  // By its text, and (when it resolves) by where the chain of links really ends.
-  if (isOutside(root, path.resolve(path.dirname(abs), target))) return true;
-  const resolved = await realpath(abs).catch(() => null);
-  return resolved !== null && isOutside(await realpath(root), resolved);
-}
-
-function isOutside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
-}
-
-/**
- * The paths a commit changes against baseSha, tree to tree (what a push of that commit
- * really carries, whatever the working tree holds now), and its symlinks that point
- * outside the repository. External diff drivers and textconv are off: the repository's
- * config is not trusted to describe its own changes.
- */
-export async function changedPathsInCommit(git: Git, baseSha: string, commit: string): Promise<ChangedPaths> {
-  const diff = await git(['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '--find-renames', baseSha, commit]);
-  const paths = parseNameStatus(diff.stdout);
-  const tree = await git(['ls-tree', '-r', '-z', commit, '--', ...paths.map((p) => `:(top,literal)${p}`)]);
-  const symlinksOutside: string[] = [];
-  for (const entry of tree.stdout.split('\0')) {
-    // "<mode> <type> <oid>\t<path>"; mode 120000 is a symlink whose blob is its target.
-    if (!entry.startsWith('120000 ')) continue;
-    const [info, file] = [entry.slice(0, entry.indexOf('\t')), entry.slice(entry.indexOf('\t') + 1)];
-    const oid = info.split(' ')[2]!;
-    const target = (await git(['cat-file', 'blob', oid])).stdout;
-    if (path.isAbsolute(target) || isOutside('/repo', path.resolve('/repo', path.dirname(file), target))) symlinksOutside.push(file);
-  }
-  return { paths, symlinksOutside };
-}

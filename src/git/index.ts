@@ -10,7 +10,7 @@ export { commitAll, commitMessage, literalPathspec, squashSince } from './commit
 export type { CommitOptions } from './commit.js';
 export { hasTrailer, parseTrailers } from './trailers.js';
 export type { Trailer } from './trailers.js';
-export { changedPathsSince } from './changes.js';
+export { changedPathsInCommit } from './changes.js';
 export type { ChangedPaths } from './changes.js';
 export { pushHead, remoteBranchSha } from './push.js';
 export type { PushResult } from './push.js';
