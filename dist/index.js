@@ -1078,14 +1078,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path15 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path18 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path15 && path15[0] !== "/") {
-          path15 = `/${path15}`;
+        if (path18 && path18[0] !== "/") {
+          path18 = `/${path18}`;
         }
-        return new URL(`${origin}${path15}`);
+        return new URL(`${origin}${path18}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1536,39 +1536,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path15, origin }
+          request: { method, path: path18, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path15);
+        debuglog("sending request to %s %s/%s", method, origin, path18);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path15, origin },
+          request: { method, path: path18, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path15,
+          path18,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path15, origin }
+          request: { method, path: path18, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path15);
+        debuglog("trailers received from %s %s/%s", method, origin, path18);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path15, origin },
+          request: { method, path: path18, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path15,
+          path18,
           error63.message
         );
       });
@@ -1617,9 +1617,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path15, origin }
+            request: { method, path: path18, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path15);
+          debuglog("sending request to %s %s/%s", method, origin, path18);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path15,
+        path: path18,
         method,
         body,
         headers,
@@ -1697,11 +1697,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path15 !== "string") {
+        if (typeof path18 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path15[0] !== "/" && !(path15.startsWith("http://") || path15.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path18[0] !== "/" && !(path18.startsWith("http://") || path18.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path15)) {
+        } else if (invalidPathRegex.test(path18)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1767,7 +1767,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path15, query) : path15;
+        this.path = query ? buildURL(path18, query) : path18;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6460,7 +6460,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path15, host, upgrade, blocking, reset } = request2;
+      const { method, path: path18, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6541,7 +6541,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path15} HTTP/1.1\r
+      let header = `${method} ${path18} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7070,7 +7070,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path15, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path18, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7167,7 +7167,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path15;
+      headers[HTTP2_HEADER_PATH] = path18;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7520,9 +7520,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path15 = search ? `${pathname}${search}` : pathname;
+        const path18 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path15;
+        this.opts.path = path18;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8761,10 +8761,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path15 = "/",
+          path: path18 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path15;
+        opts.path = origin + path18;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10736,20 +10736,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path15) {
-      if (typeof path15 !== "string") {
-        return path15;
+    function safeUrl(path18) {
+      if (typeof path18 !== "string") {
+        return path18;
       }
-      const pathSegments = path15.split("?");
+      const pathSegments = path18.split("?");
       if (pathSegments.length !== 2) {
-        return path15;
+        return path18;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path15, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path15);
+    function matchKey(mockDispatch2, { path: path18, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path18);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10771,7 +10771,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path15 }) => matchValue(safeUrl(path15), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path18 }) => matchValue(safeUrl(path18), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10809,9 +10809,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path15, method, body, headers, query } = opts;
+      const { path: path18, method, body, headers, query } = opts;
       return {
-        path: path15,
+        path: path18,
         method,
         body,
         headers,
@@ -11274,10 +11274,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path15, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path18, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path15,
+            Path: path18,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16156,9 +16156,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path15) {
-      for (let i = 0; i < path15.length; ++i) {
-        const code2 = path15.charCodeAt(i);
+    function validateCookiePath(path18) {
+      for (let i = 0; i < path18.length; ++i) {
+        const code2 = path18.charCodeAt(i);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -19078,11 +19078,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path15 = opts.path;
+          let path18 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path15 = `/${path15}`;
+            path18 = `/${path18}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path15);
+          url2 = new URL(util.parseOrigin(url2).origin + path18);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -21321,17 +21321,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path15) {
-      const ctrl = callVisitor(key, node2, visitor, path15);
+    function visit_(key, node2, visitor, path18) {
+      const ctrl = callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visit_(key, ctrl, visitor, path15);
+        replaceNode(key, path18, ctrl);
+        return visit_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path15);
+            const ci = visit_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21342,13 +21342,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path15);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path15);
+          const cv = visit_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21369,17 +21369,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path15) {
-      const ctrl = await callVisitor(key, node2, visitor, path15);
+    async function visitAsync_(key, node2, visitor, path18) {
+      const ctrl = await callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visitAsync_(key, ctrl, visitor, path15);
+        replaceNode(key, path18, ctrl);
+        return visitAsync_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21390,13 +21390,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path15);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path15);
+          const cv = await visitAsync_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21423,23 +21423,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path15) {
+    function callVisitor(key, node2, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path15);
+        return visitor(key, node2, path18);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path15);
+        return visitor.Map?.(key, node2, path18);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path15);
+        return visitor.Seq?.(key, node2, path18);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path15);
+        return visitor.Pair?.(key, node2, path18);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path15);
+        return visitor.Scalar?.(key, node2, path18);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path15);
+        return visitor.Alias?.(key, node2, path18);
       return void 0;
     }
-    function replaceNode(key, path15, node2) {
-      const parent = path15[path15.length - 1];
+    function replaceNode(key, path18, node2) {
+      const parent = path18[path18.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22051,10 +22051,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path15, value) {
+    function collectionFromPath(schema, path18, value) {
       let v = value;
-      for (let i = path15.length - 1; i >= 0; --i) {
-        const k = path15[i];
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k = path18[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22073,7 +22073,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22103,11 +22103,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path15, value) {
-        if (isEmptyPath(path15))
+      addIn(path18, value) {
+        if (isEmptyPath(path18))
           this.add(value);
         else {
-          const [key, ...rest] = path15;
+          const [key, ...rest] = path18;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22121,8 +22121,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        const [key, ...rest] = path15;
+      deleteIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22136,8 +22136,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        const [key, ...rest] = path15;
+      getIn(path18, keepScalar) {
+        const [key, ...rest] = path18;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22155,8 +22155,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path15) {
-        const [key, ...rest] = path15;
+      hasIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22166,8 +22166,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        const [key, ...rest] = path15;
+      setIn(path18, value) {
+        const [key, ...rest] = path18;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24682,9 +24682,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path15, value) {
+      addIn(path18, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path15, value);
+          this.contents.addIn(path18, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24759,14 +24759,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        if (Collection2.isEmptyPath(path15)) {
+      deleteIn(path18) {
+        if (Collection2.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24781,10 +24781,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        if (Collection2.isEmptyPath(path15))
+      getIn(path18, keepScalar) {
+        if (Collection2.isEmptyPath(path18))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24795,10 +24795,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path15) {
-        if (Collection2.isEmptyPath(path15))
+      hasIn(path18) {
+        if (Collection2.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24815,13 +24815,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        if (Collection2.isEmptyPath(path15)) {
+      setIn(path18, value) {
+        if (Collection2.isEmptyPath(path18)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path15), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path18), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path15, value);
+          this.contents.setIn(path18, value);
         }
       }
       /**
@@ -26782,9 +26782,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path15) => {
+    visit2.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field2, index] of path15) {
+      for (const [field2, index] of path18) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26793,23 +26793,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path15) => {
-      const parent = visit2.itemAtPath(cst, path15.slice(0, -1));
-      const field2 = path15[path15.length - 1][0];
+    visit2.parentCollection = (cst, path18) => {
+      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
+      const field2 = path18[path18.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path15, item, visitor) {
-      let ctrl = visitor(item, path15);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path15.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path18.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26820,10 +26820,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path15);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29085,9 +29085,120 @@ function coreIO() {
 }
 
 // src/run.ts
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path14 from "node:path";
+import { mkdtemp as mkdtemp2 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import path17 from "node:path";
+
+// src/agents/env-allowlist.ts
+var BASE_ALLOW = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "TZ",
+  "LANG",
+  "LANGUAGE",
+  "LC_*",
+  "TERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "CI",
+  "GITHUB_ACTIONS",
+  "RUNNER_OS",
+  "RUNNER_ARCH",
+  // Proxies and private CAs of self-hosted runners; both spellings are in use.
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "REVIEW_LOOP_*"
+];
+var CLI_ALLOW = {
+  // Anthropic API, Bedrock and Vertex (docs.anthropic.com/en/docs/claude-code/settings#environment-variables).
+  claude: [
+    "ANTHROPIC_*",
+    "CLAUDE_*",
+    "DISABLE_*",
+    "MAX_THINKING_TOKENS",
+    "AWS_REGION",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "CLOUD_ML_REGION",
+    "VERTEX_REGION_*",
+    "GOOGLE_APPLICATION_CREDENTIALS"
+  ],
+  codex: ["OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"],
+  // OpenCode speaks to many providers through the AI SDK; the common ones by name.
+  opencode: [
+    "OPENCODE_*",
+    "XDG_*",
+    "ANTHROPIC_*",
+    "OPENAI_*",
+    "GOOGLE_GENERATIVE_AI_*",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "GOOGLE_CLOUD_*",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "GROQ_API_KEY",
+    "MISTRAL_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "XAI_API_KEY",
+    "TOGETHER_AI_API_KEY",
+    "AZURE_*",
+    "AWS_REGION",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN"
+  ],
+  // geminicli.com/docs/get-started/authentication: API key, Vertex AI, base URL for proxies.
+  gemini: [
+    "GEMINI_*",
+    "GOOGLE_API_KEY",
+    "GOOGLE_GEMINI_BASE_URL",
+    "GOOGLE_GENAI_*",
+    "GOOGLE_CLOUD_*",
+    "GOOGLE_APPLICATION_CREDENTIALS"
+  ]
+};
+function agentAllowlist(kind, extraNames = []) {
+  return [...BASE_ALLOW, ...kind === "command" ? [] : CLI_ALLOW[kind], ...extraNames];
+}
+function commandAllowlist(verifyEnv) {
+  return [...BASE_ALLOW, ...verifyEnv];
+}
+function isAllowed(name, allow) {
+  return allow.some((p) => p.endsWith("*") ? name.startsWith(p.slice(0, -1)) : name === p);
+}
+function envNamesReferencedBy(config2) {
+  const found = /* @__PURE__ */ new Set();
+  const visit2 = (v, key, parent = null) => {
+    if (typeof v === "string") {
+      const namesVar = key === "env_key" || parent === "env_http_headers";
+      if (namesVar && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) found.add(v);
+      for (const m of v.matchAll(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)) found.add(m[1]);
+    } else if (Array.isArray(v)) {
+      for (const item of v) visit2(item, null);
+    } else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) visit2(item, k, key);
+    }
+  };
+  visit2(config2, null);
+  return [...found].sort();
+}
 
 // src/agents/env.ts
 var FORBIDDEN_EXACT = /* @__PURE__ */ new Set([
@@ -29132,18 +29243,19 @@ function secretSet(secretValues) {
 function isDropped(name, value, secrets) {
   return isForbiddenEnvName(name) || secrets.has(value);
 }
-function agentEnv(base, extra, secretValues = []) {
+function agentEnv(base, extra, secretValues = [], allow) {
   const secrets = secretSet(secretValues);
   const env = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === void 0 || isDropped(name, value, secrets)) continue;
+    if (allow && !isAllowed(name, allow)) continue;
     env[name] = value;
   }
   return { ...env, ...extra };
 }
 
-// src/agents/command.ts
-import { mkdir as mkdir2 } from "node:fs/promises";
+// src/sandbox/sandbox.ts
+import path3 from "node:path";
 
 // src/agents/process.ts
 import { spawn } from "node:child_process";
@@ -29184,11 +29296,19 @@ var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
 async function runProcess(spec) {
   const marker = newInvocationMarker();
-  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } });
-  await killLeftovers(`${marker.name}=${marker.value}`);
+  const tag = `${marker.name}=${marker.value}`;
+  const killTagged = () => spec.runAs ? spec.runAs.killMarked(tag) : killLeftovers(tag);
+  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, killTagged);
+  await killTagged();
   return res;
 }
-function runInGroup(spec) {
+function commandLine(spec) {
+  const user = spec.runAs?.sudoUser;
+  if (!user) return { command: spec.command, args: spec.args };
+  const keep = ["PATH", "HOME"].flatMap((k) => spec.env[k] !== void 0 ? [`${k}=${spec.env[k]}`] : []);
+  return { command: "sudo", args: ["-n", "-E", "-u", user, "--", "/usr/bin/env", ...keep, spec.command, ...spec.args] };
+}
+function runInGroup(spec, killTagged) {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = new TailBuffer(cap);
@@ -29221,11 +29341,14 @@ function runInGroup(spec) {
       });
     };
     try {
-      child = spawn(spec.command, spec.args, {
+      const { command, args } = commandLine(spec);
+      const asUser = spec.runAs && !spec.runAs.sudoUser ? { uid: spec.runAs.uid, gid: spec.runAs.gid } : {};
+      child = spawn(command, args, {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: [spec.stdin === void 0 ? "ignore" : "pipe", "pipe", "pipe"]
+        stdio: [spec.stdin === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
+        ...asUser
       });
     } catch (e) {
       finish(e);
@@ -29253,7 +29376,12 @@ function runInGroup(spec) {
         if (exit) return;
         timedOut = true;
         killGroup(pid, "SIGTERM");
-        timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), spec.killGraceMs ?? KILL_GRACE_MS));
+        timers.push(
+          setTimeout(() => {
+            killGroup(pid, "SIGKILL");
+            if (spec.runAs) void killTagged();
+          }, spec.killGraceMs ?? KILL_GRACE_MS)
+        );
       };
       timers.push(setTimeout(onTimeout, spec.timeoutMs));
     }
@@ -29338,6 +29466,279 @@ function untrackGroup(pid) {
   if (liveGroups.delete(pid) && liveGroups.size === 0) detachHandlers();
 }
 
+// src/sandbox/access.ts
+import { lstat as lstat2, readdir as readdir3, stat as stat2 } from "node:fs/promises";
+import path from "node:path";
+
+// src/sandbox/privilege.ts
+import { execFile } from "node:child_process";
+var HELPER_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
+function exec(command, args, env = HELPER_ENV) {
+  return new Promise((resolve) => {
+    execFile(command, args, { env, maxBuffer: 16 * 1024 * 1024 }, (error63, stdout, stderr) => {
+      const code2 = error63 ? typeof error63.code === "number" ? error63.code : 127 : 0;
+      resolve({ code: code2, stdout: String(stdout), stderr: String(stderr) || (error63 && code2 === 127 ? error63.message : "") });
+    });
+  });
+}
+async function detectPrivilege() {
+  if (process.platform !== "linux") return { privilege: null, reason: `the runner is ${process.platform}, not Linux` };
+  if (process.getuid?.() === 0) return { privilege: "root" };
+  const probe = await exec("sudo", ["-n", "true"]);
+  if (probe.code === 0) return { privilege: "sudo" };
+  return {
+    privilege: null,
+    reason: "the action runs as an ordinary user without passwordless sudo, so it cannot create a separate user"
+  };
+}
+function asRoot(privilege, argv) {
+  const [command, ...args] = argv;
+  if (!command) throw new Error("asRoot: empty command");
+  return privilege === "root" ? exec(command, args) : exec("sudo", ["-n", "--", ...argv]);
+}
+async function mustAsRoot(privilege, argv) {
+  const r = await asRoot(privilege, argv);
+  if (r.code !== 0) throw new Error(`${argv.join(" ")} failed (exit ${r.code}): ${r.stderr.trim().slice(-500)}`);
+  return r.stdout;
+}
+
+// src/sandbox/access.ts
+var AccessGrants = class {
+  constructor(privilege, user) {
+    this.privilege = privilege;
+    this.user = user;
+  }
+  privilege;
+  user;
+  traversed = /* @__PURE__ */ new Map();
+  /** Makes every folder above `target` (and `target` itself when a folder) enterable by others. */
+  async traverse(target) {
+    const dirs = [];
+    for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+      dirs.push(dir);
+      if (dir === path.dirname(dir)) break;
+    }
+    for (const dir of dirs.reverse()) {
+      if (this.traversed.has(dir)) continue;
+      const st = await stat2(dir).catch(() => null);
+      if (!st?.isDirectory()) continue;
+      this.traversed.set(dir, st.mode & 4095);
+      if ((st.mode & 1) === 0) await mustAsRoot(this.privilege, ["chmod", "o+x", dir]);
+    }
+  }
+  /** Read access for the user's group to a folder the action wrote (context folders). */
+  async readable(dir) {
+    await mustAsRoot(this.privilege, ["chgrp", "-R", "--", String(this.user.gid), dir]);
+    await mustAsRoot(this.privilege, ["chmod", "-R", "g+rX,g-w", "--", dir]);
+  }
+  /** The user owns `dirs` until the returned function gives them back. */
+  async own(dirs) {
+    if (dirs.length === 0) return async () => {
+    };
+    const owners = await Promise.all(dirs.map((d) => ownerOf(d)));
+    await mustAsRoot(this.privilege, ["chown", "-R", "--", this.ids(this.user), ...dirs]);
+    return async () => {
+      for (const [i, dir] of dirs.entries()) await this.giveBack(dir, owners[i]);
+    };
+  }
+  /** Write access to a checkout for one call, keeping `.git` out of reach. */
+  async workTree(top) {
+    const owner = await ownerOf(top);
+    const topMode = (await stat2(top)).mode & 4095;
+    const entries = (await readdir3(top)).filter((e) => e !== ".git").map((e) => path.join(top, e));
+    if (entries.length) await mustAsRoot(this.privilege, ["chown", "-R", "--", this.ids(this.user), ...entries]);
+    await mustAsRoot(this.privilege, ["chgrp", "--", String(this.user.gid), top]);
+    await mustAsRoot(this.privilege, ["chmod", "g+rwx,+t", "--", top]);
+    return async () => {
+      await this.giveBack(top, owner);
+      await mustAsRoot(this.privilege, ["chgrp", "--", String(owner.gid), top]);
+      await mustAsRoot(this.privilege, ["chmod", (topMode & 4095).toString(8), "--", top]);
+    };
+  }
+  /** Undoes every o+x this run added (newest first, so inner folders go before outer ones). */
+  async restore() {
+    for (const [dir, mode] of [...this.traversed].reverse()) {
+      if ((mode & 1) !== 0) continue;
+      await mustAsRoot(this.privilege, ["chmod", mode.toString(8), "--", dir]).catch(() => void 0);
+    }
+    this.traversed.clear();
+  }
+  async giveBack(dir, owner) {
+    await mustAsRoot(this.privilege, ["chown", "-R", `--from=${this.user.uid}`, "--", this.ids(owner), dir]);
+    await mustAsRoot(this.privilege, ["find", dir, "-xdev", "-type", "f", "-perm", "/6000", "-exec", "chmod", "ug-s", "{}", "+"]);
+  }
+  ids(o) {
+    return `${o.uid}:${o.gid}`;
+  }
+};
+async function ownerOf(p) {
+  const st = await lstat2(p);
+  return { uid: st.uid, gid: st.gid };
+}
+
+// src/sandbox/kill.ts
+var ROUNDS = 5;
+async function killAllOf(privilege, uid) {
+  for (let i = 0; i < ROUNDS; i++) {
+    const byReal = await asRoot(privilege, ["pkill", "-KILL", "-U", String(uid)]);
+    const byEffective = await asRoot(privilege, ["pkill", "-KILL", "-u", String(uid)]);
+    if (byReal.code === 1 && byEffective.code === 1) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+async function killMarked(privilege, marker) {
+  if (privilege === "root") {
+    await killLeftovers(marker);
+    return;
+  }
+  const script = 'for e in /proc/[0-9]*/environ; do if tr "\\0" "\\n" < "$e" 2>/dev/null | grep -qxF "$1"; then p=${e#/proc/}; kill -KILL "${p%/environ}" 2>/dev/null; fi; done; exit 0';
+  await asRoot(privilege, ["sh", "-c", script, "kill-marked", marker]);
+}
+
+// src/sandbox/user.ts
+import { randomBytes } from "node:crypto";
+import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path2 from "node:path";
+var PRIVILEGED_GROUPS = /* @__PURE__ */ new Set(["root", "sudo", "admin", "wheel", "docker", "adm", "disk", "lxd", "shadow"]);
+async function createSandboxUser(privilege, workDir) {
+  const name = `prl-${randomBytes(5).toString("hex")}`;
+  const home = await mkdtemp(path2.join(tmpdir(), `${name}-home-`));
+  await mustAsRoot(privilege, [
+    "useradd",
+    "--system",
+    "--user-group",
+    "--no-create-home",
+    "--home-dir",
+    home,
+    "--shell",
+    "/usr/sbin/nologin",
+    name
+  ]);
+  const user = { name, uid: await idNumber(["-u", name]), gid: await idNumber(["-g", name]), home };
+  try {
+    await checkUnprivileged(privilege, user);
+    await writeFile2(path2.join(home, ".gitconfig"), `[safe]
+	directory = ${workDir}
+`, { mode: 420 });
+    await mustAsRoot(privilege, ["chown", "-R", `${user.uid}:${user.gid}`, home]);
+    await mustAsRoot(privilege, ["chmod", "0700", home]);
+  } catch (e) {
+    await deleteSandboxUser(privilege, user);
+    throw e;
+  }
+  return user;
+}
+async function idNumber(args) {
+  const r = await exec("id", args);
+  const n = Number(r.stdout.trim());
+  if (r.code !== 0 || !Number.isInteger(n)) throw new Error(`id ${args.join(" ")} failed: ${r.stderr.trim()}`);
+  return n;
+}
+async function checkUnprivileged(privilege, user) {
+  if (user.uid === 0 || user.gid === 0) throw new Error(`sandbox user ${user.name} has uid or gid 0`);
+  const groups2 = (await exec("id", ["-Gn", user.name])).stdout.trim().split(/\s+/);
+  const bad = groups2.filter((g) => PRIVILEGED_GROUPS.has(g));
+  if (bad.length) throw new Error(`sandbox user ${user.name} is in privileged groups: ${bad.join(", ")}`);
+  const sudo = await asRoot(privilege, ["sudo", "-n", "-l", "-U", user.name]);
+  if (sudo.code === 0 && !/not allowed to run sudo/i.test(sudo.stdout + sudo.stderr)) {
+    throw new Error(`sandbox user ${user.name} may run sudo: ${sudo.stdout.trim().slice(0, 200)}`);
+  }
+}
+async function deleteSandboxUser(privilege, user) {
+  await mustAsRoot(privilege, ["userdel", user.name]).catch(() => void 0);
+  await mustAsRoot(privilege, ["rm", "-rf", "--one-file-system", user.home]).catch(() => void 0);
+}
+
+// src/sandbox/sandbox.ts
+function unisolated(reason) {
+  return { user: null, reason, run: (spec) => runProcess(spec), close: async () => {
+  } };
+}
+var IsolationUnavailable = class extends Error {
+};
+async function createSandbox(mode, workDir) {
+  if (mode === "off") return unisolated("isolation is off (input isolation: off)");
+  const found = await detectPrivilege();
+  let reason = found.privilege === null ? found.reason : "";
+  if (found.privilege !== null) {
+    try {
+      return await isolated(found.privilege, await createSandboxUser(found.privilege, workDir));
+    } catch (e) {
+      reason = `creating the sandbox user failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (mode === "required") throw new IsolationUnavailable(`isolation: required, but ${reason}`);
+  return unisolated(reason);
+}
+async function isolated(privilege, user) {
+  const grants = new AccessGrants(privilege, user);
+  await grants.traverse(path3.dirname(user.home));
+  let active = 0;
+  let closed = false;
+  let sweeping = null;
+  const runAs = { uid: user.uid, gid: user.gid, killMarked: (m) => killMarked(privilege, m) };
+  return {
+    user: user.name,
+    reason: "",
+    async run(spec, access3) {
+      while (sweeping) await sweeping;
+      if (closed) throw new Error("the sandbox is closed");
+      active++;
+      const giveBack = [];
+      try {
+        for (const p of [spec.cwd, ...access3.owned ?? [], ...access3.readable ?? []]) await grants.traverse(p);
+        if (spec.command.startsWith("/")) await grants.traverse(spec.command);
+        for (const dir of access3.readable ?? []) await grants.readable(dir);
+        giveBack.push(await grants.own(access3.owned ?? []));
+        if (access3.workTree) giveBack.push(await grants.workTree(access3.workTree));
+        const env = withUserEnv(spec.env, user, access3.owned ?? []);
+        return await runProcess({
+          ...spec,
+          env,
+          runAs: privilege === "sudo" ? { ...runAs, sudoUser: user.name } : runAs
+        });
+      } finally {
+        active--;
+        if (active === 0) {
+          sweeping = killAllOf(privilege, user.uid).finally(() => sweeping = null);
+          await sweeping;
+        }
+        for (const undo of giveBack.reverse()) await undo();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await killAllOf(privilege, user.uid);
+      await grants.restore();
+      await deleteSandboxUser(privilege, user);
+    }
+  };
+}
+function withUserEnv(env, user, owned) {
+  const home = env.HOME && owned.some((o) => env.HOME === o || env.HOME.startsWith(`${o}/`)) ? env.HOME : user.home;
+  return { ...env, HOME: home, USER: user.name, LOGNAME: user.name };
+}
+
+// src/sandbox/announce.ts
+async function openSandbox(mode, workDir, io) {
+  const sandbox = await createSandbox(mode, workDir);
+  if (sandbox.user) {
+    io.info(`isolation: agents, verify commands and hooks run as the unprivileged user ${sandbox.user}`);
+    return sandbox;
+  }
+  const note = `Not isolated: ${sandbox.reason}. Agents, verify commands and hooks run as the action's own user and could read the GitHub token from its process (see docs/security.md, "Isolation").`;
+  io.warning(note);
+  await io.appendSummary(`> [!WARNING]
+> pr-review-loop: ${note}
+`).catch(() => void 0);
+  return sandbox;
+}
+
+// src/agents/command.ts
+import { mkdir as mkdir2 } from "node:fs/promises";
+
 // src/agents/types.ts
 var AGENT_KINDS = ["claude", "codex", "opencode", "gemini", "command"];
 var AgentError = class extends Error {
@@ -29365,9 +29766,15 @@ function formatMs(ms) {
   return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : ms >= 1e3 ? `${Math.round(ms / 1e3)} s` : `${ms} ms`;
 }
 
+// src/agents/call-access.ts
+function callAccess(inv) {
+  const writes = inv.role === "fixer" || inv.role === "confirm";
+  return { readable: [inv.contextDir], owned: [inv.stateDir], ...writes ? { workTree: inv.cwd } : {} };
+}
+
 // src/agents/command.ts
-function createCommandAdapter(commandLine, opts = {}) {
-  if (commandLine.trim() === "") throw new Error("agent-command is empty: give a command line that reads the prompt on stdin");
+function createCommandAdapter(commandLine2, opts = {}) {
+  if (commandLine2.trim() === "") throw new Error("agent-command is empty: give a command line that reads the prompt on stdin");
   return {
     kind: "command",
     async run(inv) {
@@ -29384,14 +29791,8 @@ function createCommandAdapter(commandLine, opts = {}) {
         },
         opts.secretValues
       );
-      const res = await runProcess({
-        command: "/bin/sh",
-        args: ["-c", commandLine],
-        cwd: inv.cwd,
-        env,
-        stdin: inv.prompt,
-        timeoutMs: inv.timeoutMs
-      });
+      const spec = { command: "/bin/sh", args: ["-c", commandLine2], cwd: inv.cwd, env, stdin: inv.prompt, timeoutMs: inv.timeoutMs };
+      const res = opts.sandbox ? await opts.sandbox.run(spec, callAccess(inv)) : await runProcess(spec);
       const cause = processFailure(res, inv.timeoutMs);
       if (cause !== void 0) {
         const tail2 = stderrTail(res.stderr);
@@ -29420,7 +29821,8 @@ function createRegistry(opts = {}) {
       "command",
       createCommandAdapter(command, {
         ...opts.baseEnv ? { baseEnv: opts.baseEnv } : {},
-        ...opts.secretValues ? { secretValues: opts.secretValues } : {}
+        ...opts.secretValues ? { secretValues: opts.secretValues } : {},
+        ...opts.sandbox ? { sandbox: opts.sandbox } : {}
       })
     );
   }
@@ -29440,8 +29842,8 @@ function missingReason(kind) {
 }
 
 // src/agents/claude.ts
-import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
-import path from "node:path";
+import { mkdir as mkdir4, writeFile as writeFile3 } from "node:fs/promises";
+import path4 from "node:path";
 
 // src/agents/cli-common.ts
 import { mkdir as mkdir3 } from "node:fs/promises";
@@ -29459,8 +29861,9 @@ function cliEnv(opts, inv, extra) {
 }
 async function runCli(kind, opts, inv, args, env, stdin) {
   await mkdir3(inv.stateDir, { recursive: true, mode: 448 });
-  const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
-  return runProcess(stdin === void 0 ? spec : { ...spec, stdin });
+  const base = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
+  const spec = stdin === void 0 ? base : { ...base, stdin };
+  return opts.sandbox ? opts.sandbox.run(spec, callAccess(inv)) : runProcess(spec);
 }
 function cliError(kind, inv, cause, res) {
   const tail2 = stderrTail(res.stderr);
@@ -30317,10 +30720,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj2, path15) {
-  if (!path15)
+function getElementAtPath(obj2, path18) {
+  if (!path18)
     return obj2;
-  return path15.reduce((acc, key) => acc?.[key], obj2);
+  return path18.reduce((acc, key) => acc?.[key], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -30660,11 +31063,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path15, issues) {
+function prefixIssues(path18, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path15);
+    iss.path.unshift(path18);
     return iss;
   });
 }
@@ -31126,16 +31529,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path15 = []) => {
+  const processError = (error64, path18 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path15, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path18, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path18, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path18, ...issue3.path]);
       } else {
-        const fullpath = [...path15, ...issue3.path];
+        const fullpath = [...path18, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -31174,17 +31577,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path15 = []) => {
+  const processError = (error64, path18 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path15, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path18, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path18, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path15, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path18, ...issue3.path]);
       } else {
-        const fullpath = [...path15, ...issue3.path];
+        const fullpath = [...path18, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -31223,8 +31626,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path15) {
+  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path18) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -48362,13 +48765,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path15 = ref.slice(1).split("/").filter(Boolean);
-  if (path15.length === 0) {
+  const path18 = ref.slice(1).split("/").filter(Boolean);
+  if (path18.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path15[0] === defsKey) {
-    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
+  if (path18[0] === defsKey) {
+    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -49371,9 +49774,9 @@ async function claudeArgs(opts, inv) {
     if (inv.sessionId) args.push("--resume", inv.sessionId);
   }
   if (opts.agentConfig && Object.keys(opts.agentConfig).length > 0) {
-    const file2 = path.join(inv.stateDir, "settings.json");
+    const file2 = path4.join(inv.stateDir, "settings.json");
     await mkdir4(inv.stateDir, { recursive: true, mode: 448 });
-    await writeFile2(file2, JSON.stringify(opts.agentConfig, null, 2), { mode: 384 });
+    await writeFile3(file2, JSON.stringify(opts.agentConfig, null, 2), { mode: 384 });
     args.push("--settings", file2);
   }
   return args;
@@ -49381,7 +49784,7 @@ async function claudeArgs(opts, inv) {
 async function runClaude(opts, inv) {
   const env = cliEnv(opts, inv, {
     // The state home: sessions, ~/.claude.json and settings live here, not in HOME.
-    CLAUDE_CONFIG_DIR: path.join(inv.stateDir, "claude"),
+    CLAUDE_CONFIG_DIR: path4.join(inv.stateDir, "claude"),
     // Telemetry, error reporting, auto-update and preflight calls all off.
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1"
@@ -49435,8 +49838,8 @@ var CLI_PACKAGES = {
 };
 
 // src/agents/codex.ts
-import { mkdir as mkdir5, readdir as readdir3, readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
-import path2 from "node:path";
+import { mkdir as mkdir5, readdir as readdir4, readFile as readFile2, writeFile as writeFile4 } from "node:fs/promises";
+import path5 from "node:path";
 var BASE_CONFIG = {
   check_for_update_on_startup: false,
   analytics: { enabled: false },
@@ -49454,9 +49857,9 @@ function codexArgs(inv) {
   return resume ? ["exec", "resume", ...common, inv.sessionId, "-"] : ["exec", ...common, "-"];
 }
 async function runCodex(opts, inv) {
-  const home = path2.join(inv.stateDir, "codex");
+  const home = path5.join(inv.stateDir, "codex");
   await mkdir5(home, { recursive: true, mode: 448 });
-  await writeFile3(path2.join(home, "config.toml"), toToml(deepMerge(BASE_CONFIG, opts.agentConfig ?? {})), { mode: 384 });
+  await writeFile4(path5.join(home, "config.toml"), toToml(deepMerge(BASE_CONFIG, opts.agentConfig ?? {})), { mode: 384 });
   const env = cliEnv(opts, inv, { CODEX_HOME: home });
   const res = await runCli("codex", opts, inv, codexArgs(inv), env, inv.prompt);
   const events = jsonLines(res.stdout);
@@ -49491,14 +49894,14 @@ function eventError(e) {
 async function rolloutModel(home, threadId) {
   let files;
   try {
-    const all = await readdir3(path2.join(home, "sessions"), { recursive: true });
+    const all = await readdir4(path5.join(home, "sessions"), { recursive: true });
     files = all.filter((f) => f.endsWith(`-${threadId}.jsonl`)).sort();
   } catch {
     return null;
   }
   let model = null;
   for (const f of files) {
-    for (const rec of jsonLines(await readFile2(path2.join(home, "sessions", f), "utf8"))) {
+    for (const rec of jsonLines(await readFile2(path5.join(home, "sessions", f), "utf8"))) {
       if (rec.type === "turn_context" && isObject(rec.payload) && typeof rec.payload.model === "string") model = rec.payload.model;
     }
   }
@@ -49533,8 +49936,8 @@ function toToml(obj2, prefix = []) {
 }
 
 // src/agents/gemini.ts
-import { mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import path3 from "node:path";
+import { mkdir as mkdir6, writeFile as writeFile5 } from "node:fs/promises";
+import path6 from "node:path";
 var READ_ONLY_POLICY = `[[rule]]
 toolName = ["write_file", "replace", "run_shell_command", "web_fetch", "activate_skill"]
 decision = "deny"
@@ -49561,22 +49964,22 @@ function baseSettings(env) {
 async function geminiArgs(inv, home) {
   const args = ["-o", "json", "-m", inv.model, "--skip-trust", "--include-directories", inv.contextDir];
   if (isReadOnly(inv.role)) {
-    const policy2 = path3.join(home, "read-only-policy.toml");
-    await writeFile4(policy2, READ_ONLY_POLICY, { mode: 384 });
+    const policy2 = path6.join(home, "read-only-policy.toml");
+    await writeFile5(policy2, READ_ONLY_POLICY, { mode: 384 });
     return [...args, "--approval-mode", "default", "--admin-policy", policy2];
   }
-  const policy = path3.join(home, "fixer-policy.toml");
-  await writeFile4(policy, FIXER_POLICY, { mode: 384 });
+  const policy = path6.join(home, "fixer-policy.toml");
+  await writeFile5(policy, FIXER_POLICY, { mode: 384 });
   args.push("--approval-mode", "auto_edit", "--policy", policy);
   if (inv.sessionId) args.push("--resume", inv.sessionId);
   return args;
 }
 async function runGemini(opts, inv) {
-  const home = path3.join(inv.stateDir, "gemini");
-  await mkdir6(path3.join(home, ".gemini"), { recursive: true, mode: 448 });
+  const home = path6.join(inv.stateDir, "gemini");
+  await mkdir6(path6.join(home, ".gemini"), { recursive: true, mode: 448 });
   const env = cliEnv(opts, inv, { GEMINI_CLI_HOME: home });
   const settings = deepMerge(baseSettings(env), opts.agentConfig ?? {});
-  await writeFile4(path3.join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2), { mode: 384 });
+  await writeFile5(path6.join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2), { mode: 384 });
   const res = await runCli("gemini", opts, inv, await geminiArgs(inv, home), env, inv.prompt);
   const failure2 = processFailure(res, inv.timeoutMs);
   if (res.timedOut) throw cliError("gemini", inv, failure2, res);
@@ -49639,8 +50042,8 @@ function reportedModel2(models, asked) {
 }
 
 // src/agents/install.ts
-import { access as access2, constants as constants3, readFile as readFile3, rename as rename2, rm as rm2, stat as stat2 } from "node:fs/promises";
-import path4 from "node:path";
+import { access as access2, constants as constants3, readFile as readFile3, rename as rename2, rm as rm2, stat as stat3 } from "node:fs/promises";
+import path7 from "node:path";
 var INSTALL_TIMEOUT_MS = 15 * 6e4;
 var STUB_MAX_BYTES = 64 * 1024;
 async function ensureCli(kind, opts) {
@@ -49653,7 +50056,7 @@ async function ensureCli(kind, opts) {
     return onPath;
   }
   const version2 = opts.version ?? pinned;
-  const prefix = path4.join(opts.toolCacheDir, `${kind}-${version2}`);
+  const prefix = path7.join(opts.toolCacheDir, `${kind}-${version2}`);
   const cached2 = await installedBin(kind, prefix, version2);
   if (cached2) {
     log(`${kind}: using ${pkg}@${version2} from the tool cache (${cached2})`);
@@ -49668,7 +50071,7 @@ async function installCli(kind, version2, prefix) {
   const res = await runProcess({
     command: "npm",
     args: ["install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${version2}`],
-    cwd: path4.dirname(prefix),
+    cwd: path7.dirname(prefix),
     // Postinstall scripts run here: they get no GitHub or Actions token.
     env: agentEnv(process.env, {}),
     timeoutMs: INSTALL_TIMEOUT_MS
@@ -49690,33 +50093,33 @@ ${tail2}`);
 }
 async function installedBin(kind, prefix, version2) {
   const { pkg, bin } = CLI_PACKAGES[kind];
-  const modules = path4.join(prefix, "node_modules");
+  const modules = path7.join(prefix, "node_modules");
   try {
-    const meta3 = JSON.parse(await readFile3(path4.join(modules, pkg, "package.json"), "utf8"));
+    const meta3 = JSON.parse(await readFile3(path7.join(modules, pkg, "package.json"), "utf8"));
     if (meta3.version !== version2) return null;
   } catch {
     return null;
   }
-  const linked = path4.join(modules, ".bin", bin);
+  const linked = path7.join(modules, ".bin", bin);
   if (kind !== "claude" && kind !== "opencode") return await isExecutable(linked) ? linked : null;
-  if (await isExecutable(linked) && (await stat2(linked)).size > STUB_MAX_BYTES) return linked;
+  if (await isExecutable(linked) && (await stat3(linked)).size > STUB_MAX_BYTES) return linked;
   return nativeFallback(kind, modules);
 }
 async function nativeFallback(kind, modules) {
   const os5 = process.platform === "win32" ? "windows" : process.platform;
   const candidates = kind === "claude" ? [`${process.platform}-${process.arch}`, `${process.platform}-${process.arch}-musl`].map(
-    (p) => path4.join(modules, "@anthropic-ai", `claude-code-${p}`, "claude")
+    (p) => path7.join(modules, "@anthropic-ai", `claude-code-${p}`, "claude")
   ) : (
     // baseline first: it runs on every x64 CPU, with or without AVX2.
-    ["-baseline", "", "-baseline-musl", "-musl"].map((v) => path4.join(modules, `opencode-${os5}-${process.arch}${v}`, "bin", "opencode"))
+    ["-baseline", "", "-baseline-musl", "-musl"].map((v) => path7.join(modules, `opencode-${os5}-${process.arch}${v}`, "bin", "opencode"))
   );
   for (const c of candidates) if (await isExecutable(c)) return c;
   return null;
 }
 async function findOnPath(bin, searchPath) {
-  for (const dir of searchPath.split(path4.delimiter)) {
+  for (const dir of searchPath.split(path7.delimiter)) {
     if (!dir) continue;
-    const candidate = path4.join(dir, bin);
+    const candidate = path7.join(dir, bin);
     if (await isExecutable(candidate)) return candidate;
   }
   return null;
@@ -49724,15 +50127,15 @@ async function findOnPath(bin, searchPath) {
 async function isExecutable(file2) {
   try {
     await access2(file2, constants3.X_OK);
-    return (await stat2(file2)).isFile();
+    return (await stat3(file2)).isFile();
   } catch {
     return false;
   }
 }
 
 // src/agents/opencode.ts
-import { mkdir as mkdir7, writeFile as writeFile5 } from "node:fs/promises";
-import path5 from "node:path";
+import { mkdir as mkdir7, writeFile as writeFile6 } from "node:fs/promises";
+import path8 from "node:path";
 var BASE_CONFIG2 = { $schema: "https://opencode.ai/config.json", autoupdate: false, share: "disabled" };
 function createOpencodeAdapter(opts = {}) {
   return { kind: "opencode", run: (inv) => runOpencode(opts, inv) };
@@ -49747,12 +50150,12 @@ function opencodeArgs(inv) {
   return args;
 }
 async function runOpencode(opts, inv) {
-  const home = path5.join(inv.stateDir, "opencode");
+  const home = path8.join(inv.stateDir, "opencode");
   const xdg = { XDG_CONFIG_HOME: "config", XDG_DATA_HOME: "data", XDG_CACHE_HOME: "cache", XDG_STATE_HOME: "state" };
-  const dirs = Object.fromEntries(Object.entries(xdg).map(([k, d]) => [k, path5.join(home, d)]));
-  await mkdir7(path5.join(dirs.XDG_CONFIG_HOME, "opencode"), { recursive: true, mode: 448 });
+  const dirs = Object.fromEntries(Object.entries(xdg).map(([k, d]) => [k, path8.join(home, d)]));
+  await mkdir7(path8.join(dirs.XDG_CONFIG_HOME, "opencode"), { recursive: true, mode: 448 });
   const config2 = deepMerge(deepMerge(BASE_CONFIG2, opts.agentConfig ?? {}), permissions(inv));
-  await writeFile5(path5.join(dirs.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(config2, null, 2), { mode: 384 });
+  await writeFile6(path8.join(dirs.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(config2, null, 2), { mode: 384 });
   const env = cliEnv(opts, inv, {
     ...dirs,
     OPENCODE_DISABLE_AUTOUPDATE: "1",
@@ -49810,7 +50213,14 @@ async function buildCliAdapters(setup) {
     const version2 = setup.agentVersions[kind];
     const binPath = await ensureCli(kind, { toolCacheDir: setup.toolCacheDir, log: setup.log, ...version2 ? { version: version2 } : {}, searchPath: setup.baseEnv.PATH ?? "" });
     const agentConfig2 = setup.agentConfig[kind];
-    adapters[kind] = FACTORIES[kind]({ binPath, baseEnv: setup.baseEnv, secretValues: setup.secretValues, ...agentConfig2 ? { agentConfig: agentConfig2 } : {} });
+    const allow = agentAllowlist(kind, [...setup.agentEnvNames ?? [], ...envNamesReferencedBy(agentConfig2)]);
+    adapters[kind] = FACTORIES[kind]({
+      binPath,
+      baseEnv: agentEnv(setup.baseEnv, {}, setup.secretValues, allow),
+      secretValues: setup.secretValues,
+      ...agentConfig2 ? { agentConfig: agentConfig2 } : {},
+      ...setup.sandbox ? { sandbox: setup.sandbox } : {}
+    });
   }
   return adapters;
 }
@@ -49866,11 +50276,11 @@ function fail(what, got, ex) {
 }
 
 // src/fix/fix-round.ts
-import path12 from "node:path";
+import path15 from "node:path";
 
 // src/agents/context-dir.ts
-import { mkdir as mkdir8, rm as rm3, writeFile as writeFile6 } from "node:fs/promises";
-import path6 from "node:path";
+import { mkdir as mkdir8, rm as rm3, writeFile as writeFile7 } from "node:fs/promises";
+import path9 from "node:path";
 var STANDARD_FILES = ["pr.json", "files.json", "diff.patch", "threads.json", "review-state.json", "fix-payload.json"];
 function assertPlainName(name, what) {
   if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) {
@@ -49895,17 +50305,17 @@ async function writeContextDir(root, name, data) {
     files.set(file2, typeof content === "string" ? content : json2(content));
   }
   await mkdir8(root, { recursive: true, mode: 448 });
-  const dir = path6.join(root, name);
+  const dir = path9.join(root, name);
   await rm3(dir, { recursive: true, force: true });
   await mkdir8(dir, { mode: 448 });
   for (const [file2, content] of files) {
-    await writeFile6(path6.join(dir, file2), content, { mode: 384 });
+    await writeFile7(path9.join(dir, file2), content, { mode: 384 });
   }
   return dir;
 }
 
 // src/git/changes.ts
-import path7 from "node:path";
+import path10 from "node:path";
 var MAX_LINK_HOPS = 20;
 async function changedPathsInCommit(git, baseSha, commit) {
   const diff = await git(["diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "--find-renames", baseSha, commit]);
@@ -49930,8 +50340,8 @@ function leavesRepo(link, links) {
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
     const target = links.get(current);
     if (target === void 0) return false;
-    if (path7.posix.isAbsolute(target)) return true;
-    const resolved = path7.posix.normalize(path7.posix.join(path7.posix.dirname(current), target));
+    if (path10.posix.isAbsolute(target)) return true;
+    const resolved = path10.posix.normalize(path10.posix.join(path10.posix.dirname(current), target));
     if (resolved === ".." || resolved.startsWith("../")) return true;
     current = resolved;
   }
@@ -50031,26 +50441,26 @@ function ensureNewline(s) {
 }
 
 // src/git/config-guard.ts
-import { readFile as readFile4, writeFile as writeFile7 } from "node:fs/promises";
-import path8 from "node:path";
+import { readFile as readFile4, writeFile as writeFile8 } from "node:fs/promises";
+import path11 from "node:path";
 async function guardLocalConfig(git) {
   const root = (await git(["rev-parse", "--show-toplevel"])).stdout.trim();
-  const file2 = path8.resolve(root, (await git(["rev-parse", "--git-path", "config"])).stdout.trim());
+  const file2 = path11.resolve(root, (await git(["rev-parse", "--git-path", "config"])).stdout.trim());
   const before = await readFile4(file2, "utf8");
   return async () => {
     const after = await readFile4(file2, "utf8").catch(() => null);
     if (after === before) return false;
-    await writeFile7(file2, before);
+    await writeFile8(file2, before);
     return true;
   };
 }
 
 // src/fix/confirm.ts
 import { rm as rm4 } from "node:fs/promises";
-import path11 from "node:path";
+import path14 from "node:path";
 
 // src/git/runner.ts
-import { execFile } from "node:child_process";
+import { execFile as execFile2 } from "node:child_process";
 var GitError = class extends Error {
   constructor(message, subcommand, result) {
     super(message);
@@ -50129,7 +50539,7 @@ function subcommandOf(args) {
 }
 function run(cwd, args, env, input2) {
   return new Promise((resolve) => {
-    const child = execFile("git", args, { cwd, env, maxBuffer: MAX_BUFFER, encoding: "utf8" }, (err, stdout, stderr) => {
+    const child = execFile2("git", args, { cwd, env, maxBuffer: MAX_BUFFER, encoding: "utf8" }, (err, stdout, stderr) => {
       if (!err) return resolve({ code: 0, stdout, stderr });
       const code2 = typeof err.code === "number" ? err.code : 128;
       const extra = typeof err.code === "number" ? "" : `${err.message}
@@ -50172,7 +50582,7 @@ async function ensureAtPrHead(git, pr) {
 }
 
 // src/git/credentials.ts
-import path9 from "node:path";
+import path12 from "node:path";
 var EXTRAHEADER = String.raw`^http\.(.*\.)?extraheader$`;
 var INCLUDE = String.raw`^include(if\..*)?\.path$`;
 async function stripPersistedCredentials(git) {
@@ -50191,7 +50601,7 @@ async function stripIncludedHeaders(git) {
   const raw = await configEntries(git, ["--local"], INCLUDE);
   const expanded = await configEntries(git, ["--local", "--type=path"], INCLUDE);
   for (const [i, [name, value]] of raw.entries()) {
-    const file2 = path9.resolve(gitDir, expanded[i]?.[1] ?? value);
+    const file2 = path12.resolve(gitDir, expanded[i]?.[1] ?? value);
     const headers = await configNames(git, ["--file", file2], EXTRAHEADER);
     if (headers.length === 0) continue;
     for (const header of headers) {
@@ -50450,7 +50860,7 @@ ${instructions.trim()}` : ""
 }
 
 // src/review/round.ts
-import path10 from "node:path";
+import path13 from "node:path";
 
 // src/review/consensus.ts
 function consensus(counts, reviewState) {
@@ -50644,11 +51054,11 @@ async function runReviewRound(env, plan) {
   const { ctx, round } = plan;
   const hookInfo = { round, prNumber: ctx.meta.number, headSha: ctx.meta.headSha, baseSha: ctx.meta.baseSha, files: ctx.files.map((f) => f.filename) };
   const beforeHook = await env.hooks?.run("before-review", hookInfo) ?? [];
-  const roundDir = path10.join(env.scratchDir, `round-${round}`);
+  const roundDir = path13.join(env.scratchDir, `round-${round}`);
   const data = contextData(ctx);
   const role = async (name) => {
     const contextDir = await writeContextDir(roundDir, name, data);
-    return { contextDir, stateDir: path10.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
+    return { contextDir, stateDir: path13.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
   };
   const common = { cwd: env.workDir, round, timeoutMs: env.timeoutMs };
   const reviewerJobs = plan.reviewers.map(async (spec, i) => {
@@ -50714,12 +51124,12 @@ async function confirmFindings(env, ctx, round, issues) {
   const out = { confirmed: [], unconfirmed: [] };
   for (const finding of issues.filter((f) => needsConfirmation(f, env.threshold) && !env.alreadyConfirmed.has(f.id))) {
     const before = new Set(await statusPorcelain(env.git));
-    const dir = path11.join(env.scratchDir, `round-${round}`);
+    const dir = path14.join(env.scratchDir, `round-${round}`);
     const contextDir = await writeContextDir(dir, `confirm-${finding.id}`, { ...contextData(ctx), extra: { "finding.json": finding } });
     const prompt = fillTemplate(env.prompts.confirm, sharedPromptValues(ctx, round, contextDir, env.instructions));
     const { outcome } = await runAgentRole(
       env.registry,
-      { role: "confirm", name: "confirm", spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path11.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
+      { role: "confirm", name: "confirm", spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path14.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
       confirmResultSchema
     );
     const wrote = (await statusPorcelain(env.git)).some((p) => !before.has(p));
@@ -50742,7 +51152,7 @@ async function discardNewChanges(git, workDir, before) {
     if (before.has(p)) continue;
     const tracked = await git(["cat-file", "-e", `HEAD:${p}`], { allowFail: true });
     if (tracked.code === 0) await git(["checkout", "HEAD", "--", p]);
-    else await rm4(path11.join(workDir, p), { recursive: true, force: true });
+    else await rm4(path14.join(workDir, p), { recursive: true, force: true });
   }
 }
 
@@ -50805,13 +51215,8 @@ async function runVerify(commands, opts) {
   const results = [];
   for (const command of commands) {
     opts.log(`verify: ${command}`);
-    const r = await runProcess({
-      command: "/bin/sh",
-      args: ["-c", `exec 2>&1; ${command}`],
-      cwd: opts.cwd,
-      env: opts.env,
-      timeoutMs: opts.timeoutMs
-    });
+    const spec = { command: "/bin/sh", args: ["-c", `exec 2>&1; ${command}`], cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs };
+    const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd }) : await runProcess(spec);
     const result = {
       command,
       exitCode: r.exitCode,
@@ -50830,7 +51235,7 @@ async function runFixRound(env, ctx, round, findings) {
   const previousHeadSha = ctx.meta.headSha;
   const payload = buildFixPayload(ctx.meta.number, round, findings);
   const rec = { round, outcome: "fixer-failed", fixer: null, fixed: [], rejected: [], commitSha: null, previousHeadSha, verify: [], message: "" };
-  const roundDir = path12.join(env.scratchDir, `round-${round}`);
+  const roundDir = path15.join(env.scratchDir, `round-${round}`);
   if (env.confirm !== "none") {
     const c = await confirmFindings({ ...env, confirmer: env.fixer, threshold: env.confirm }, ctx, round, payload.issuesToFix);
     rec.confirmed = c.confirmed;
@@ -50850,7 +51255,7 @@ async function runFixRound(env, ctx, round, findings) {
     takeResult(rec, outcome.value);
     rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), { exclude: env.commitExclude });
     if (!rec.commitSha) return done(rec, "no-changes", "The fixer changed nothing, so there is nothing to push.");
-    const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log });
+    const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log, ...env.sandbox ? { sandbox: env.sandbox } : {} });
     rec.verify = verify.results;
     if (!verify.ok) {
       const failed2 = verify.results[verify.results.length - 1];
@@ -50887,7 +51292,7 @@ async function callFixer(env, ctx, round, contextDir, feedback) {
     const restoreConfig = await guardLocalConfig(env.git);
     const result2 = await runAgentRole(
       env.registry,
-      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path12.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...sessionId ? { sessionId } : {} },
+      { role: "fixer", name: "fixer", spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path15.join(env.scratchDir, "fixer-home"), round, timeoutMs: env.timeoutMs, ...sessionId ? { sessionId } : {} },
       fixResultSchema
     );
     if (await restoreConfig()) env.log("the fixer changed .git/config; the action restored it");
@@ -50915,7 +51320,7 @@ async function runGate(env, ctx, round, loop, roundDir, payload) {
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(
     env.registry,
-    { role: "gate", name: "gate", spec: env.gate, prompt, cwd: env.workDir, contextDir, stateDir: path12.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
+    { role: "gate", name: "gate", spec: env.gate, prompt, cwd: env.workDir, contextDir, stateDir: path15.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
     gateResultSchema
   );
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
@@ -50967,8 +51372,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path15 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path15} does not exist${EOL5}`);
+        const path18 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path18} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -55262,7 +55667,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path15) => path15.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path18) => path18.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -55804,8 +56209,8 @@ function fixTerminal(fix, dryRun) {
 }
 
 // src/hooks.ts
-import { readFile as readFile6, rm as rm5, writeFile as writeFile8 } from "node:fs/promises";
-import path13 from "node:path";
+import { lstat as lstat3, mkdir as mkdir9, readFile as readFile6, rm as rm5, writeFile as writeFile9 } from "node:fs/promises";
+import path16 from "node:path";
 var HookError = class extends Error {
 };
 var TAIL_CHARS = 2e3;
@@ -55816,10 +56221,12 @@ function createHookRunner(opts) {
       const commands = opts.hooks[point];
       if (commands.length === 0) return [];
       const n = ++calls;
-      const contextFile = path13.join(opts.scratchDir, `hook-${n}-${point}.json`);
-      const findingsFile = path13.join(opts.scratchDir, `hook-${n}-${point}-findings.json`);
-      await writeFile8(contextFile, JSON.stringify({ hook: point, ...context3 }, null, 2));
-      await rm5(findingsFile, { force: true });
+      const dir = path16.join(opts.scratchDir, `hook-${n}-${point}`);
+      await rm5(dir, { recursive: true, force: true });
+      await mkdir9(dir, { recursive: true, mode: 448 });
+      const contextFile = path16.join(dir, "context.json");
+      const findingsFile = path16.join(dir, "findings.json");
+      await writeFile9(contextFile, JSON.stringify({ hook: point, ...context3 }, null, 2));
       const env = {
         ...opts.env,
         REVIEW_LOOP_HOOK: point,
@@ -55832,7 +56239,8 @@ function createHookRunner(opts) {
       };
       for (const command of commands) {
         opts.log(`hook ${point}: ${command}`);
-        const r = await runProcess({ command: "/bin/sh", args: ["-c", `exec 2>&1; ${command}`], cwd: opts.cwd, env, timeoutMs: opts.timeoutMs });
+        const spec = { command: "/bin/sh", args: ["-c", `exec 2>&1; ${command}`], cwd: opts.cwd, env, timeoutMs: opts.timeoutMs };
+        const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd, owned: [dir] }) : await runProcess(spec);
         if (r.exitCode !== 0 || r.timedOut) {
           const tail2 = opts.redact(r.stdout.slice(-TAIL_CHARS).trim());
           const why = r.timedOut ? "timed out" : `exited with ${r.exitCode}`;
@@ -55849,13 +56257,14 @@ ${tail2}
     }
   };
 }
+var MAX_FINDINGS_BYTES = 1024 * 1024;
 async function readFindings(file2, point) {
-  let text2;
-  try {
-    text2 = await readFile6(file2, "utf8");
-  } catch {
-    return [];
+  const st = await lstat3(file2).catch(() => null);
+  if (!st) return [];
+  if (!st.isFile() || st.size > MAX_FINDINGS_BYTES) {
+    throw new HookError(`The ${point} hook's findings file must be a regular file of at most ${MAX_FINDINGS_BYTES} bytes.`);
   }
+  const text2 = await readFile6(file2, "utf8");
   const parsed = external_exports.array(findingSchema).safeParse(safeJson(text2));
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -56333,6 +56742,17 @@ function workflowFile(item) {
     example("dispatch-workflows", "ci.yml")
   );
 }
+function envName(input2) {
+  return (item) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) {
+      return fail("must list environment variable names, one per line or comma-separated", item, example(input2, "NPM_TOKEN"));
+    }
+    if (isForbiddenEnvName(item)) {
+      return fail("names a GitHub or Actions credential, which no child process may get", item, example(input2, "NPM_TOKEN"));
+    }
+    return item;
+  };
+}
 
 // src/config/inputs.ts
 var inputSchemaShape = {
@@ -56362,7 +56782,10 @@ var inputSchemaShape = {
   "dry-run": boolean4("dry-run").default(false),
   "allowed-bots": list(botLogin, true).default(() => []),
   "dispatch-workflows": list(workflowFile, true).default(() => []),
-  "allow-fork-fixes": boolean4("allow-fork-fixes").default(false)
+  "allow-fork-fixes": boolean4("allow-fork-fixes").default(false),
+  isolation: oneOf("isolation", ["auto", "required", "off"], "required").default("auto"),
+  "verify-env": list(envName("verify-env"), true).default(() => []),
+  "agent-env": list(envName("agent-env"), true).default(() => [])
 };
 var INPUT_NAMES = Object.keys(inputSchemaShape);
 function toConfig(o) {
@@ -56392,7 +56815,10 @@ function toConfig(o) {
     dryRun: o["dry-run"],
     allowedBots: o["allowed-bots"],
     dispatchWorkflows: o["dispatch-workflows"],
-    allowForkFixes: o["allow-fork-fixes"]
+    allowForkFixes: o["allow-fork-fixes"],
+    isolation: o.isolation,
+    verifyEnv: o["verify-env"],
+    agentEnv: o["agent-env"]
   };
 }
 var inputSchema = external_exports.object(inputSchemaShape).superRefine(crossCheck, { when: () => true }).transform(toConfig);
@@ -56419,6 +56845,10 @@ var WORKFLOW_ONLY = [
   "github-token",
   "allow-fork-fixes",
   "agent-command",
+  // Turning isolation off or handing secrets to PR code widens what a run may do.
+  "isolation",
+  "verify-env",
+  "agent-env",
   "pr",
   "config-file",
   "preset"
@@ -56548,10 +56978,10 @@ var str = (v) => typeof v === "string" ? v : "";
 var num2 = (v) => typeof v === "number" ? v : NaN;
 function readEvent(env) {
   const eventName = env.GITHUB_EVENT_NAME ?? "";
-  const path15 = env.GITHUB_EVENT_PATH;
+  const path18 = env.GITHUB_EVENT_PATH;
   if (!eventName) throw new UnsupportedEventError("GITHUB_EVENT_NAME is not set: this action runs inside a GitHub Actions workflow.");
-  if (!path15) return { eventName, payload: {} };
-  return { eventName, payload: obj(JSON.parse(readFileSync2(path15, "utf8"))) };
+  if (!path18) return { eventName, payload: {} };
+  return { eventName, payload: obj(JSON.parse(readFileSync2(path18, "utf8"))) };
 }
 function repoFromEnv(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
@@ -57124,10 +57554,10 @@ async function skipIfHandled(git, prior, headSha2, failOn) {
 }
 
 // src/report/report-json.ts
-import { writeFile as writeFile9 } from "node:fs/promises";
+import { writeFile as writeFile10 } from "node:fs/promises";
 async function writeReportJson(file2, data, secrets) {
   const text2 = redactSecrets(JSON.stringify(data, null, 2), secrets);
-  await writeFile9(file2, `${text2}
+  await writeFile10(file2, `${text2}
 `, { mode: 384 });
 }
 
@@ -57137,16 +57567,17 @@ async function run2(deps) {
   const secrets = [];
   const redact = (t) => redactSecrets(t, secrets);
   const outputs = defaultOutputs();
-  let reportPath = path14.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
+  let reportPath = path17.join(env.RUNNER_TEMP || tmpdir2(), `pr-review-loop-report-${process.pid}.json`);
   let publisher = null;
   let reportCtx = null;
   let result = null;
   let failure2 = null;
   const knownHead = { sha: "" };
+  const closers = [];
   try {
-    const scratchDir = await mkdtemp(path14.join(env.RUNNER_TEMP || tmpdir(), "pr-review-loop-"));
-    reportPath = path14.join(scratchDir, "report.json");
-    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => (publisher = p, reportCtx = c), (partial2) => {
+    const scratchDir = await mkdtemp2(path17.join(env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-"));
+    reportPath = path17.join(scratchDir, "report.json");
+    const r = await execute(deps, secrets, scratchDir, knownHead, closers, (p, c) => (publisher = p, reportCtx = c), (partial2) => {
       result = partial2;
       Object.assign(outputs, outputsOf(partial2));
     });
@@ -57174,6 +57605,7 @@ ${note}
       await reportFailure(io, publisher, reportCtx, failure2, { headSha: knownHead.sha, runId: env.GITHUB_RUN_ID ?? null });
     }
   } finally {
+    for (const close of closers.reverse()) await close().catch((e) => io.warning(`cleanup failed: ${redact(String(e))}`));
     if (!outputs["head-sha"]) outputs["head-sha"] = knownHead.sha;
     outputs["report-json"] = reportPath;
     await writeReportJson(reportPath, { outputs, result, failure: failure2 }, secrets).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
@@ -57181,7 +57613,7 @@ ${note}
   }
   if (failure2) io.setFailed(failure2);
 }
-async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoopResult) {
+async function execute(deps, secrets, scratchDir, knownHead, closers, onPublisher, onLoopResult) {
   const { io, env, cwd } = deps;
   const log = (m) => io.info(redactSecrets(m, secrets));
   const { raw, config: inputs } = readConfig(env);
@@ -57212,17 +57644,28 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
   const job = env.GITHUB_WORKFLOW || env.GITHUB_JOB ? `${env.GITHUB_WORKFLOW ?? ""}/${env.GITHUB_JOB ?? ""}` : null;
   const prior = readPriorRuns(await listComments(octokit, repo, meta3.number), ownLogin, meta3.headSha, job);
   if (target.kind === "pull_request") await skipIfHandled(git, prior, meta3.headSha, config2.failOn);
+  const sandbox = await openSandbox(config2.isolation, cwd, io);
+  closers.push(() => sandbox.close());
   const specs = [...config2.reviewers, config2.analyzer, config2.fixer, ...config2.gateReviewer ? [config2.gateReviewer] : []];
   const adapters = deps.adapters ?? await buildCliAdapters({
     kinds: specs.map((s) => s.agent),
     agentConfig: config2.agentConfig,
     agentVersions: config2.agentVersions,
-    toolCacheDir: path14.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir(), "pr-review-loop-clis"),
+    toolCacheDir: path17.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir2(), "pr-review-loop-clis"),
     baseEnv: env,
     secretValues: secrets,
-    log
+    log,
+    agentEnvNames: config2.agentEnv,
+    sandbox
   });
-  const registry2 = createRegistry({ ...config2.agentCommand ? { agentCommand: config2.agentCommand } : {}, baseEnv: env, secretValues: secrets, adapters });
+  const registry2 = createRegistry({
+    ...config2.agentCommand ? { agentCommand: config2.agentCommand } : {},
+    baseEnv: agentEnv(env, {}, secrets, agentAllowlist("command", config2.agentEnv)),
+    secretValues: secrets,
+    adapters,
+    sandbox
+  });
+  const commandEnv = agentEnv(env, {}, secrets, commandAllowlist(config2.verifyEnv));
   for (const spec of specs) registry2.get(spec.agent);
   const forkFixes = fork && config2.allowForkFixes && config2.mode === "fix";
   const forkPushUrl = forkFixes ? deriveForkUrl(await originUrl(git), meta3.baseRepoFullName, meta3.headRepoFullName) : null;
@@ -57245,7 +57688,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
   const timeoutMs = config2.agentTimeoutMinutes * 6e4;
   const hooksAllowed = !fork || config2.allowForkFixes;
   if (!hooksAllowed && Object.values(config2.hooks).some((h) => h.length)) log("hooks are not run on a PR from another repository (set allow-fork-fixes to run them)");
-  const hooks = createHookRunner({ hooks: hooksAllowed ? config2.hooks : { "before-review": [], "after-review": [], "after-fix": [], "after-finish": [] }, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
+  const hooks = createHookRunner({ hooks: hooksAllowed ? config2.hooks : { "before-review": [], "after-review": [], "after-fix": [], "after-finish": [] }, cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, secrets), log, sandbox });
   const roundEnv = { registry: registry2, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...config2.instructions ? { instructions: config2.instructions } : {} };
   const keep = config2.paths.include.length || config2.paths.exclude.length ? makePathMatcher(config2.paths) : void 0;
   const session = { id: null, history: [] };
@@ -57268,7 +57711,7 @@ async function execute(deps, secrets, scratchDir, knownHead, onPublisher, onLoop
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf("review", rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
       },
       fix: (ctx, round, findings) => runFixRound(
-        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? "no-fork-url" : "origin" },
+        { ...roundEnv, git, fixer: config2.fixer, ...config2.gateReviewer ? { gate: config2.gateReviewer } : {}, gateMaxLoops: config2.gateMaxLoops, verify: config2.verify, dryRun: config2.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config2.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? "no-fork-url" : "origin" },
         ctx,
         round,
         findings

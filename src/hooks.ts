@@ -3,12 +3,13 @@
 // round's context in environment variables and a JSON file, and the same token-free
 // environment as the agents. A hook adds findings by writing a JSON array of findings
 // (Appendix A1 shape) to $REVIEW_LOOP_FINDINGS_FILE. A failing hook aborts the run.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { findingSchema, type RawFinding } from './agents/envelope.js';
 import { runProcess } from './agents/process.js';
 import type { HookPoint } from './config/repo-config.js';
+import type { Sandbox } from './sandbox/sandbox.js';
 
 export class HookError extends Error {}
 
@@ -24,6 +25,8 @@ export interface HookOptions {
   timeoutMs: number;
   redact: (text: string) => string;
   log: (line: string) => void;
+  /** Hooks run as the sandbox user, with write access to the checkout and their own folder. */
+  sandbox?: Sandbox;
 }
 
 const TAIL_CHARS = 2000;
@@ -35,10 +38,13 @@ export function createHookRunner(opts: HookOptions): HookRunner {
       const commands = opts.hooks[point];
       if (commands.length === 0) return [];
       const n = ++calls;
-      const contextFile = path.join(opts.scratchDir, `hook-${n}-${point}.json`);
-      const findingsFile = path.join(opts.scratchDir, `hook-${n}-${point}-findings.json`);
+      // A folder of the hook's own: it may write its findings there, and nothing else of ours.
+      const dir = path.join(opts.scratchDir, `hook-${n}-${point}`);
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const contextFile = path.join(dir, 'context.json');
+      const findingsFile = path.join(dir, 'findings.json');
       await writeFile(contextFile, JSON.stringify({ hook: point, ...context }, null, 2));
-      await rm(findingsFile, { force: true });
       const env = {
         ...opts.env,
         REVIEW_LOOP_HOOK: point,
@@ -51,7 +57,8 @@ export function createHookRunner(opts: HookOptions): HookRunner {
       };
       for (const command of commands) {
         opts.log(`hook ${point}: ${command}`);
-        const r = await runProcess({ command: '/bin/sh', args: ['-c', `exec 2>&1; ${command}`], cwd: opts.cwd, env, timeoutMs: opts.timeoutMs });
+        const spec = { command: '/bin/sh', args: ['-c', `exec 2>&1; ${command}`], cwd: opts.cwd, env, timeoutMs: opts.timeoutMs };
+        const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd, owned: [dir] }) : await runProcess(spec);
         if (r.exitCode !== 0 || r.timedOut) {
           const tail = opts.redact(r.stdout.slice(-TAIL_CHARS).trim());
           const why = r.timedOut ? 'timed out' : `exited with ${r.exitCode}`;
@@ -63,13 +70,16 @@ export function createHookRunner(opts: HookOptions): HookRunner {
   };
 }
 
+// Hook output is PR-influenced: a link to another file or a FIFO must not be followed.
+const MAX_FINDINGS_BYTES = 1024 * 1024;
+
 async function readFindings(file: string, point: HookPoint): Promise<RawFinding[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return [];
+  const st = await lstat(file).catch(() => null);
+  if (!st) return [];
+  if (!st.isFile() || st.size > MAX_FINDINGS_BYTES) {
+    throw new HookError(`The ${point} hook's findings file must be a regular file of at most ${MAX_FINDINGS_BYTES} bytes.`);
   }
+  const text = await readFile(file, 'utf8');
   const parsed = z.array(findingSchema).safeParse(safeJson(text));
   if (!parsed.success) {
     const first = parsed.error.issues[0];

@@ -4,6 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentEnv } from './agents/env.js';
+import { agentAllowlist, commandAllowlist } from './agents/env-allowlist.js';
+import { openSandbox } from './sandbox/announce.js';
 import { createRegistry } from './agents/registry.js';
 import { buildCliAdapters } from './agents/cli-adapters.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
@@ -56,10 +58,11 @@ export async function run(deps: RunDeps): Promise<void> {
   let result: LoopResult | null = null;
   let failure: string | null = null;
   const knownHead = { sha: '' };
+  const closers: Array<() => Promise<void>> = [];
   try {
     const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
     reportPath = path.join(scratchDir, 'report.json');
-    const r = await execute(deps, secrets, scratchDir, knownHead, (p, c) => ((publisher = p), (reportCtx = c)), (partial) => {
+    const r = await execute(deps, secrets, scratchDir, knownHead, closers, (p, c) => ((publisher = p), (reportCtx = c)), (partial) => {
       result = partial;
       Object.assign(outputs, outputsOf(partial));
     });
@@ -85,6 +88,7 @@ export async function run(deps: RunDeps): Promise<void> {
       await reportFailure(io, publisher, reportCtx, failure, { headSha: knownHead.sha, runId: env.GITHUB_RUN_ID ?? null });
     }
   } finally {
+    for (const close of closers.reverse()) await close().catch((e) => io.warning(`cleanup failed: ${redact(String(e))}`));
     if (!outputs['head-sha']) outputs['head-sha'] = knownHead.sha;
     outputs['report-json'] = reportPath;
     await writeReportJson(reportPath, { outputs, result, failure }, secrets).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
@@ -100,6 +104,7 @@ async function execute(
   secrets: string[],
   scratchDir: string,
   knownHead: { sha: string },
+  closers: Array<() => Promise<void>>,
   onPublisher: (p: Publisher, ctx: ReportContext) => void,
   onLoopResult: (r: LoopResult) => void,
 ): Promise<Execution> {
@@ -141,7 +146,9 @@ async function execute(
   const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha, job);
   if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
-  // 6. agents and push permission
+  // 6. the sandbox user every agent, verify command and hook runs as; then agents and push permission
+  const sandbox = await openSandbox(config.isolation, cwd, io);
+  closers.push(() => sandbox.close());
   const specs = [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])];
   const adapters =
     deps.adapters ??
@@ -153,8 +160,18 @@ async function execute(
       baseEnv: env,
       secretValues: secrets,
       log,
+      agentEnvNames: config.agentEnv,
+      sandbox,
     }));
-  const registry = createRegistry({ ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}), baseEnv: env, secretValues: secrets, adapters });
+  const registry = createRegistry({
+    ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
+    baseEnv: agentEnv(env, {}, secrets, agentAllowlist('command', config.agentEnv)),
+    secretValues: secrets,
+    adapters,
+    sandbox,
+  });
+  // Verify commands and hooks: runner basics and the names in verify-env, nothing else.
+  const commandEnv = agentEnv(env, {}, secrets, commandAllowlist(config.verifyEnv));
   for (const spec of specs) registry.get(spec.agent);
   const forkFixes = fork && config.allowForkFixes && config.mode === 'fix';
   const forkPushUrl = forkFixes ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName) : null;
@@ -184,7 +201,7 @@ async function execute(
   // another repository that code is untrusted, so hooks run only when fork fixes are allowed.
   const hooksAllowed = !fork || config.allowForkFixes;
   if (!hooksAllowed && Object.values(config.hooks).some((h) => h.length)) log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
-  const hooks = createHookRunner({ hooks: hooksAllowed ? config.hooks : { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] }, cwd, scratchDir, env: agentEnv(env, {}, secrets), timeoutMs, redact: (t) => redactSecrets(t, secrets), log });
+  const hooks = createHookRunner({ hooks: hooksAllowed ? config.hooks : { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] }, cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, secrets), log, sandbox });
   const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...(config.instructions ? { instructions: config.instructions } : {}) };
   const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
   const session = { id: null as string | null, history: [] as string[] };
@@ -211,7 +228,7 @@ async function execute(
       },
       fix: (ctx, round, findings) =>
         runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: agentEnv(env, {}, secrets), redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
           ctx,
           round,
           findings,

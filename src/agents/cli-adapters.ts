@@ -8,6 +8,9 @@ import { createGeminiAdapter } from './gemini.js';
 import { ensureCli } from './install.js';
 import { createOpencodeAdapter } from './opencode.js';
 import type { AgentAdapter, AgentKind } from './types.js';
+import { agentEnv } from './env.js';
+import { agentAllowlist, envNamesReferencedBy } from './env-allowlist.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 
 const FACTORIES: Record<CliKind, (opts: CliAdapterOptions) => AgentAdapter> = {
   claude: createClaudeAdapter,
@@ -24,6 +27,9 @@ export interface CliAdapterSetup {
   baseEnv: NodeJS.ProcessEnv;
   secretValues: string[];
   log: (line: string) => void;
+  /** Extra variable names every agent may see (the agent-env input). */
+  agentEnvNames?: readonly string[];
+  sandbox?: Sandbox;
 }
 
 export async function buildCliAdapters(setup: CliAdapterSetup): Promise<Partial<Record<AgentKind, AgentAdapter>>> {
@@ -33,7 +39,15 @@ export async function buildCliAdapters(setup: CliAdapterSetup): Promise<Partial<
     const version = setup.agentVersions[kind];
     const binPath = await ensureCli(kind, { toolCacheDir: setup.toolCacheDir, log: setup.log, ...(version ? { version } : {}), searchPath: setup.baseEnv.PATH ?? '' });
     const agentConfig = setup.agentConfig[kind];
-    adapters[kind] = FACTORIES[kind]({ binPath, baseEnv: setup.baseEnv, secretValues: setup.secretValues, ...(agentConfig ? { agentConfig } : {}) });
+    // Only what this CLI needs (env-allowlist.ts), plus variables its agent-config refers to.
+    const allow = agentAllowlist(kind, [...(setup.agentEnvNames ?? []), ...envNamesReferencedBy(agentConfig)]);
+    adapters[kind] = FACTORIES[kind]({
+      binPath,
+      baseEnv: agentEnv(setup.baseEnv, {}, setup.secretValues, allow),
+      secretValues: setup.secretValues,
+      ...(agentConfig ? { agentConfig } : {}),
+      ...(setup.sandbox ? { sandbox: setup.sandbox } : {}),
+    });
   }
   return adapters;
 }

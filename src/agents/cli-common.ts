@@ -6,6 +6,8 @@ import type { ProcessResult } from './process.js';
 import { AgentError } from './types.js';
 import type { AgentKind, Invocation, Role } from './types.js';
 import { stderrTail } from './failure.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { callAccess } from './call-access.js';
 export { processFailure, stderrTail } from './failure.js';
 
 export interface CliAdapterOptions {
@@ -17,6 +19,8 @@ export interface CliAdapterOptions {
   agentConfig?: Record<string, unknown>;
   /** Values (tokens) no variable may carry into the CLI's environment. */
   secretValues?: readonly string[];
+  /** Runs the CLI as the sandbox user. */
+  sandbox?: Sandbox;
 }
 
 
@@ -55,8 +59,9 @@ export async function runCli(
   stdin?: string,
 ): Promise<ProcessResult> {
   await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
-  const spec = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
-  return runProcess(stdin === undefined ? spec : { ...spec, stdin });
+  const base = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
+  const spec = stdin === undefined ? base : { ...base, stdin };
+  return opts.sandbox ? opts.sandbox.run(spec, callAccess(inv)) : runProcess(spec);
 }
 
 /** The role's failure, naming the CLI, the role instance, the model and the cause, with the stderr tail. */

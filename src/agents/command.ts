@@ -7,6 +7,8 @@ import type { ProcessResult } from './process.js';
 import { AgentError, NO_USAGE } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 import { processFailure, stderrTail } from './failure.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { callAccess } from './call-access.js';
 export { stderrTail } from './failure.js';
 
 export interface CommandAdapterOptions {
@@ -14,6 +16,8 @@ export interface CommandAdapterOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Values (tokens) no variable may carry into the agent's environment. */
   secretValues?: readonly string[];
+  /** Runs the command as the sandbox user. */
+  sandbox?: Sandbox;
 }
 
 
@@ -36,14 +40,8 @@ export function createCommandAdapter(commandLine: string, opts: CommandAdapterOp
         opts.secretValues,
       );
       // sh -c so users can write pipes and redirections in agent-command.
-      const res = await runProcess({
-        command: '/bin/sh',
-        args: ['-c', commandLine],
-        cwd: inv.cwd,
-        env,
-        stdin: inv.prompt,
-        timeoutMs: inv.timeoutMs,
-      });
+      const spec = { command: '/bin/sh', args: ['-c', commandLine], cwd: inv.cwd, env, stdin: inv.prompt, timeoutMs: inv.timeoutMs };
+      const res = opts.sandbox ? await opts.sandbox.run(spec, callAccess(inv)) : await runProcess(spec);
       const cause = processFailure(res, inv.timeoutMs);
       if (cause !== undefined) {
         const tail = stderrTail(res.stderr);

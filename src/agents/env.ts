@@ -1,6 +1,7 @@
 // The environment an agent CLI sees: the step's environment minus every GitHub
 // and Actions credential or runtime handle. Agents run code from the pull request,
 // so anything left here is readable by the PR's author (docs/security.md).
+import { isAllowed, type EnvPattern } from './env-allowlist.js';
 
 const FORBIDDEN_EXACT = new Set([
   'GITHUB_TOKEN',
@@ -62,20 +63,23 @@ export function scrubbedNames(base: NodeJS.ProcessEnv, secretValues: readonly st
 }
 
 /**
- * A copy of `base` without forbidden names and without any variable whose value
- * equals one of `secretValues` (a token copied into an oddly named variable),
- * then `extra` on top. `extra` is applied verbatim: it is chosen by our code
- * (REVIEW_LOOP_*, HOME, CLI state homes), not inherited.
+ * A copy of `base` with only the names `allow` lists (env-allowlist.ts), never a forbidden
+ * name and never a variable whose value equals one of `secretValues` (a token copied into
+ * an oddly named variable), then `extra` on top. `extra` is applied verbatim: it is chosen
+ * by our code (REVIEW_LOOP_*, HOME, CLI state homes), not inherited. Without `allow`, every
+ * name that is not forbidden passes (the unit tests of the denylist use that).
  */
 export function agentEnv(
   base: NodeJS.ProcessEnv,
   extra: Record<string, string>,
   secretValues: readonly string[] = [],
+  allow?: readonly EnvPattern[],
 ): NodeJS.ProcessEnv {
   const secrets = secretSet(secretValues);
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined || isDropped(name, value, secrets)) continue;
+    if (allow && !isAllowed(name, allow)) continue;
     env[name] = value;
   }
   return { ...env, ...extra };

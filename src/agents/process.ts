@@ -24,6 +24,21 @@ export interface ProcessSpec {
   maxOutputBytes?: number;
   /** SIGTERM → SIGKILL grace after a timeout. Default KILL_GRACE_MS. */
   killGraceMs?: number;
+  /** Run as another OS user (src/sandbox/); absent: as ourselves. */
+  runAs?: RunAs;
+}
+
+/**
+ * Another user to run as. As root the child is spawned with that uid and gid (libuv also
+ * drops supplementary groups); through sudo, `sudo -n -E -u <user>` starts it. Either way our
+ * process-group kill may not reach what the user started, so `killMarked` kills by marker.
+ */
+export interface RunAs {
+  uid: number;
+  gid: number;
+  /** Set when the user is reached through sudo (we are not root). */
+  sudoUser?: string;
+  killMarked: (marker: string) => Promise<void>;
 }
 
 export interface ProcessResult {
@@ -49,12 +64,22 @@ export const DRAIN_MS = 500;
  */
 export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const marker = newInvocationMarker();
-  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } });
-  await killLeftovers(`${marker.name}=${marker.value}`);
+  const tag = `${marker.name}=${marker.value}`;
+  const killTagged = (): Promise<unknown> => (spec.runAs ? spec.runAs.killMarked(tag) : killLeftovers(tag));
+  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, killTagged);
+  await killTagged();
   return res;
 }
 
-function runInGroup(spec: ProcessSpec): Promise<ProcessResult> {
+/** The command line that starts `spec` as its user: sudo re-sets PATH (secure_path), so it is given again. */
+function commandLine(spec: ProcessSpec): { command: string; args: string[] } {
+  const user = spec.runAs?.sudoUser;
+  if (!user) return { command: spec.command, args: spec.args };
+  const keep = ['PATH', 'HOME'].flatMap((k) => (spec.env[k] !== undefined ? [`${k}=${spec.env[k]}`] : []));
+  return { command: 'sudo', args: ['-n', '-E', '-u', user, '--', '/usr/bin/env', ...keep, spec.command, ...spec.args] };
+}
+
+function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Promise<ProcessResult> {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = new TailBuffer(cap);
@@ -89,11 +114,14 @@ function runInGroup(spec: ProcessSpec): Promise<ProcessResult> {
     };
 
     try {
-      child = spawn(spec.command, spec.args, {
+      const { command, args } = commandLine(spec);
+      const asUser = spec.runAs && !spec.runAs.sudoUser ? { uid: spec.runAs.uid, gid: spec.runAs.gid } : {};
+      child = spawn(command, args, {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
         stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        ...asUser,
       });
     } catch (e) {
       finish(e as Error); // e.g. a NUL byte in an argument
@@ -121,7 +149,13 @@ function runInGroup(spec: ProcessSpec): Promise<ProcessResult> {
         if (exit) return;
         timedOut = true;
         killGroup(pid, 'SIGTERM');
-        timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), spec.killGraceMs ?? KILL_GRACE_MS));
+        timers.push(
+          setTimeout(() => {
+            killGroup(pid, 'SIGKILL');
+            // Another user's processes (under sudo) are out of our signals' reach.
+            if (spec.runAs) void killTagged();
+          }, spec.killGraceMs ?? KILL_GRACE_MS),
+        );
       };
       timers.push(setTimeout(onTimeout, spec.timeoutMs));
     }

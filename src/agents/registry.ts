@@ -2,12 +2,14 @@
 // gemini) are passed in by the caller; `command` is built here from agent-command.
 import { createCommandAdapter } from './command.js';
 import type { AgentAdapter, AgentKind } from './types.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 
 export interface RegistryOptions {
   /** The agent-command input; enables the `command` agent. */
   agentCommand?: string;
   baseEnv?: NodeJS.ProcessEnv;
   secretValues?: readonly string[];
+  sandbox?: Sandbox;
   adapters?: Partial<Record<AgentKind, AgentAdapter>>;
 }
 
@@ -33,6 +35,7 @@ export function createRegistry(opts: RegistryOptions = {}): AgentRegistry {
       createCommandAdapter(command, {
         ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}),
         ...(opts.secretValues ? { secretValues: opts.secretValues } : {}),
+        ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
       }),
     );
   }

@@ -11,6 +11,10 @@ export const WORKFLOW_ONLY: readonly InputName[] = [
   'github-token',
   'allow-fork-fixes',
   'agent-command',
+  // Turning isolation off or handing secrets to PR code widens what a run may do.
+  'isolation',
+  'verify-env',
+  'agent-env',
   'pr',
   'config-file',
   'preset',

@@ -8,7 +8,7 @@ import { agentConfig, agentVersions } from './agent-settings.js';
 import { ConfigError } from './errors.js';
 import { boolean, list, oneOf, positiveNumber, text, wholeNumber } from './fields.js';
 import { crossCheck, roles } from './roles.js';
-import { configPath, presetName, botLogin, workflowFile } from './values.js';
+import { configPath, presetName, botLogin, envName, workflowFile } from './values.js';
 
 export const inputSchemaShape = {
   'github-token': z.string({
@@ -38,6 +38,9 @@ export const inputSchemaShape = {
   'allowed-bots': list(botLogin, true).default(() => []),
   'dispatch-workflows': list(workflowFile, true).default(() => []),
   'allow-fork-fixes': boolean('allow-fork-fixes').default(false),
+  isolation: oneOf('isolation', ['auto', 'required', 'off'], 'required').default('auto'),
+  'verify-env': list(envName('verify-env'), true).default(() => []),
+  'agent-env': list(envName('agent-env'), true).default(() => []),
 };
 
 export type InputName = keyof typeof inputSchemaShape;
@@ -72,6 +75,9 @@ export interface Config {
   allowedBots: string[];
   dispatchWorkflows: string[];
   allowForkFixes: boolean;
+  isolation: 'auto' | 'required' | 'off';
+  verifyEnv: string[];
+  agentEnv: string[];
 }
 
 function toConfig(o: Parsed): Config {
@@ -102,6 +108,9 @@ function toConfig(o: Parsed): Config {
     allowedBots: o['allowed-bots'],
     dispatchWorkflows: o['dispatch-workflows'],
     allowForkFixes: o['allow-fork-fixes'],
+    isolation: o.isolation,
+    verifyEnv: o['verify-env'],
+    agentEnv: o['agent-env'],
   };
 }
 

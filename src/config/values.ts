@@ -1,4 +1,5 @@
 // Checks for single-string inputs and list items with a fixed shape.
+import { isForbiddenEnvName } from '../agents/env.js';
 import { example, fail } from './errors.js';
 import { field } from './fields.js';
 
@@ -38,4 +39,21 @@ export function workflowFile(item: string): string {
     item,
     example('dispatch-workflows', 'ci.yml'),
   );
+}
+
+/**
+ * A variable name for `verify-env`/`agent-env`. Names the action keeps from every child (the
+ * GitHub token, `INPUT_*`, the runner's command files) are refused here rather than dropped
+ * silently later.
+ */
+export function envName(input: string) {
+  return (item: string): string => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) {
+      return fail('must list environment variable names, one per line or comma-separated', item, example(input, 'NPM_TOKEN'));
+    }
+    if (isForbiddenEnvName(item)) {
+      return fail('names a GitHub or Actions credential, which no child process may get', item, example(input, 'NPM_TOKEN'));
+    }
+    return item;
+  };
 }

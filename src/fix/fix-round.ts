@@ -19,6 +19,7 @@ import { fixCommitMessage } from './commit-message.js';
 import { forbiddenPaths } from './guard.js';
 import { buildFixPayload, checkAccounting } from './payload.js';
 import { runVerify } from './verify.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { PrContext } from '../github/types.js';
 
 export interface FixEnv extends RoundEnv {
@@ -29,6 +30,7 @@ export interface FixEnv extends RoundEnv {
   verify: string[];
   dryRun: boolean;
   verifyEnv: NodeJS.ProcessEnv;
+  sandbox?: Sandbox;
   redact: (text: string) => string;
   log: (line: string) => void;
   /**
@@ -71,7 +73,7 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
 
     rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), { exclude: env.commitExclude });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
-    const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log });
+    const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log, ...(env.sandbox ? { sandbox: env.sandbox } : {}) });
     rec.verify = verify.results;
     if (!verify.ok) {
       const failed = verify.results[verify.results.length - 1]!;

@@ -1,6 +1,7 @@
 // The project's own verification commands (SPEC §6): each must pass before a push.
 // They run the PR's code, so they get the same token-free environment as the agents.
 import { runProcess } from '../agents/process.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { VerifyResult } from '../review/types.js';
 
 export const TAIL_LINES = 40;
@@ -11,6 +12,8 @@ export interface VerifyOptions {
   timeoutMs: number;
   redact: (text: string) => string;
   log: (line: string) => void;
+  /** Runs each command as the sandbox user, with write access to the checkout. */
+  sandbox?: Sandbox;
 }
 
 function tail(text: string, lines: number): string {
@@ -23,13 +26,8 @@ export async function runVerify(commands: string[], opts: VerifyOptions): Promis
   const results: VerifyResult[] = [];
   for (const command of commands) {
     opts.log(`verify: ${command}`);
-    const r = await runProcess({
-      command: '/bin/sh',
-      args: ['-c', `exec 2>&1; ${command}`],
-      cwd: opts.cwd,
-      env: opts.env,
-      timeoutMs: opts.timeoutMs,
-    });
+    const spec = { command: '/bin/sh', args: ['-c', `exec 2>&1; ${command}`], cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs };
+    const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd }) : await runProcess(spec);
     const result: VerifyResult = {
       command,
       exitCode: r.exitCode,

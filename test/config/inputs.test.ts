@@ -47,6 +47,9 @@ describe('parseInputs', () => {
       allowedBots: [],
       dispatchWorkflows: [],
       allowForkFixes: false,
+      isolation: 'auto',
+      verifyEnv: [],
+      agentEnv: [],
     } satisfies Config);
   });
 
@@ -56,6 +59,20 @@ describe('parseInputs', () => {
     expect(config.maxRounds).toBe(3);
     expect(config.mode).toBe('fix');
     expect(config.reviewers).toHaveLength(1);
+  });
+
+  it('reads isolation and the variable lists, and refuses a credential name or a malformed one', () => {
+    const config = parse({ ...TOKEN, isolation: 'Required', 'verify-env': 'NPM_TOKEN, PYPI_TOKEN', 'agent-env': 'MY_KEY' });
+    expect(config.isolation).toBe('required');
+    expect(config.verifyEnv).toEqual(['NPM_TOKEN', 'PYPI_TOKEN']);
+    expect(config.agentEnv).toEqual(['MY_KEY']);
+    expect(problems({ ...TOKEN, 'verify-env': 'GITHUB_TOKEN', 'agent-env': 'NOT-A-NAME', isolation: 'sometimes' })).toEqual([
+      'Input "isolation" must be one of auto, required, off; got "sometimes". Example: isolation: required',
+      'Input "verify-env" names a GitHub or Actions credential, which no child process may get; got "GITHUB_TOKEN". ' +
+        'Example: verify-env: NPM_TOKEN',
+      'Input "agent-env" must list environment variable names, one per line or comma-separated; got "NOT-A-NAME". ' +
+        'Example: agent-env: NPM_TOKEN',
+    ]);
   });
 
   it('requires the token without echoing anything', () => {

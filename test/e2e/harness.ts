@@ -3,15 +3,17 @@
 // checkout of a bare origin, against the fake GitHub on 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGitSandbox, type Clone, type GitSandbox, type GitSandboxOptions } from '../fakes/git-sandbox.js';
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakePullInput } from '../fakes/github/index.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DIST = path.join(ROOT, 'dist/index.js');
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// E2E_DIST runs the suite against another build (e.g. the last commit's, to show that a
+// security test fails before its fix).
+export const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist/index.js');
 export const SCRIPTED_AGENT = path.join(ROOT, 'test/fakes/scripted-agent.mjs');
 export const OWNER = 'octo-org';
 export const REPO = 'demo-repo';
@@ -89,6 +91,12 @@ export interface RunResult {
 export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: Partial<FakeGitHubOptions>; pull?: Partial<FakePullInput> } = {}): Promise<World> {
   const sandbox = await createGitSandbox({ prNumber: 7, ...opts.sandbox });
   const dir = await mkdtemp(path.join(tmpdir(), 'e2e-'));
+  // The scripted agent runs as the action's sandbox user: it must reach its scenario and
+  // append to the call log (a sticky, world-writable folder, like /tmp).
+  await chmod(dir, 0o755);
+  const agentIo = path.join(dir, 'agent-io');
+  await mkdir(agentIo, { mode: 0o1777 });
+  await chmod(agentIo, 0o1777);
   const github = await startFakeGitHub({
     owner: OWNER,
     repo: REPO,
@@ -98,7 +106,9 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
     ...opts.github,
     pulls: [{ number: 7, title: 'Refactor add', body: 'Makes add faster.', user: 'octocat', headRef: sandbox.headRef, baseRef: sandbox.baseRef, ...opts.pull }],
   });
-  const log = path.join(dir, 'agent-calls.jsonl');
+  const log = path.join(agentIo, 'agent-calls.jsonl');
+  await writeFile(log, '', { mode: 0o666 });
+  await chmod(log, 0o666);
   let runs = 0;
   const agentCalls = (): AgentCall[] =>
     existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
@@ -133,7 +143,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
       const ref = o.checkout === 'base' ? sandbox.baseRef : o.checkout === 'head' ? sandbox.headRef : sandbox.mergeRef;
       const checkout = await sandbox.cloneAt(ref);
       await o.prepare?.(checkout);
-      const scenario = path.join(dir, `scenario-${n}.json`);
+      const scenario = path.join(agentIo, `scenario-${n}.json`);
       await writeFile(scenario, JSON.stringify({ rules: o.rules ?? [] }));
       const eventName = o.eventName ?? 'pull_request';
       const eventPath = path.join(dir, `event-${n}.json`);
@@ -146,6 +156,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
         'github-token': TOKEN,
         agent: 'command',
         'agent-command': `node ${SCRIPTED_AGENT}`,
+        'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG',
         reviewers: 'command:scripted-model',
         ...(eventName === 'workflow_dispatch' ? { pr: '7' } : {}),
         ...o.inputs,

@@ -33,7 +33,8 @@ it('refuses a fix that adds a workflow file even when a verify command deletes i
 it('refuses to push when a verify command moves HEAD after the fix commit', async () => {
   const r = await world.run({
     rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } }],
-    inputs: { verify: 'npm test\ngit -c user.name=x -c user.email=x@x commit -q --allow-empty -m sneaky' },
+    // isolation off: the sandbox user cannot write .git at all; this tests the second line of defence.
+    inputs: { isolation: 'off', verify: 'npm test\ngit -c user.name=x -c user.email=x@x commit -q --allow-empty -m sneaky' },
   });
   expect(r.outputs.status).toBe('failed');
   expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
@@ -44,7 +45,8 @@ it('undoes a verify command that points the push somewhere else through .git/con
   const elsewhere = path.join(world.dir, 'elsewhere.git');
   const r = await world.run({
     rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } }],
-    inputs: { verify: `npm test\ngit init -q --bare ${elsewhere}\ngit config remote.origin.pushurl ${elsewhere}` },
+    // isolation off: the sandbox user cannot write .git/config at all; this tests the second line of defence.
+    inputs: { isolation: 'off', verify: `npm test\ngit init -q --bare ${elsewhere}\ngit config remote.origin.pushurl ${elsewhere}` },
   });
   expect(r.outputs.status, r.stdout).toBe('converged');
   const fix = (await world.headLog())[0]!;

@@ -38,8 +38,10 @@ it('applies a preset and path filters from the base branch, and hooks add findin
       '',
     ].join('\n'),
   );
-  const hookOut = path.join(world.dir, 'hook-out.txt');
-  const r = await world.run({ inputs: { preset: 'careful' }, extraEnv: { HOOK_OUT: hookOut }, rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }] });
+  // The hook runs as the sandbox user: it writes where that user may, and sees HOOK_OUT only
+  // because verify-env names it.
+  const hookOut = path.join(world.dir, 'agent-io', 'hook-out.txt');
+  const r = await world.run({ inputs: { preset: 'careful', 'verify-env': 'HOOK_OUT' }, extraEnv: { HOOK_OUT: hookOut }, rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }] });
   expect(r.outputs.status, r.stdout).toBe('review-only');
   expect(r.outputs.p2).toBe('1');
   const report = world.github.comments(7)[0]!.body;

@@ -1,0 +1,101 @@
+// What the sandbox user may touch, and giving it back afterwards (issue 7, part 1):
+// - traverse: the directories above the checkout, the context and state folders and the CLI
+//   get o+x (enter, not list) where they lack it, restored when the run ends;
+// - read: a context folder becomes group-readable by the user's group;
+// - own: a CLI state home or a hook's scratch folder is the user's for one call;
+// - the work tree: every entry but `.git` is the user's for one call, and the top folder is
+//   group-writable with the sticky bit, so the user can add files at the top but can neither
+//   remove nor replace `.git` (unlink(2): in a sticky folder only the entry's owner may).
+// After the call everything the user owns under a granted path goes back to its owner.
+import { lstat, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { mustAsRoot, type Privilege } from './privilege.js';
+import type { SandboxUser } from './user.js';
+
+interface Owner {
+  uid: number;
+  gid: number;
+}
+
+export class AccessGrants {
+  private readonly traversed = new Map<string, number>();
+
+  constructor(
+    private readonly privilege: Privilege,
+    private readonly user: SandboxUser,
+  ) {}
+
+  /** Makes every folder above `target` (and `target` itself when a folder) enterable by others. */
+  async traverse(target: string): Promise<void> {
+    const dirs: string[] = [];
+    for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+      dirs.push(dir);
+      if (dir === path.dirname(dir)) break;
+    }
+    for (const dir of dirs.reverse()) {
+      if (this.traversed.has(dir)) continue;
+      const st = await stat(dir).catch(() => null);
+      if (!st?.isDirectory()) continue;
+      this.traversed.set(dir, st.mode & 0o7777);
+      if ((st.mode & 0o001) === 0) await mustAsRoot(this.privilege, ['chmod', 'o+x', dir]);
+    }
+  }
+
+  /** Read access for the user's group to a folder the action wrote (context folders). */
+  async readable(dir: string): Promise<void> {
+    await mustAsRoot(this.privilege, ['chgrp', '-R', '--', String(this.user.gid), dir]);
+    await mustAsRoot(this.privilege, ['chmod', '-R', 'g+rX,g-w', '--', dir]);
+  }
+
+  /** The user owns `dirs` until the returned function gives them back. */
+  async own(dirs: readonly string[]): Promise<() => Promise<void>> {
+    if (dirs.length === 0) return async () => {};
+    const owners = await Promise.all(dirs.map((d) => ownerOf(d)));
+    await mustAsRoot(this.privilege, ['chown', '-R', '--', this.ids(this.user), ...dirs]);
+    return async () => {
+      for (const [i, dir] of dirs.entries()) await this.giveBack(dir, owners[i]!);
+    };
+  }
+
+  /** Write access to a checkout for one call, keeping `.git` out of reach. */
+  async workTree(top: string): Promise<() => Promise<void>> {
+    const owner = await ownerOf(top);
+    const topMode = (await stat(top)).mode & 0o7777;
+    const entries = (await readdir(top)).filter((e) => e !== '.git').map((e) => path.join(top, e));
+    if (entries.length) await mustAsRoot(this.privilege, ['chown', '-R', '--', this.ids(this.user), ...entries]);
+    await mustAsRoot(this.privilege, ['chgrp', '--', String(this.user.gid), top]);
+    await mustAsRoot(this.privilege, ['chmod', 'g+rwx,+t', '--', top]);
+    return async () => {
+      await this.giveBack(top, owner);
+      await mustAsRoot(this.privilege, ['chgrp', '--', String(owner.gid), top]);
+      await mustAsRoot(this.privilege, ['chmod', (topMode & 0o7777).toString(8), '--', top]);
+    };
+  }
+
+  /** Undoes every o+x this run added (newest first, so inner folders go before outer ones). */
+  async restore(): Promise<void> {
+    for (const [dir, mode] of [...this.traversed].reverse()) {
+      if ((mode & 0o001) !== 0) continue;
+      await mustAsRoot(this.privilege, ['chmod', mode.toString(8), '--', dir]).catch(() => undefined);
+    }
+    this.traversed.clear();
+  }
+
+  private async giveBack(dir: string, owner: Owner): Promise<void> {
+    // --from: only what the user owns now (what it created, what we lent it); -R does not follow
+    // symbolic links (chown(1), -P is the default), so a planted link cannot redirect the chown.
+    await mustAsRoot(this.privilege, ['chown', '-R', `--from=${this.user.uid}`, '--', this.ids(owner), dir]);
+    // chown(2) clears set-user-ID and set-group-ID bits of files (Linux, since 2.2.13, for root
+    // too); this makes sure a file the user planted can never run with the owner's rights.
+    await mustAsRoot(this.privilege, ['find', dir, '-xdev', '-type', 'f', '-perm', '/6000', '-exec', 'chmod', 'ug-s', '{}', '+']);
+  }
+
+  private ids(o: Owner): string {
+    return `${o.uid}:${o.gid}`;
+  }
+}
+
+async function ownerOf(p: string): Promise<Owner> {
+  const st = await lstat(p);
+  return { uid: st.uid, gid: st.gid };
+}

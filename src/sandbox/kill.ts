@@ -1,0 +1,31 @@
+// Ending the sandbox user's processes. A process that left its process group (setsid) and
+// dropped the marker variable (`env -u`) escapes leftovers.ts, but not its user id: once no
+// call of the run is under way, every process of the sandbox user is killed.
+import { killLeftovers } from '../agents/leftovers.js';
+import { asRoot, type Privilege } from './privilege.js';
+
+const ROUNDS = 5;
+
+/** Kills every process whose real or effective uid is `uid`; repeats while some fork. */
+export async function killAllOf(privilege: Privilege, uid: number): Promise<void> {
+  for (let i = 0; i < ROUNDS; i++) {
+    // pkill exits 1 when nothing matched: then nothing of the user is left.
+    const byReal = await asRoot(privilege, ['pkill', '-KILL', '-U', String(uid)]);
+    const byEffective = await asRoot(privilege, ['pkill', '-KILL', '-u', String(uid)]);
+    if (byReal.code === 1 && byEffective.code === 1) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Kills the processes of one call (those carrying its marker) without touching the others. */
+export async function killMarked(privilege: Privilege, marker: string): Promise<void> {
+  // As root we can read every /proc/<pid>/environ ourselves.
+  if (privilege === 'root') {
+    await killLeftovers(marker);
+    return;
+  }
+  // Through sudo, a root shell reads them; the marker is a random id, not a secret.
+  const script = 'for e in /proc/[0-9]*/environ; do if tr "\\0" "\\n" < "$e" 2>/dev/null | grep -qxF "$1"; then ' +
+    'p=${e#/proc/}; kill -KILL "${p%/environ}" 2>/dev/null; fi; done; exit 0';
+  await asRoot(privilege, ['sh', '-c', script, 'kill-marked', marker]);
+}

@@ -1,0 +1,119 @@
+// Issue 7, part 1: an agent, a verify command and a hook — each running PR-influenced code —
+// walk their ancestors' /proc/<pid>/environ and /proc/<pid>/mem and every other process's
+// environ looking for the token, and leave a process behind with setsid and without the marker
+// variable. With isolation (the default: these tests run as root, so the action can create its
+// sandbox user) they find nothing, nothing they left survives the step, and the loop still
+// reviews, fixes, verifies and pushes.
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SAMPLE_PROJECT } from '../../fakes/git-sandbox.js';
+import { createWorld, ROOT, SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
+import { PLANTED_BUG_RULES } from '../scenarios.js';
+
+const HUNTER = path.join(ROOT, 'test/fakes/token-hunter.mjs');
+const RUNTIME_TOKEN = 'actions-runtime-secret-value';
+const DEPLOY_KEY = 'deploy-key-not-for-pr-code-5f1c';
+const NPM_TOKEN = 'npm_verifyMayHaveThis0123456789';
+
+interface Ancestor {
+  pid: number;
+  cmdline: string;
+  environReadable: boolean;
+  environHasToken: boolean;
+  mem: { opened: boolean; found: boolean };
+}
+interface Hunt {
+  role: string;
+  uid: number;
+  envNames: string[];
+  ancestors: Ancestor[];
+  othersWithToken: number[];
+  sleepers: number[];
+}
+
+let world: World;
+let huntLog: string;
+let needlesFile: string;
+
+beforeEach(async () => {
+  const hooks = `hooks:\n  before-review: node ${HUNTER} hook\n`;
+  world = await createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': hooks } } });
+  huntLog = path.join(world.dir, 'agent-io', 'hunts.jsonl');
+  writeFileSync(huntLog, '');
+  chmodSync(huntLog, 0o666);
+  needlesFile = path.join(world.dir, 'agent-io', 'needles.txt');
+  writeFileSync(needlesFile, `${TOKEN}\n${RUNTIME_TOKEN}\n`, { mode: 0o644 });
+});
+afterEach(async () => {
+  await world.close();
+});
+
+const hunts = (): Hunt[] =>
+  readFileSync(huntLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Hunt);
+
+/** Running, not gone and not a zombie (a killed orphan waits for init to reap it). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function runWith(isolation?: string) {
+  return world.run({
+    rules: PLANTED_BUG_RULES,
+    inputs: {
+      'agent-command': `node ${HUNTER} "$REVIEW_LOOP_ROLE"; node ${SCRIPTED_AGENT}`,
+      'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG,HUNTER_LOG,HUNTER_NEEDLES_FILE',
+      'verify-env': 'HUNTER_LOG,HUNTER_NEEDLES_FILE,NPM_TOKEN',
+      verify: `node ${HUNTER} verify\nnpm test`,
+      ...(isolation ? { isolation } : {}),
+    },
+    extraEnv: { HUNTER_LOG: huntLog, HUNTER_NEEDLES_FILE: needlesFile, DEPLOY_KEY, NPM_TOKEN },
+  });
+}
+
+it('keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind', async () => {
+  const r = await runWith();
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.outputs.status).toBe('converged');
+
+  const all = hunts();
+  expect(new Set(all.map((h) => h.role))).toEqual(new Set(['hook', 'reviewer', 'fixer', 'verify']));
+  for (const h of all) {
+    // The hunt really ran as someone else, and really saw the action among its ancestors.
+    expect(h.uid, h.role).not.toBe(0);
+    const action = h.ancestors.find((a) => a.cmdline.includes('dist/index.js'));
+    expect(action, `${h.role}: ${JSON.stringify(h.ancestors.map((a) => a.cmdline))}`).toBeDefined();
+    for (const a of h.ancestors) {
+      expect(a.environHasToken, `${h.role} read the token from ${a.cmdline}`).toBe(false);
+      expect(a.mem.found, `${h.role} found the token in the memory of ${a.cmdline}`).toBe(false);
+    }
+    expect(action!.environReadable, `${h.role} could read the action's environ`).toBe(false);
+    expect(action!.mem.opened, `${h.role} could open the action's memory`).toBe(false);
+    expect(h.othersWithToken, h.role).toEqual([]);
+    // What it left behind with setsid and without the marker did not outlive the step.
+    for (const pid of h.sleepers) expect(alive(pid), `${h.role} left pid ${pid} running`).toBe(false);
+  }
+  // Least privilege for the environment: a deploy key never reaches PR code; verify gets what
+  // verify-env names, agents do not.
+  for (const h of all) expect(h.envNames, h.role).not.toContain('DEPLOY_KEY');
+  expect(all.find((h) => h.role === 'verify')!.envNames).toContain('NPM_TOKEN');
+  expect(all.find((h) => h.role === 'fixer')!.envNames).not.toContain('NPM_TOKEN');
+  // The product still did its job: the fix was pushed.
+  const log = await world.headLog();
+  expect(log[0]!.body).toContain('Review-Loop-Round: 1');
+  expect(r.stdout).toMatch(/run as the unprivileged user prl-[0-9a-f]+/);
+});
+
+it('says plainly in the log and the summary when isolation is turned off', async () => {
+  const r = await runWith('off');
+  expect(r.outputs.status).toBe('converged');
+  expect(r.stdout).toContain('::warning::Not isolated: isolation is off');
+  expect(r.summary).toContain('Not isolated');
+  // The reason isolation exists: as the action's own user, the token is in reach.
+  expect(hunts().some((h) => h.ancestors.some((a) => a.environHasToken))).toBe(true);
+});
