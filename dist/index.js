@@ -50925,9 +50925,17 @@ function titleWords(title) {
     title.toLowerCase().split(/[^a-z0-9_]+/).filter((w) => w.length > 1 && !STOP.has(w)).map((w) => w.replace(/(ing|ed|es|s)$/, ""))
   );
 }
-function titleSimilarity(a, b) {
-  const wa = titleWords(a);
-  const wb = titleWords(b);
+function titleWordCache() {
+  const cache = /* @__PURE__ */ new Map();
+  return (title) => {
+    let words = cache.get(title);
+    if (!words) cache.set(title, words = titleWords(title));
+    return words;
+  };
+}
+function titleSimilarity(a, b, words = titleWords) {
+  const wa = words(a);
+  const wb = words(b);
   if (wa.size === 0 && wb.size === 0) return 1;
   let inter = 0;
   for (const w of wa) if (wb.has(w)) inter++;
@@ -50937,11 +50945,54 @@ function sameProblem(a, b, opts) {
   const follow = (f) => (f && opts.renames?.get(f)) ?? f;
   if (follow(a.file) !== follow(b.file)) return false;
   if (opts.useLines && a.line != null && b.line != null && Math.abs(a.line - b.line) > LINE_WINDOW) return false;
-  const sim = titleSimilarity(a.title, b.title);
+  const sim = titleSimilarity(a.title, b.title, opts.words);
   if (sim >= TITLE_THRESHOLD) return true;
   const sameSpot = opts.useLines && a.line != null && a.line === b.line;
   return sameSpot && categoryCode(a.category) === categoryCode(b.category) && sim >= TITLE_THRESHOLD / 2;
 }
+
+// src/review/group-index.ts
+var GroupIndex = class {
+  files = /* @__PURE__ */ new Map();
+  lineOf = /* @__PURE__ */ new Map();
+  created = 0;
+  add(group) {
+    const entry = { group, order: this.created++ };
+    const file2 = this.fileGroups(group.file);
+    file2.all.push(entry);
+    this.put(file2, entry, group.line);
+  }
+  /** Groups that may be the same problem as `f`, oldest first. */
+  candidates(f) {
+    const file2 = this.files.get(f.file);
+    if (!file2) return [];
+    if (f.line == null) return file2.all.map((e) => e.group);
+    const near = [...file2.noLine];
+    for (let l = f.line - LINE_WINDOW; l <= f.line + LINE_WINDOW; l++) near.push(...file2.byLine.get(l) ?? []);
+    return near.sort((a, b) => a.order - b.order).map((e) => e.group);
+  }
+  /** Call after a group took another member's place (its line may have moved). */
+  moved(group) {
+    const old = this.lineOf.get(group);
+    if (old === void 0 || old === group.line) return;
+    const file2 = this.fileGroups(group.file);
+    const bucket = old == null ? file2.noLine : file2.byLine.get(old) ?? [];
+    const i = bucket.findIndex((e) => e.group === group);
+    if (i === -1) return;
+    const [entry] = bucket.splice(i, 1);
+    this.put(file2, entry, group.line);
+  }
+  put(file2, entry, line) {
+    this.lineOf.set(entry.group, line);
+    if (line == null) file2.noLine.push(entry);
+    else file2.byLine.set(line, [...file2.byLine.get(line) ?? [], entry]);
+  }
+  fileGroups(name) {
+    let file2 = this.files.get(name);
+    if (!file2) this.files.set(name, file2 = { noLine: [], byLine: /* @__PURE__ */ new Map(), all: [] });
+    return file2;
+  }
+};
 
 // src/review/findings.ts
 function normalizeFinding(raw, reviewer) {
@@ -50965,15 +51016,20 @@ function normalizeFinding(raw, reviewer) {
 var rank = (p) => PRIORITIES.indexOf(p);
 function groupFindings(findings) {
   const groups2 = [];
+  const index = new GroupIndex();
+  const words = titleWordCache();
   for (const f of findings) {
-    const match = groups2.find((g) => sameProblem(g, f, { useLines: true }));
+    const match = index.candidates(f).find((g) => sameProblem(g, f, { useLines: true, words }));
     if (!match) {
-      groups2.push({ ...f, reportedBy: [...f.reportedBy] });
+      const group = { ...f, reportedBy: [...f.reportedBy] };
+      groups2.push(group);
+      index.add(group);
       continue;
     }
     for (const r of f.reportedBy) if (!match.reportedBy.includes(r)) match.reportedBy.push(r);
     if (rank(f.priority) < rank(match.priority)) {
       Object.assign(match, { ...f, reportedBy: match.reportedBy });
+      index.moved(match);
     }
   }
   return sortFindings(groups2);

@@ -2,7 +2,8 @@
 // action, one entry per problem, each carrying the reviewers that reported it.
 import { PRIORITIES, type Priority, type RawFinding } from '../agents/envelope.js';
 import { findingId } from './finding-id.js';
-import { sameProblem } from './similarity.js';
+import { GroupIndex } from './group-index.js';
+import { sameProblem, titleWordCache } from './similarity.js';
 import type { Counts, Finding } from './types.js';
 
 export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
@@ -33,15 +34,20 @@ const rank = (p: Priority) => PRIORITIES.indexOf(p);
  */
 export function groupFindings(findings: Finding[]): Finding[] {
   const groups: Finding[] = [];
+  const index = new GroupIndex<Finding>();
+  const words = titleWordCache();
   for (const f of findings) {
-    const match = groups.find((g) => sameProblem(g, f, { useLines: true }));
+    const match = index.candidates(f).find((g) => sameProblem(g, f, { useLines: true, words }));
     if (!match) {
-      groups.push({ ...f, reportedBy: [...f.reportedBy] });
+      const group = { ...f, reportedBy: [...f.reportedBy] };
+      groups.push(group);
+      index.add(group);
       continue;
     }
     for (const r of f.reportedBy) if (!match.reportedBy.includes(r)) match.reportedBy.push(r);
     if (rank(f.priority) < rank(match.priority)) {
       Object.assign(match, { ...f, reportedBy: match.reportedBy });
+      index.moved(match);
     }
   }
   return sortFindings(groups);

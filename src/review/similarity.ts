@@ -20,9 +20,19 @@ export function titleWords(title: string): Set<string> {
   );
 }
 
-export function titleSimilarity(a: string, b: string): number {
-  const wa = titleWords(a);
-  const wb = titleWords(b);
+/** Word sets by title, for one grouping pass: each title is split once, not once a comparison. */
+export function titleWordCache(): (title: string) => Set<string> {
+  const cache = new Map<string, Set<string>>();
+  return (title) => {
+    let words = cache.get(title);
+    if (!words) cache.set(title, (words = titleWords(title)));
+    return words;
+  };
+}
+
+export function titleSimilarity(a: string, b: string, words: (title: string) => Set<string> = titleWords): number {
+  const wa = words(a);
+  const wb = words(b);
   if (wa.size === 0 && wb.size === 0) return 1;
   let inter = 0;
   for (const w of wa) if (wb.has(w)) inter++;
@@ -41,13 +51,15 @@ export interface SameProblemOptions {
   useLines: boolean;
   /** Old path → new path, so a finding on a renamed file still matches. */
   renames?: ReadonlyMap<string, string>;
+  /** A titleWordCache() shared across the comparisons of one pass. */
+  words?: (title: string) => Set<string>;
 }
 
 export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptions): boolean {
   const follow = (f: string | null) => (f && opts.renames?.get(f)) ?? f;
   if (follow(a.file) !== follow(b.file)) return false;
   if (opts.useLines && a.line != null && b.line != null && Math.abs(a.line - b.line) > LINE_WINDOW) return false;
-  const sim = titleSimilarity(a.title, b.title);
+  const sim = titleSimilarity(a.title, b.title, opts.words);
   if (sim >= TITLE_THRESHOLD) return true;
   // Same category at the same line is one problem described in other words when the titles
   // overlap enough; two different bugs on one line ("ignores the offset", "throws on empty")
