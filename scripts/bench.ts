@@ -4,9 +4,14 @@
 // - the sanitizer and the grouping stay fast on large inputs (200k-character reports,
 //   500 findings);
 // - one whole review → fix → re-review run of the bundled action, wall time.
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { sanitize } from '../src/report/sanitize.js';
+import { composeComment } from '../src/report/state.js';
 import { groupFindings, normalizeFinding } from '../src/review/findings.js';
+import { generatedFiles } from '../test/fakes/git-sandbox.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
 
@@ -37,6 +42,20 @@ const big = `${'Found a token ghp_' + 'a'.repeat(36) + ' and some text. '.repeat
 let t = performance.now();
 for (let i = 0; i < 10; i++) sanitize(big, { secrets: ['s3cret-value'] });
 rows.push([`sanitize ${(big.length / 1000).toFixed(0)}k chars`, ms((performance.now() - t) / 10), 'per call, 10 calls']);
+
+// Issue 7, part 6: fitting a hostile hidden state into a comment ends, in bounded time:
+// 10,000 fixed findings whose 10,000-character file names are characters the state escapes.
+const hostileFile = '-/'.repeat(5_000);
+const hostileFixed = Array.from({ length: 10_000 }, (_, i) => ({
+  id: `BUG-${i}`, category: 'bug', file: hostileFile, title: `${i}`,
+}));
+const hostileIds = hostileFixed.map((f) => f.id);
+t = performance.now();
+const fitted = composeComment('## report', {
+  v: 1, kind: 'fix', headSha: 'a'.repeat(40), round: 1, runId: '1', status: null,
+  findingIds: hostileIds, fixedIds: hostileIds, stuckIds: [], fixed: hostileFixed,
+});
+rows.push(['fit a hostile hidden state (10,000 fixes)', ms(performance.now() - t), `${fitted.length} chars`]);
 
 const raw = Array.from({ length: 500 }, (_, i) => ({
   priority: (['P0', 'P1', 'P2', 'P3'] as const)[i % 4]!,
@@ -77,6 +96,48 @@ try {
 } finally {
   await world.close();
 }
+
+// Issue 8, part 1: a 3,000-file, 100,000-line PR (past the 300 files / 20,000 lines of GitHub's diff media type)
+// gathered from the checkout and handed to the first agent: time from the action's start to the reviewer's call
+// (the call log's mtime), and the action's peak RSS (a preloaded module reports it at exit). Target ≤ 2 s, ≤ 256 MB.
+// The same for the one-file sample PR shows the fixed cost of a run (start-up, checkout, sandbox user).
+async function timeToFirstAgent(prChanges?: Record<string, string | null>): Promise<[string, string]> {
+  const world = await createWorld(prChanges ? { sandbox: { prChanges } } : {});
+  try {
+    const rssFile = path.join(world.dir, 'rss-kb.txt');
+    const probe = path.join(world.dir, 'rss-probe.mjs');
+    await writeFile(probe, [
+      "import { writeFileSync } from 'node:fs';",
+      'const report = () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS));',
+      "if (process.argv[1]?.endsWith('index.js')) process.on('exit', report);",
+    ].join('\n'));
+    // The fake GitHub computes a PR's files and diff with git on its first read and caches them; read it once
+    // here so that its own work (which GitHub does on its servers) is not counted as the action's.
+    await fetch(`${world.github.url}/repos/octo-org/demo-repo/pulls/7`);
+    let started = 0;
+    const r = await world.run({
+      inputs: { mode: 'review' },
+      rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }],
+      extraEnv: { NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`, BENCH_RSS_FILE: rssFile },
+      prepare: async () => {
+        started = Date.now();
+      },
+    });
+    const call = world.agentCalls()[0] as { promptChars?: number } | undefined;
+    const log = path.join(world.dir, 'agent-io', 'agent-calls.jsonl');
+    const peak = `peak RSS ${(Number(await readFile(rssFile, 'utf8')) / 1024).toFixed(0)} MB`;
+    if (!call) return ['none', `no agent call, status ${r.outputs.status}; ${peak}`];
+    return [ms((await stat(log)).mtimeMs - started), `${peak}, prompt ${call.promptChars} chars`];
+  } finally {
+    await world.close();
+  }
+}
+
+const hundredThousandLines = { ...generatedFiles(2000, 33, 'a'), ...generatedFiles(1000, 34, 'b') };
+const [largeTime, largeNote] = await timeToFirstAgent(hundredThousandLines);
+rows.push(['3,000 files / 100,000 lines: start → first agent', largeTime, `${largeNote}; target ≤ 2 s, 256 MB`]);
+const [smallTime, smallNote] = await timeToFirstAgent();
+rows.push(['1 file / 2 lines: start → first agent', smallTime, `${smallNote}; the fixed cost of a run`]);
 
 const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
 console.log(`\n${'measure'.padEnd(w[0]!)}  ${'time'.padStart(w[1]!)}  note`);

@@ -25,6 +25,9 @@ const OPERATIONS = [
   ['get', '/repos/{owner}/{repo}/collaborators/{username}/permission'],
   ['get', '/repos/{owner}/{repo}/contents/{path}'],
   ['post', '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches'],
+  ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}'],
+  ['get', '/repos/{owner}/{repo}/activity'],
+  ['get', '/repos/{owner}/{repo}/commits/{ref}'],
   ['get', '/user'],
 ];
 

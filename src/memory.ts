@@ -1,5 +1,7 @@
 // Memory across runs (SPEC §7): earlier marker comments written by the token's own
-// identity. Anyone else's comment is never trusted as state, whatever it contains.
+// identity. Anyone else's comment is never trusted as state, whatever it contains. And since
+// every workflow of the repository posts as that same github-actions[bot] (issue 7), a state
+// counts only when it names this workflow job and a run GitHub says is a run of this workflow.
 import type { IssueComment } from './github/comments.js';
 import { MARKER, decodeState, type HiddenState } from './report/state.js';
 import type { FixedFingerprint } from './review/stuck.js';
@@ -17,18 +19,41 @@ export interface PriorRuns {
   stuckIds: string[];
 }
 
+/** What this run is, to tell its own earlier states from forged ones. */
+export interface StateTrust {
+  /** This run's workflow job (`<workflow name>/<job id>`); null: no state can be trusted. */
+  job: string | null;
+  /** This run's workflow file (from GITHUB_WORKFLOW_REF), when the runner says it. */
+  workflow: string | null;
+  /** Why the run a state names is not a run of this workflow, or null when it is (createRunCheck). */
+  checkRun(runId: string): Promise<string | null>;
+  /** Says why a state was ignored. */
+  log(message: string): void;
+}
+
 /**
- * `job` names the workflow job of this run: a head another job reviewed (say, a review-only
- * workflow next to a fixing one) is not "already reviewed" for this one. Fixes and the
- * action's own fix commits count whichever job made them.
+ * The states of our own marker comments that this workflow job wrote. A head another job
+ * reviewed (say, a review-only workflow next to a fixing one) is not "already reviewed" for
+ * this one, and neither are its fixes: states of other jobs are ignored, like forged ones.
  */
-export function readPriorRuns(comments: IssueComment[], ownLogin: string, headSha: string, job: string | null = null): PriorRuns {
-  const states = comments
-    .filter((c) => c.author.toLowerCase() === ownLogin.toLowerCase() && c.body.includes(MARKER))
-    .map((c) => decodeState(c.body))
-    .filter((s): s is HiddenState => s !== null);
-  const sameJob = (s: HiddenState) => !job || !s.job || s.job === job;
-  const finalForHead = [...states].reverse().find((s) => sameJob(s) && s.headSha === headSha && s.status !== null && FINAL.has(s.status)) ?? null;
+export async function readPriorRuns(
+  comments: IssueComment[], ownLogin: string, headSha: string, trust: StateTrust,
+): Promise<PriorRuns> {
+  const decoded = comments.flatMap((c) => {
+    if (c.author.toLowerCase() !== ownLogin.toLowerCase() || !c.body.includes(MARKER)) return [];
+    const s = decodeState(c.body);
+    return s ? [{ id: c.id, s }] : [];
+  });
+  // In parallel: the run lookups behind it are cached per run id.
+  const verdicts = await Promise.all(decoded.map(({ s }) => whyUntrusted(s, trust)));
+  const states: HiddenState[] = [];
+  decoded.forEach(({ id, s }, i) => {
+    const distrust = verdicts[i];
+    if (distrust) trust.log(`ignored the hidden state of comment ${id}: ${distrust}`);
+    else states.push(s);
+  });
+  const isFinal = (s: HiddenState) => s.headSha === headSha && s.status !== null && FINAL.has(s.status);
+  const finalForHead = [...states].reverse().find(isFinal) ?? null;
   const uniq = (xs: string[]) => [...new Set(xs)];
   return {
     states,
@@ -37,6 +62,19 @@ export function readPriorRuns(comments: IssueComment[], ownLogin: string, headSh
     fixed: fingerprints(states),
     stuckIds: uniq(states.flatMap((s) => s.stuckIds)),
   };
+}
+
+/** The trust rule; the cheap checks first, so only plausible states cost a request. */
+async function whyUntrusted(s: HiddenState, trust: StateTrust): Promise<string | null> {
+  // A state without a job used to match every job: now it matches none.
+  if (!s.job) return 'it names no workflow job';
+  if (!trust.job) return 'this run has no workflow job to compare with';
+  if (s.job !== trust.job) return `it belongs to workflow job ${s.job}, not ${trust.job}`;
+  if (trust.workflow && s.workflow !== trust.workflow) {
+    return s.workflow ? `it names workflow file ${s.workflow}, not ${trust.workflow}` : 'it names no workflow file';
+  }
+  if (!s.runId) return 'it names no run';
+  return trust.checkRun(s.runId);
 }
 
 /** Fingerprints where the state has them; a bare id (older state) still matches by id. */

@@ -18,19 +18,29 @@ import { AGENT_CONFIG_PATHS, createGit, ensureAtPrHead, ensureIdentity, isWorkTr
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
-import { decidePush, getTokenRepoPermission } from './github/permissions.js';
+import { decidePush, getTokenForkPermission, getTokenRepoPermission } from './github/permissions.js';
+import { readEvent } from './github/context.js';
+import { getTokenIdentity } from './github/identity.js';
+import { readOnlyFromEvent } from './github/read-only-token.js';
+import { reviewOnlyAfterRefusal, WritesRefused } from './writes-refused.js';
 import { loadPrContext, waitForHead } from './github/pr-context.js';
 import type { ActionIO } from './io.js';
-import { runLoop, type LoopEnd, type LoopResult } from './loop.js';
+import { runLoop, type LoopResult } from './loop.js';
 import { createHookRunner } from './hooks.js';
 import { makePathMatcher } from './review/path-filter.js';
 import { readPriorRuns } from './memory.js';
-import { checkOpen, checkTrigger, getTokenLogin, loadResolvedConfig, readConfig, readTarget, RefusedRun, SkipRun } from './preflight.js';
+import { createRunCheck, workflowIdentity } from './github/workflow-runs.js';
+import {
+  checkCommandCoversHead, checkOpen, checkTrigger, loadResolvedConfig, readConfig, readTarget, RefusedRun, SkipRun,
+} from './preflight.js';
 import { loadPrompts } from './prompts.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { redactSecrets } from './report/sanitize.js';
 import { renderFailureReport, renderFinalSummary, renderFixReport, renderReviewReport } from './report/markdown.js';
-import { inline, type ReportContext } from './report/format.js';
+import { block, type ReportContext } from './report/format.js';
+import { guardedIO } from './report/guarded-io.js';
+import { withEnd } from './report/markdown-end.js';
+import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 import { runReviewRound } from './review/round.js';
 import { fingerprint } from './review/stuck.js';
 import type { Counts, Finding } from './review/types.js';
@@ -48,9 +58,13 @@ export interface RunDeps {
 }
 
 export async function run(deps: RunDeps): Promise<void> {
-  const { io, env } = deps;
+  const { env } = deps;
   const secrets: string[] = [];
-  const redact = (t: string) => redactSecrets(t, secrets);
+  // Redacted from everything posted or logged: a superset of `secrets`, which agentEnv also uses
+  // to drop variables, so credentials agents need (their own API keys) may be listed here only.
+  const redactValues = secretValuesFromEnv(env);
+  const io = guardedIO(deps.io, redactValues);
+  const redact = (t: string) => redactSecrets(t, redactValues);
   const outputs = defaultOutputs();
   let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let publisher: Publisher | null = null;
@@ -62,7 +76,7 @@ export async function run(deps: RunDeps): Promise<void> {
   try {
     const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
     reportPath = path.join(scratchDir, 'report.json');
-    const r = await execute(deps, secrets, scratchDir, knownHead, closers, (p, c) => ((publisher = p), (reportCtx = c)), (partial) => {
+    const r = await execute({ ...deps, io }, secrets, redactValues, scratchDir, knownHead, closers, (p, c) => ((publisher = p), (reportCtx = c)), (partial) => {
       result = partial;
       Object.assign(outputs, outputsOf(partial));
     });
@@ -75,7 +89,7 @@ export async function run(deps: RunDeps): Promise<void> {
       outputs.status = 'skipped';
       const note = redact(e.message);
       (e instanceof RefusedRun ? io.warning : io.info)(note);
-      await io.appendSummary(`### pr-review-loop: skipped\n\n${note}\n`).catch(() => undefined);
+      await io.appendSummary(`### pr-review-loop: skipped\n\n${block(note)}\n`).catch(() => undefined);
       if (e.recorded) {
         const c = e.recorded.counts;
         Object.assign(outputs, { p0: String(c.p0), p1: String(c.p1), p2: String(c.p2), p3: String(c.p3) });
@@ -91,7 +105,7 @@ export async function run(deps: RunDeps): Promise<void> {
     for (const close of closers.reverse()) await close().catch((e) => io.warning(`cleanup failed: ${redact(String(e))}`));
     if (!outputs['head-sha']) outputs['head-sha'] = knownHead.sha;
     outputs['report-json'] = reportPath;
-    await writeReportJson(reportPath, { outputs, result, failure }, secrets).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
+    await writeReportJson(reportPath, { outputs, result, failure }, redactValues).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
     for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
   }
   if (failure) io.setFailed(failure);
@@ -102,6 +116,7 @@ type Execution = LoopResult & { failOn: 'none' | 'P0' | 'P1' | 'P2' };
 async function execute(
   deps: RunDeps,
   secrets: string[],
+  redactValues: string[],
   scratchDir: string,
   knownHead: { sha: string },
   closers: Array<() => Promise<void>>,
@@ -109,10 +124,11 @@ async function execute(
   onLoopResult: (r: LoopResult) => void,
 ): Promise<Execution> {
   const { io, env, cwd } = deps;
-  const log = (m: string) => io.info(redactSecrets(m, secrets));
+  const log = (m: string) => io.info(m); // io is guarded: redacted, workflow commands defused
   // 1. config, before anything else
   const { raw, config: inputs } = readConfig(env);
   secrets.push(inputs.githubToken);
+  redactValues.push(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
   // 2. prompts readable
   const prompts = await loadPrompts(deps.promptsUrl);
@@ -122,12 +138,13 @@ async function execute(
   await checkTrigger(octokit, repo, target, inputs.allowedBots);
   const meta = await getPrMeta(octokit, repo, target.number);
   checkOpen(meta);
+  await checkCommandCoversHead(octokit, repo, target, meta, log);
   knownHead.sha = meta.headSha;
   const config = await loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta.baseSha);
   const serverUrl = serverUrlFromEnv(env);
   const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
   const reportCtx: ReportContext = { serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl, maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun };
-  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets, io });
+  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets: redactValues, io });
   onPublisher(publisher, reportCtx);
 
   // 4. the checkout: a clean git work tree at the PR head, without persisted credentials
@@ -141,9 +158,14 @@ async function execute(
   await ensureAtPrHead(git, { headRef: meta.headRef, headSha: meta.headSha, ...(fork ? { fetchRef: `refs/pull/${meta.number}/head` } : {}) });
 
   // 5. memory of earlier runs: only our own marker comments count
-  const ownLogin = await getTokenLogin(octokit);
-  const job = env.GITHUB_WORKFLOW || env.GITHUB_JOB ? `${env.GITHUB_WORKFLOW ?? ''}/${env.GITHUB_JOB ?? ''}` : null;
-  const prior = readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha, job);
+  // One GraphQL `viewer` request: the login this token's comments carry, App tokens included.
+  const identity = await getTokenIdentity(octokit);
+  const ownLogin = identity.login;
+  // A state counts only if this workflow job wrote it in a run of this workflow (issue 7).
+  const self = workflowIdentity(env);
+  const trust = { job: self.job, workflow: self.workflow, checkRun: createRunCheck(octokit, repo, self.runId), log };
+  const writtenBy = { ...(self.job ? { job: self.job } : {}), ...(self.workflow ? { workflow: self.workflow } : {}) };
+  const prior = await readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha, trust);
   if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
   // 6. the sandbox user every agent, verify command and hook runs as; then agents and push permission
@@ -176,12 +198,18 @@ async function execute(
   const forkFixes = fork && config.allowForkFixes && config.mode === 'fix';
   const forkPushUrl = forkFixes ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName) : null;
   const [headOwner, headName] = meta.headRepoFullName.split('/');
+  // A token the event says is read-only writes nothing at all, not even a refused comment.
+  const readOnlyToken = readOnlyFromEvent({ ...readEvent(env), identity });
+  if (readOnlyToken) publisher.refuseWrites(readOnlyToken);
   const push = decidePush({
     mode: config.mode,
     meta,
     allowForkFixes: config.allowForkFixes,
     tokenPermission: await getTokenRepoPermission(octokit, repo),
-    ...(forkFixes && headOwner && headName ? { headPermission: await getTokenRepoPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl } : {}),
+    readOnlyToken,
+    ...(forkFixes && headOwner && headName
+      ? { headPermission: await getTokenForkPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl }
+      : {}),
   });
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // SPEC §8: on a PR from another repository, agent config files the CLIs read at start
@@ -201,7 +229,7 @@ async function execute(
   // another repository that code is untrusted, so hooks run only when fork fixes are allowed.
   const hooksAllowed = !fork || config.allowForkFixes;
   if (!hooksAllowed && Object.values(config.hooks).some((h) => h.length)) log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
-  const hooks = createHookRunner({ hooks: hooksAllowed ? config.hooks : { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] }, cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, secrets), log, sandbox });
+  const hooks = createHookRunner({ hooks: hooksAllowed ? config.hooks : { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] }, cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, redactValues), log, sandbox });
   const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...(config.instructions ? { instructions: config.instructions } : {}) };
   const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
   const session = { id: null as string | null, history: [] as string[] };
@@ -210,14 +238,16 @@ async function execute(
   const seen = new Map<string, Finding>();
   let lastCounts: Counts | null = null;
   const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
-    ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status, ...(job ? { job } : {}) });
+    ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status, ...writtenBy });
 
   const result = await runLoop(
     {
       loadContext: async (m) => {
         // A fixer on a fork PR may have rewritten agent config files; later rounds' agents must not load them.
         if (fork) await restoreAgentConfigFromBase(git, meta.baseSha);
-        return loadPrContext(octokit, repo, m, { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...(keep ? { keep } : {}) }, push);
+        const { maxDiffLines, maxDiffChars } = config;
+        const budget = { maxDiffLines, maxDiffChars, ...(keep ? { keep } : {}) };
+        return loadPrContext(octokit, repo, m, budget, push, { git, log });
       },
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
       publishReview: async (rec, end) => {
@@ -225,10 +255,12 @@ async function execute(
         publisher.annotate(rec.findings);
         lastCounts = rec.counts;
         await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
+        // GitHub refused the report: nothing may follow it (no fixer, push or comment).
+        if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
       },
       fix: (ctx, round, findings) =>
         runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, secrets), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, redactValues), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
           ctx,
           round,
           findings,
@@ -255,7 +287,10 @@ async function execute(
       log,
     },
     { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore },
-  );
+  ).catch((e: unknown) => {
+    if (e instanceof WritesRefused) return reviewOnlyAfterRefusal(e, meta.headSha, fixedBefore);
+    throw e;
+  });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   onLoopResult(result);
   await hooks.run('after-finish', { prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
@@ -276,22 +311,11 @@ async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: Rep
       io.warning(`could not post the failure comment: ${String(e)}`);
     }
   }
-  await io.appendSummary(`### pr-review-loop failed\n\n${message}\n`).catch(() => undefined);
+  await io.appendSummary(`### pr-review-loop failed\n\n${block(message)}\n`).catch(() => undefined);
 }
 
 function failOnMessage(failOn: string, c: Counts): string {
   return `fail-on ${failOn}: findings at or above ${failOn} remain (P0 ${c.p0}, P1 ${c.p1}, P2 ${c.p2}).`;
-}
-
-function withEnd(markdown: string, end: LoopEnd | null): string {
-  if (!end) return markdown;
-  const left = end.remaining?.length
-    ? `\n\n**Remaining findings (${end.remaining.length}):**\n${end.remaining.map((f) => `- \`${f.id}\` ${f.priority}${f.stuck ? ' (stuck)' : ''}: ${inline(f.title, 200)}`).join('\n')}`
-    : '';
-  const status = `**Run status: \`${end.status}\`** — ${end.message}${left}\n\n`;
-  // Above the footer (the last "---" rule), so the verdict reads as part of the report.
-  const cut = markdown.lastIndexOf('\n---\n');
-  return cut === -1 ? `${markdown}\n\n${status}` : `${markdown.slice(0, cut + 1)}${status}${markdown.slice(cut + 1)}`;
 }
 
 function describeError(e: unknown): string {

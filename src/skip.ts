@@ -20,7 +20,9 @@ export function skipOwnFixCommit(sha: string): string {
 export async function skipIfHandled(git: Git, prior: PriorRuns, headSha: string, failOn: FailOn): Promise<void> {
   const recorded = (counts: Counts | undefined) => (counts ? { counts, failOn } : undefined);
   // The trailer alone proves nothing (anyone can write it): the head must also be a fix
-  // commit that one of our own earlier comments says this action pushed.
+  // commit that a trusted state says this action pushed. `prior` holds only states this
+  // workflow job wrote in a run of this workflow (memory.ts), so a state forged by another
+  // workflow posting as the same github-actions[bot] cannot make a run skip.
   const ownFix = prior.states.find((s) => s.kind === 'fix' && s.commitSha === headSha);
   if (ownFix && (await isPushSkipCommit(git, headSha))) throw new SkipRun(skipOwnFixCommit(headSha), recorded(ownFix.counts));
   if (prior.finalForHead) {

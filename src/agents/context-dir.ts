@@ -7,7 +7,11 @@ export interface ContextData {
   pr: object;
   files: object[];
   diff: string;
-  threads: object[];
+  /**
+   * Review threads (threads.json). Only the reviewers and the analyzer get them: thread text is
+   * written by anyone with a GitHub account, and never reaches the fixer, gate or confirmer.
+   */
+  threads?: object[];
   reviewState: object;
   /** The fixer's payload (Appendix A4 shape). */
   fixPayload?: object;
@@ -33,9 +37,9 @@ export async function writeContextDir(root: string, name: string, data: ContextD
     ['pr.json', json(data.pr)],
     ['files.json', json(data.files)],
     ['diff.patch', data.diff],
-    ['threads.json', json(data.threads)],
     ['review-state.json', json(data.reviewState)],
   ]);
+  if (data.threads !== undefined) files.set('threads.json', json(data.threads));
   if (data.fixPayload !== undefined) files.set('fix-payload.json', json(data.fixPayload));
   for (const [file, content] of Object.entries(data.extra ?? {})) {
     assertPlainName(file, 'extra file');

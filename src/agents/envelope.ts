@@ -6,6 +6,53 @@ export const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
 export const prioritySchema = z.enum(PRIORITIES);
 export type Priority = z.infer<typeof prioritySchema>;
 
+// Length caps on every field of an agent's answer (issue 7). An agent is untrusted: a 5,000-
+// character file name or a megabyte of title must not reach the reports, the hidden state or
+// the annotations whole. An oversize string is CUT with TRUNCATED_MARK rather than the item
+// rejected: one verbose field must not lose a real finding (or fail the whole answer), and the
+// mark shows readers it was cut. An oversize list keeps its first items; for findings, the
+// most severe ones. Real answers are far below every cap.
+export const TRUNCATED_MARK = '…[truncated]';
+/** Ids, names, logins, shas, timestamps. */
+export const MAX_ID_CHARS = 200;
+export const MAX_CATEGORY_CHARS = 100;
+export const MAX_TITLE_CHARS = 500;
+/** Far above any real repository path (Linux's PATH_MAX is 4,096 bytes; real ones are a few dozen). */
+export const MAX_PATH_CHARS = 1_024;
+/** Descriptions, suggestions, reasons, explanations, summaries, commit messages. */
+export const MAX_TEXT_CHARS = 20_000;
+export const MAX_REPORT_CHARS = 100_000;
+/** Findings (or pending issues) per answer. */
+export const MAX_FINDINGS = 200;
+/** Any other list: fixed and rejected issues, commits, requested changes, reviewers. */
+export const MAX_LIST_ITEMS = 200;
+
+/** At most `max` UTF-16 units, the mark included; never half a surrogate pair (an emoji). */
+export function truncateField(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = max - TRUNCATED_MARK.length;
+  if (/[\uD800-\uDBFF]/.test(text[cut - 1] ?? '')) cut--;
+  return text.slice(0, cut) + TRUNCATED_MARK;
+}
+
+const capped = (max: number) => z.string().transform((s) => truncateField(s, max));
+const cappedNonEmpty = (max: number) => z.string().min(1).transform((s) => truncateField(s, max));
+const cappedList = <T extends z.ZodType>(item: T) => z.array(item).transform((xs) => xs.slice(0, MAX_LIST_ITEMS));
+
+/** The MAX_FINDINGS most severe findings, in the order the agent gave them. */
+function mostSevere<T extends { priority: Priority }>(findings: T[]): T[] {
+  if (findings.length <= MAX_FINDINGS) return findings;
+  const rank = (f: T) => PRIORITIES.indexOf(f.priority);
+  const kept = new Set(
+    findings
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .slice(0, MAX_FINDINGS)
+      .map((x) => x.i),
+  );
+  return findings.filter((_f, i) => kept.has(i));
+}
+
 const issueCountsSchema = z.object({
   p0_blocking: z.number().int().nonnegative(),
   p1_critical: z.number().int().nonnegative(),
@@ -16,45 +63,46 @@ const issueCountsSchema = z.object({
 // A1. Agents may omit optional prose; ids are recomputed by the action, so the
 // agent-provided id is advisory only.
 export const findingSchema = z.object({
-  id: z.string().optional(),
+  id: capped(MAX_ID_CHARS).optional(),
   priority: prioritySchema,
-  category: z.string().min(1),
-  file: z.string().nullable().optional(),
+  category: cappedNonEmpty(MAX_CATEGORY_CHARS),
+  file: capped(MAX_PATH_CHARS).nullable().optional(),
   line: z.number().int().nullable().optional(),
-  title: z.string().min(1),
-  description: z.string().default(''),
-  suggestion: z.string().nullable().optional(),
+  title: cappedNonEmpty(MAX_TITLE_CHARS),
+  description: capped(MAX_TEXT_CHARS).default(''),
+  suggestion: capped(MAX_TEXT_CHARS).nullable().optional(),
   source: z
     .object({
       type: z.enum(['agent', 'human']).default('agent'),
-      name: z.string().optional(),
-      reviewId: z.union([z.string(), z.number()]).nullable().optional(),
-      timestamp: z.string().nullable().optional(),
+      name: capped(MAX_ID_CHARS).optional(),
+      reviewId: z.union([capped(MAX_ID_CHARS), z.number()]).nullable().optional(),
+      timestamp: capped(MAX_ID_CHARS).nullable().optional(),
     })
     .partial()
     .optional(),
 });
 export type RawFinding = z.infer<typeof findingSchema>;
+const findingsSchema = z.array(findingSchema).transform(mostSevere);
 
 // A2
 export const reviewerResultSchema = z.object({
-  agent: z.string().optional(),
+  agent: capped(MAX_ID_CHARS).optional(),
   prNumber: z.number().int().optional(),
   conclusion: z.enum(['approve', 'request_changes', 'needs_major_work']),
   issues: issueCountsSchema.optional(),
-  findings: z.array(findingSchema),
-  fullReport: z.string().default(''),
+  findings: findingsSchema,
+  fullReport: capped(MAX_REPORT_CHARS).default(''),
 });
 export type ReviewerResult = z.infer<typeof reviewerResultSchema>;
 
 // A3
 export const analyzerResultSchema = z.object({
-  agent: z.string().optional(),
+  agent: capped(MAX_ID_CHARS).optional(),
   prNumber: z.number().int().optional(),
   reviewState: z
     .object({
       hasChangesRequested: z.boolean(),
-      changesRequestedBy: z.array(z.object({ login: z.string(), association: z.string() })),
+      changesRequestedBy: cappedList(z.object({ login: capped(MAX_ID_CHARS), association: capped(MAX_ID_CHARS) })),
     })
     .optional(),
   stats: z
@@ -66,40 +114,44 @@ export const analyzerResultSchema = z.object({
     .optional(),
   threadsTruncated: z.boolean().optional(),
   issues: issueCountsSchema.optional(),
-  pendingIssues: z.array(findingSchema),
-  fullReport: z.string().default(''),
+  pendingIssues: findingsSchema,
+  fullReport: capped(MAX_REPORT_CHARS).default(''),
 });
 export type AnalyzerResult = z.infer<typeof analyzerResultSchema>;
 
 // A5
 export const fixResultSchema = z.object({
-  agent: z.string().optional(),
+  agent: capped(MAX_ID_CHARS).optional(),
   prNumber: z.number().int().optional(),
   summary: z
     .object({ fixed: z.number().int(), rejected: z.number().int(), deferred: z.number().int().default(0) })
     .optional(),
-  fixedIssues: z.array(
-    z.object({ findingId: z.string(), commitSha: z.string().nullable().optional(), description: z.string().default('') }),
+  fixedIssues: cappedList(
+    z.object({
+      findingId: capped(MAX_ID_CHARS),
+      commitSha: capped(MAX_ID_CHARS).nullable().optional(),
+      description: capped(MAX_TEXT_CHARS).default(''),
+    }),
   ),
-  rejectedIssues: z.array(z.object({ findingId: z.string(), reason: z.string() })),
-  commits: z.array(z.object({ sha: z.string(), message: z.string() })).default([]),
+  rejectedIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })),
+  commits: cappedList(z.object({ sha: capped(MAX_ID_CHARS), message: capped(MAX_TEXT_CHARS) })).default([]),
 });
 export type FixResult = z.infer<typeof fixResultSchema>;
 
 export const gateResultSchema = z.object({
-  agent: z.string().optional(),
+  agent: capped(MAX_ID_CHARS).optional(),
   decision: z.enum(['approve', 'request_changes']),
-  requestedChanges: z.array(z.string()).default([]),
-  summary: z.string().default(''),
+  requestedChanges: cappedList(capped(MAX_TEXT_CHARS)).default([]),
+  summary: capped(MAX_TEXT_CHARS).default(''),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;
 
 export const confirmResultSchema = z.object({
-  agent: z.string().optional(),
-  findingId: z.string(),
+  agent: capped(MAX_ID_CHARS).optional(),
+  findingId: capped(MAX_ID_CHARS),
   confirmed: z.boolean(),
-  testFile: z.string().nullable().optional(),
-  explanation: z.string().default(''),
+  testFile: capped(MAX_PATH_CHARS).nullable().optional(),
+  explanation: capped(MAX_TEXT_CHARS).default(''),
 });
 export type ConfirmResult = z.infer<typeof confirmResultSchema>;
 

@@ -12,7 +12,8 @@ import type { PrContext } from '../github/types.js';
 import { fillTemplate } from '../prompts.js';
 import { runAgentRole } from '../review/agent-runner.js';
 import { sharedPromptValues } from '../review/prompt-data.js';
-import { contextData, type RoundEnv } from '../review/round.js';
+import { findingAsData } from '../review/finding-data.js';
+import { fixContextData, type RoundEnv } from '../review/round.js';
 import type { Finding } from '../review/types.js';
 
 export interface ConfirmEnv extends RoundEnv {
@@ -40,7 +41,8 @@ export async function confirmFindings(env: ConfirmEnv, ctx: PrContext, round: nu
   for (const finding of issues.filter((f) => needsConfirmation(f, env.threshold) && !env.alreadyConfirmed.has(f.id))) {
     const before = new Set(await statusPorcelain(env.git));
     const dir = path.join(env.scratchDir, `round-${round}`);
-    const contextDir = await writeContextDir(dir, `confirm-${finding.id}`, { ...contextData(ctx), extra: { 'finding.json': finding } });
+    const data = { ...fixContextData(ctx), extra: { 'finding.json': findingAsData(finding) } };
+    const contextDir = await writeContextDir(dir, `confirm-${finding.id}`, data);
     const prompt = fillTemplate(env.prompts.confirm, sharedPromptValues(ctx, round, contextDir, env.instructions));
     const { outcome } = await runAgentRole(
       env.registry,

@@ -13,14 +13,15 @@ import type { Git } from '../git/runner.js';
 import { fillTemplate } from '../prompts.js';
 import { runAgentRole } from '../review/agent-runner.js';
 import { sharedPromptValues } from '../review/prompt-data.js';
-import { contextData, type RoundEnv } from '../review/round.js';
+import { fixContextData, type RoundEnv } from '../review/round.js';
 import type { AgentRun, Finding, FixRoundRecord } from '../review/types.js';
 import { fixCommitMessage } from './commit-message.js';
 import { forbiddenPaths } from './guard.js';
-import { buildFixPayload, checkAccounting } from './payload.js';
+import { buildFixPayload, checkAccounting, payloadForAgents, type FixPayload } from './payload.js';
 import { runVerify } from './verify.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { PrContext } from '../github/types.js';
+import { fenceAsData } from '../security/untrusted.js';
 
 export interface FixEnv extends RoundEnv {
   git: Git;
@@ -63,7 +64,8 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
   }
   let feedback = '';
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
-    const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, { ...contextData(ctx), fixPayload: payload });
+    const fixerData = { ...fixContextData(ctx), fixPayload: payloadForAgents(payload) };
+    const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, fixerData);
     const { outcome, run } = await callFixer(env, ctx, round, contextDir, feedback);
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
@@ -83,7 +85,8 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
     const gate = await runGate(env, ctx, round, loop, roundDir, payload);
     if (gate.approved) break;
     if (loop >= env.gateMaxLoops) return done(rec, 'gate-blocked', `The gate reviewer did not approve the fix after ${loop} loop(s): ${gate.feedback}`);
-    feedback = `## The gate reviewer asked for more changes\n${gate.feedback}`;
+    // The gate's words are an agent's, written after reading the PR: data for the fixer, fenced.
+    feedback = fenceAsData('The gate reviewer asked for more changes', gate.feedback);
   }
 
   // Checks and push are about the commit that was verified, never about HEAD or the tree:
@@ -128,7 +131,8 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
   if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
     env.log(`the fixer could not resume session ${env.session.id}; starting a fresh session with the earlier context in the prompt`);
     const first = result.run;
-    const history = env.session.history.length ? `## Earlier in this run\n${env.session.history.join('\n')}` : '';
+    const earlier = env.session.history.join('\n');
+    const history = earlier ? fenceAsData('Earlier in this run', earlier) : '';
     result = await attempt(null, [history, feedback].filter(Boolean).join('\n\n'));
     result = { ...result, run: mergeRuns(first, result.run) };
   }
@@ -140,13 +144,14 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
   return result;
 }
 
-async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number, roundDir: string, payload: object) {
+async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number, dir: string, payload: FixPayload) {
   const diff = await env.git(['diff', '--no-ext-diff', '--no-textconv', ctx.meta.headSha, 'HEAD']);
-  const contextDir = await writeContextDir(roundDir, `gate-${loop}`, { ...contextData(ctx), fixPayload: payload, extra: { 'fix.patch': diff.stdout } });
+  const data = { ...fixContextData(ctx), fixPayload: payloadForAgents(payload), extra: { 'fix.patch': diff.stdout } };
+  const contextDir = await writeContextDir(dir, `gate-${loop}`, data);
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(
     env.registry,
-    { role: 'gate', name: 'gate', spec: env.gate!, prompt, cwd: env.workDir, contextDir, stateDir: path.join(roundDir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
+    { role: 'gate', name: 'gate', spec: env.gate!, prompt, cwd: env.workDir, contextDir, stateDir: path.join(dir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
     gateResultSchema,
   );
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };

@@ -1,5 +1,6 @@
 // The fix payload (Appendix A4) and the check that the fixer accounted for every issue.
 import type { FixResult } from '../agents/envelope.js';
+import { findingAsData, type FindingData } from '../review/finding-data.js';
 import type { Finding } from '../review/types.js';
 
 export interface FixPayload {
@@ -20,6 +21,22 @@ export function buildFixPayload(prNumber: number, round: number, findings: Findi
     round,
     issuesToFix: code.filter((f) => f.priority !== 'P3'),
     optionalIssues: code.filter((f) => f.priority === 'P3'),
+  };
+}
+
+/**
+ * fix-payload.json as the fixer and the gate read it: the same issues, their agent-written text
+ * fenced as untrusted data (src/review/finding-data.ts).
+ */
+export function payloadForAgents(payload: FixPayload): Omit<FixPayload, 'issuesToFix' | 'optionalIssues'> & {
+  issuesToFix: FindingData[];
+  optionalIssues: FindingData[];
+} {
+  return {
+    prNumber: payload.prNumber,
+    round: payload.round,
+    issuesToFix: payload.issuesToFix.map(findingAsData),
+    optionalIssues: payload.optionalIssues.map(findingAsData),
   };
 }
 

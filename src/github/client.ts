@@ -15,13 +15,23 @@ export interface ClientOptions {
   retryAfterBaseValue?: number;
 }
 
+/**
+ * Every 4xx but 429 is GitHub's final word on the request (406 `too_large` for a diff past 300
+ * files, 404, 409, 422, …): asking again only adds delay (@octokit/plugin-retry's own list,
+ * 400/401/403/404/410/422/451, still retries the others three times, about 14 s). 429 is the
+ * rate-limit answer GitHub says to retry after `retry-after`
+ * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api); 5xx are
+ * retried too. A 403 for a rate limit is waited out by the throttling plugin, not this list.
+ */
+export const DO_NOT_RETRY = Array.from({ length: 100 }, (_v, i) => 400 + i).filter((status) => status !== 429);
+
 export function createClient(opts: ClientOptions): Octokit {
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;
   return getOctokit(
     opts.token,
     {
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      retry: { retryAfterBaseValue },
+      retry: { retryAfterBaseValue, doNotRetry: DO_NOT_RETRY },
       throttle: {
         retryAfterBaseValue,
         onRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, count: number) => {

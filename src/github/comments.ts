@@ -1,6 +1,7 @@
 // PR comments: the only write the action makes through the API besides dispatches.
 import type { Octokit } from './client.js';
 import type { RepoRef } from './types.js';
+import { getTokenIdentity } from './identity.js';
 
 export interface IssueComment {
   id: number;
@@ -28,21 +29,11 @@ export async function postComment(octokit: Octokit, repo: RepoRef, number: numbe
   return { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', authorType: data.user?.type ?? '', createdAt: data.created_at, htmlUrl: data.html_url };
 }
 
-export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
+export { GITHUB_ACTIONS_BOT } from './identity.js';
 
-/**
- * The login the token posts as. GITHUB_TOKEN cannot read GET /user (403), and its
- * comments are authored by github-actions[bot]; a PAT or app token can say who it is.
- */
+/** The login the token posts as: one GraphQL `viewer` request, never GET /user (see identity.ts). */
 export async function getTokenLogin(octokit: Octokit): Promise<string> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated();
-    return data.login;
-  } catch (e) {
-    const status = (e as { status?: number }).status;
-    if (status === 403 || status === 401 || status === 404) return GITHUB_ACTIONS_BOT;
-    throw e;
-  }
+  return (await getTokenIdentity(octokit)).login;
 }
 
 export async function dispatchWorkflow(octokit: Octokit, repo: RepoRef, workflow: string, ref: string): Promise<void> {

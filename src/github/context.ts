@@ -10,6 +10,31 @@ const COMMAND_RE = /^\/review-loop(?:\s|$)/;
 export class UnsupportedEventError extends Error {}
 /** The event is valid but asks for nothing (e.g. an ordinary PR comment). */
 export class NothingToDoError extends Error {}
+/** A `/review-loop` command the action cannot follow as written (e.g. a sha too short to name one commit). */
+export class BadCommandError extends Error {}
+
+/** `/review-loop <sha>`: a full sha or a short one of at least 7 hex digits, as `git log --oneline` prints. */
+const SHA_ARGUMENT = /^[0-9a-f]{7,40}$/i;
+const SHA_EXAMPLE = '/review-loop 3f9a2c1';
+
+/**
+ * The sha after the command on its first line, or null when there is none (the rest of the
+ * comment is free text: `/review-loop please`). A run of hex digits that is too short or too
+ * long to be a sha was meant as one, so it is refused rather than read as "whatever the head is".
+ */
+export function requestedSha(body: string): string | null {
+  const firstLine = body.trimStart().split('\n')[0] ?? '';
+  const arg = /^\/review-loop[ \t]+(\S+)/.exec(firstLine)?.[1];
+  if (!arg) return null;
+  if (SHA_ARGUMENT.test(arg)) return arg.toLowerCase();
+  if (/^[0-9a-f]+$/i.test(arg) && /\d/.test(arg)) {
+    throw new BadCommandError(
+      `Refused: "/review-loop ${arg}" names a commit with ${arg.length} hex digits; a sha needs 7 to 40. ` +
+        `Give the head you reviewed, e.g. "${SHA_EXAMPLE}" or its full 40-digit sha.`,
+    );
+  }
+  return null;
+}
 
 export interface EventInput {
   eventName: string;
@@ -72,6 +97,8 @@ export function parsePrTarget(input: EventInput): PrTarget {
         actorType: str(user.type) || str(sender.type),
         commentBody: body,
         commentId: num(comment.id),
+        requestedSha: requestedSha(body),
+        commentCreatedAt: str(comment.created_at) || null,
       };
     }
     default:

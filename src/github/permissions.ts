@@ -22,26 +22,46 @@ export async function getCollaboratorPermission(octokit: Octokit, repo: RepoRef,
 }
 
 /**
- * The token's own permission on the repository, from the `permissions` object GitHub
- * adds to GET /repos for the caller. Installation tokens (GITHUB_TOKEN) may not get it:
- * then null ("unknown"), and a push the token may not make is refused by GitHub and
- * reported as a rejected push.
+ * The token's own permission on the repository, from the `permissions` object GitHub adds
+ * to GET /repos for the caller. The object is the authenticated USER's role: for an
+ * installation token (GITHUB_TOKEN, an App token) GitHub answers every field false, `pull`
+ * included, on a 200 that proves read access (lindell/multi-gitter#224, MemberJunction/MJ
+ * PR #4390, ryo-ebata/cc-audit#377). So "all false" (or no object) means unknown, null, not
+ * "none": a push the token may not make is refused by GitHub and reported as a rejected push.
  */
 export async function getTokenRepoPermission(octokit: Octokit, repo: RepoRef): Promise<Permission | null> {
-  let data;
+  return readPermission(octokit, repo, null);
+}
+
+/**
+ * The token's permission on the fork a PR comes from. There "all false" stays "none": an
+ * installation token is not installed on someone else's fork and reaches it only through
+ * the author's "allow edits by maintainers", which decidePush checks.
+ */
+export async function getTokenForkPermission(octokit: Octokit, fork: RepoRef): Promise<Permission | null> {
+  return readPermission(octokit, fork, 'none');
+}
+
+async function readPermission(octokit: Octokit, repo: RepoRef, allFalse: 'none' | null): Promise<Permission | null> {
   try {
-    ({ data } = await octokit.rest.repos.get({ ...repo }));
+    const { data } = await octokit.rest.repos.get({ ...repo });
+    return permissionOf(data.permissions, allFalse);
   } catch (e) {
     if ((e as { status?: number }).status === 404) return 'none';
     throw e;
   }
-  const p = data.permissions;
+}
+
+type RepoPermissions = { admin?: boolean; maintain?: boolean; push?: boolean; triage?: boolean; pull?: boolean };
+
+/** `allFalse`: what a block with every field false means to the caller (see above). */
+export function permissionOf(p: RepoPermissions | undefined, allFalse: 'none' | null): Permission | null {
   if (!p) return null;
   if (p.admin) return 'admin';
   if (p.maintain) return 'maintain';
   if (p.push) return 'write';
   if (p.triage) return 'triage';
-  return p.pull ? 'read' : 'none';
+  return p.pull ? 'read' : allFalse;
 }
 
 export interface PushDecisionInput {
@@ -54,10 +74,13 @@ export interface PushDecisionInput {
   headPermission?: Permission | null;
   /** For a fork PR: the URL the fix would be pushed to, or null when it cannot be derived. */
   forkPushUrl?: string | null;
+  /** Why the token is known to be read-only (read-only-token.ts), if it is. */
+  readOnlyToken?: string | null;
 }
 
 /** canPush and, when false, the reason the run is review-only. */
 export function decidePush(input: PushDecisionInput): { canPush: boolean; reason: string | null } {
+  if (input.readOnlyToken) return { canPush: false, reason: `the token is read-only: ${input.readOnlyToken}` };
   if (input.mode === 'review') return { canPush: false, reason: 'mode is "review"' };
   const fork = input.meta.headRepoFullName.toLowerCase() !== input.meta.baseRepoFullName.toLowerCase();
   if (fork && !input.allowForkFixes) {

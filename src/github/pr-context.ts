@@ -1,9 +1,13 @@
-// Everything a round needs to know about the PR at its current head, read from the API.
+// Everything a round needs to know about the PR at its current head: metadata, threads and
+// reviews from the API; the changed files and the diff from the checkout (SPEC §5), because
+// the API's diff media type refuses PRs past 300 files or 20,000 lines and its file list
+// stops at 3,000 files.
 import type { Octokit } from './client.js';
-import { getPrDiff, getPrFiles, getPrMeta, getReviewState, truncateDiff } from './pull-request.js';
+import { getPrMeta, getReviewState } from './pull-request.js';
 import { getReviewThreads } from './threads.js';
-import type { PrContext, PrMeta, RepoRef } from './types.js';
-import { filterDiff, filterFiles } from '../review/path-filter.js';
+import type { PrContext, PrMeta, RepoRef, ReviewThread } from './types.js';
+import { readPrChanges } from '../git/pr-changes.js';
+import type { Git } from '../git/runner.js';
 
 export interface ContextBudget {
   maxDiffLines: number;
@@ -12,33 +16,63 @@ export interface ContextBudget {
   keep?: (file: string) => boolean;
 }
 
+/** The checkout the diff is read from (at the PR head), and where to say what was fetched. */
+export interface LocalCheckout {
+  git: Git;
+  log?: (msg: string) => void;
+}
+
 export async function loadPrContext(
   octokit: Octokit,
   repo: RepoRef,
   meta: PrMeta,
   budget: ContextBudget,
   push: { canPush: boolean; reason: string | null },
+  local: LocalCheckout,
 ): Promise<PrContext> {
-  const [files, rawDiff, threads, reviewState] = await Promise.all([
-    getPrFiles(octokit, repo, meta.number),
-    getPrDiff(octokit, repo, meta.number),
-    getReviewThreads(octokit, repo, meta.number),
+  const threadsRead = getReviewThreads(octokit, repo, meta.number);
+  const threadPaths = threadsRead.then((t) => unresolvedPaths(t.threads));
+  // Its failure is reported once, through threadsRead below.
+  threadPaths.catch(() => undefined);
+  const [threads, reviewState, changes] = await Promise.all([
+    threadsRead,
     getReviewState(octokit, repo, meta.number),
+    readPrChanges(local.git, meta, {
+      budget: { maxLines: budget.maxDiffLines, maxChars: budget.maxDiffChars },
+      ...(budget.keep ? { keep: budget.keep } : {}),
+      threadPaths,
+    }),
   ]);
-  const keep = budget.keep;
-  const { diff, truncated } = truncateDiff(keep ? filterDiff(rawDiff, keep) : rawDiff, budget.maxDiffLines, budget.maxDiffChars);
+  const log = local.log ?? (() => undefined);
+  if (changes.fetched.length) log(`fetched from origin to find the PR's merge base: ${changes.fetched.join('; ')}`);
+  if (!changes.mergeBase) log(`base ${meta.baseSha} and head ${meta.headSha} share no history: diff against the base`);
+  if (changes.tooLarge.length) log(`patches too large to read, left out of the diff: ${changes.tooLarge.join(', ')}`);
+  if (changes.sampled) {
+    const full = changes.files.filter((f) => f.inDiff === 'full').length;
+    log(`the diff is over the budget: large-diff sampled (${full} of ${changes.files.length} files in full)`);
+  }
   return {
     repo,
     meta,
-    files: keep ? filterFiles(files, keep) : files,
-    diff,
-    diffTruncated: truncated,
+    files: changes.files,
+    diff: changes.diff,
+    diffTruncated: changes.sampled,
     threads: threads.threads,
     threadsTruncated: threads.truncated,
     reviewState,
     canPush: push.canPush,
     reviewOnlyReason: push.reason,
   };
+}
+
+function unresolvedPaths(threads: ReviewThread[]): Set<string> {
+  const paths = new Set<string>();
+  for (const t of threads) {
+    if (t.isResolved) continue;
+    if (t.path) paths.add(t.path);
+    for (const c of t.comments) if (c.path) paths.add(c.path);
+  }
+  return paths;
 }
 
 /**

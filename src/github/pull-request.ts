@@ -1,6 +1,6 @@
-// PR metadata, files, diff and human review state, read through the REST API.
+// PR metadata and human review state, read through the REST API.
 import type { Octokit } from './client.js';
-import type { PrFile, PrMeta, RepoRef, ReviewState } from './types.js';
+import type { PrMeta, RepoRef, ReviewState } from './types.js';
 
 export async function getPrMeta(octokit: Octokit, repo: RepoRef, number: number): Promise<PrMeta> {
   const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
@@ -23,37 +23,9 @@ export async function getPrMeta(octokit: Octokit, repo: RepoRef, number: number)
   };
 }
 
-export async function getPrFiles(octokit: Octokit, repo: RepoRef, number: number): Promise<PrFile[]> {
-  const files = await octokit.paginate(octokit.rest.pulls.listFiles, { ...repo, pull_number: number, per_page: 100 });
-  return files.map((f) => ({
-    filename: f.filename,
-    status: f.status,
-    additions: f.additions,
-    deletions: f.deletions,
-    ...(f.previous_filename ? { previousFilename: f.previous_filename } : {}),
-  }));
-}
-
-export async function getPrDiff(octokit: Octokit, repo: RepoRef, number: number): Promise<string> {
-  const res = await octokit.rest.pulls.get({ ...repo, pull_number: number, mediaType: { format: 'diff' } });
-  return res.data as unknown as string;
-}
-
-/** Cuts the diff to the budget on a line boundary and says so in the text itself. */
-export function truncateDiff(diff: string, maxLines: number, maxChars: number): { diff: string; truncated: boolean } {
-  const lines = diff.split('\n');
-  // A final newline ends the last line; it does not start another one.
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  let kept = 0;
-  let chars = 0;
-  while (kept < lines.length && kept < maxLines && chars + (lines[kept]?.length ?? 0) + 1 <= maxChars) {
-    chars += (lines[kept]?.length ?? 0) + 1;
-    kept++;
-  }
-  if (kept >= lines.length) return { diff, truncated: false };
-  const note = `\n[diff truncated: ${kept} of ${lines.length} lines shown; read the files in the checkout for the rest]\n`;
-  return { diff: lines.slice(0, kept).join('\n') + note, truncated: true };
-}
+// The changed files and the diff come from the checkout (src/git/pr-diff.ts), not from
+// "List pull requests files" (at most 3,000 files) or the diff media type (refused past 300
+// files or 20,000 lines): https://docs.github.com/en/repositories/creating-and-managing-repositories/repository-limits
 
 const RULE0_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 

@@ -4,7 +4,19 @@
 export type PrTarget =
   | { kind: 'pull_request'; eventName: 'pull_request' | 'pull_request_target'; action: string; number: number; headSha: string; headRef: string; actor: string }
   | { kind: 'workflow_dispatch'; eventName: 'workflow_dispatch'; number: number; actor: string }
-  | { kind: 'issue_comment'; eventName: 'issue_comment'; number: number; actor: string; actorType: string; commentBody: string; commentId: number };
+  | {
+      kind: 'issue_comment';
+      eventName: 'issue_comment';
+      number: number;
+      actor: string;
+      actorType: string;
+      commentBody: string;
+      commentId: number;
+      /** `/review-loop <sha>`: the head the commenter reviewed (7 to 40 hex digits, lower-cased). */
+      requestedSha: string | null;
+      /** The comment's created_at: a bare `/review-loop` covers only a head that arrived before it. */
+      commentCreatedAt: string | null;
+    };
 
 export interface RepoRef {
   owner: string;
@@ -17,7 +29,13 @@ export interface PrFile {
   additions: number;
   deletions: number;
   previousFilename?: string;
+  /** git sees binary content: no line counts, no text patch. */
+  binary?: boolean;
+  /** What the context's diff.patch holds of this file (it is sampled when over the budget). */
+  inDiff?: DiffShare;
 }
+
+export type DiffShare = 'full' | 'partial' | 'omitted';
 
 export interface ThreadComment {
   id: string;
@@ -69,6 +87,7 @@ export interface PrContext {
   meta: PrMeta;
   files: PrFile[];
   diff: string;
+  /** The diff was over the budget and is "large-diff sampled" (src/git/diff-sample.ts). */
   diffTruncated: boolean;
   threads: ReviewThread[];
   threadsTruncated: boolean;

@@ -1,6 +1,8 @@
 // Small markdown helpers shared by the reports. Untrusted text (agent titles,
 // descriptions, error messages, file names) only enters a report through inline(),
-// block() or code(), which keep it from breaking the report's structure or pinging people.
+// block(), code() or fenced(), which keep it from breaking the report's structure, pinging
+// people, showing images or links, or posing as the report's own verdict.
+import { cleanText, neutraliseBlock, neutraliseInline } from './neutralise.js';
 import { redactDiffs } from './sanitize.js';
 import { NOTE } from './wording.js';
 
@@ -15,52 +17,23 @@ export interface ReportContext {
   dryRun: boolean;
 }
 
-const ZWSP = '\u200b';
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/** Neutralises HTML openers, comment ends and @mentions in one line. */
-function neutraliseLine(line: string): string {
-  return line
-    .replace(/<(?=[A-Za-z!/?])/g, `<${ZWSP}`)
-    .replace(/--(?=!?>)/g, `--${ZWSP}`)
-    .replace(/(^|[^A-Za-z0-9_`/])@(?=[A-Za-z0-9])/g, `$1@${ZWSP}`);
-}
-
-/** Untrusted text as one line, safe in prose and in table cells. */
+/** Untrusted text as one line, safe in prose, at the start of a line and in table cells. */
 export function inline(text: string, max = 300): string {
-  let t = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-  if (t.length > max) t = `${t.slice(0, max - 1)}…`;
-  return neutraliseLine(t).replace(/\|/g, '\\|');
+  return neutraliseInline(text, max);
 }
 
 /**
- * Untrusted multi-line markdown as a block: diffs redacted, headings and setext
- * underlines escaped outside code fences, an unclosed fence closed at the end.
+ * Untrusted multi-line markdown as a block: diffs redacted, then neutralised (neutralise.ts):
+ * fenced code byte-exact, everything else inert, an unclosed fence closed at the end.
  */
 export function block(text: string): string {
-  const out: string[] = [];
-  let fence: string | null = null;
-  for (const line of redactDiffs(text.replace(/\r\n?/g, '\n')).trimEnd().split('\n')) {
-    const m = FENCE.exec(line);
-    if (m?.[1]) {
-      if (fence === null) fence = m[1];
-      else if (m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
-      out.push(fence === null ? line : neutraliseLine(line));
-      continue;
-    }
-    if (fence !== null) {
-      out.push(line);
-      continue;
-    }
-    out.push(neutraliseLine(line).replace(/^(\s{0,3})([#=]|-{3,}\s*$)/, '$1\\$2'));
-  }
-  if (fence !== null) out.push(fence);
-  return out.join('\n');
+  return neutraliseBlock(redactDiffs(cleanText(text)));
 }
 
 /** A code span that survives backticks and pipes in its content. */
 export function code(text: string): string {
-  const t = text.replace(/[\r\n]+/g, ' ');
+  // Nothing inside a code span is live (CommonMark §6.1); only its delimiters need care.
+  const t = cleanText(text).replace(/\n+/g, ' ');
   const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length));
   const ticks = '`'.repeat(longest + 1);
   const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
@@ -69,9 +42,10 @@ export function code(text: string): string {
 
 /** A fenced block whose fence is longer than any backtick run inside. */
 export function fenced(text: string, lang = ''): string {
-  const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((r) => r.length));
+  const clean = cleanText(text);
+  const longest = Math.max(0, ...(clean.match(/`{3,}/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${text.replace(/\n+$/, '')}\n${fence}`;
+  return `${fence}${lang}\n${clean.replace(/\n+$/, '')}\n${fence}`;
 }
 
 function encodePath(file: string): string {

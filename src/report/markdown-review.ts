@@ -3,6 +3,7 @@ import { PRIORITIES } from '../agents/envelope.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { ReportContext } from './format.js';
 import { agentsTable } from './agents-table.js';
+import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, locationLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
 
@@ -30,6 +31,7 @@ export function renderReviewReport(rec: ReviewRoundRecord, ctx: ReportContext): 
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx)}`,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),
+    outsidersSection(rec, ctx),
     footer(ctx),
   ];
   return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;

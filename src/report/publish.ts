@@ -2,6 +2,7 @@
 // summary, and annotations for findings with a file and line (SPEC §7).
 import type { Octokit } from '../github/client.js';
 import { postComment } from '../github/comments.js';
+import { describeRefusal, readOnlyAdvice, writeRefusal } from '../github/read-only-token.js';
 import type { RepoRef } from '../github/types.js';
 import type { ActionIO } from '../io.js';
 import type { Finding } from '../review/types.js';
@@ -24,15 +25,32 @@ export interface Publisher {
   summaryOnly(markdown: string): Promise<void>;
   annotate(findings: Finding[]): void;
   readonly commentsPosted: number;
+  /**
+   * The token may not write (known up front, or GitHub refused a comment): from now on
+   * reports go to the job summary only. Logs why and how to get comments, once.
+   */
+  refuseWrites(reason: string): void;
+  /** Why writes stopped, or null while the token may write. */
+  readonly writesRefused: string | null;
 }
 
 export function createPublisher(opts: PublisherOptions): Publisher {
   let posted = 0;
+  let refused: string | null = null;
   const clean = (md: string) => sanitize(md, { secrets: opts.secrets });
+  const refuseWrites = (reason: string) => {
+    if (refused) return;
+    refused = reason;
+    opts.io.warning(redactSecrets(readOnlyAdvice(reason), opts.secrets));
+  };
   return {
     get commentsPosted() {
       return posted;
     },
+    get writesRefused() {
+      return refused;
+    },
+    refuseWrites,
     async report(markdown, state) {
       const body = composeComment(markdown, state, { secrets: opts.secrets });
       await opts.io.appendSummary(`${clean(markdown)}\n\n---\n`);
@@ -40,7 +58,20 @@ export function createPublisher(opts: PublisherOptions): Publisher {
         opts.io.info(`dry-run: not posting the ${state.kind} report comment`);
         return;
       }
-      const c = await postComment(opts.octokit, opts.repo, opts.prNumber, body);
+      if (refused) {
+        opts.io.info(`not posting the ${state.kind} report comment: the token may not write; it is in the job summary`);
+        return;
+      }
+      let c;
+      try {
+        c = await postComment(opts.octokit, opts.repo, opts.prNumber, body);
+      } catch (e) {
+        // The report is already in the summary: a refusal loses nothing, and no write follows it.
+        const refusal = writeRefusal(e);
+        if (!refusal) throw e;
+        refuseWrites(describeRefusal(refusal));
+        return;
+      }
       posted++;
       opts.io.info(`posted the ${state.kind} report: ${c.htmlUrl}`);
     },

@@ -1,6 +1,7 @@
 // Everything the action posts or logs passes through here (SPEC §7): secrets become
 // [REDACTED], raw diffs become [DIFF REDACTED], and the text is capped for GitHub's
 // comment size limit. Pure functions, no I/O.
+import { BlockScanner, markdownLines } from './commonmark-lines.js';
 import { redactExactValues, redactPatterns } from './secret-patterns.js';
 
 export { REDACTED } from './secret-patterns.js';
@@ -83,19 +84,19 @@ function cutAt(text: string, n: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
+/**
+ * What must follow the kept text so the suffix renders as text: a closer for a fenced code block
+ * left open at the top level (inside a block quote or list item the suffix's unindented line
+ * ends it, CommonMark §5.1, §5.2), then one `</details>` per unclosed `<details>` outside code.
+ */
 function closersFor(kept: string): string {
-  let fence: string | null = null;
+  const scanner = new BlockScanner('commonmark');
   let details = 0;
-  for (const line of kept.split('\n')) {
-    const m = FENCE.exec(line);
-    if (m?.[1]) {
-      const mark = m[1];
-      if (fence === null) fence = mark;
-      else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
-      continue;
-    }
-    if (fence !== null) continue;
+  for (const line of markdownLines(kept)) {
+    const kind = scanner.next(line).kind;
+    if (kind !== 'html' && kind !== 'paragraph') continue;
     details += (line.match(/<details\b/gi) ?? []).length - (line.match(/<\/details>/gi) ?? []).length;
   }
-  return (fence !== null ? `\n${fence}` : '') + '\n</details>'.repeat(Math.max(0, details));
+  const fence = scanner.openFence();
+  return (fence?.topLevel ? `\n${fence.marker}` : '') + '\n</details>'.repeat(Math.max(0, details));
 }

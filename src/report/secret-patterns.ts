@@ -1,7 +1,8 @@
 // Secret-like strings the sanitizer redacts (SPEC §7, §8). Each rule keeps the
 // surrounding syntax (header names, URL scheme, assignment keys) so a reader still sees
 // what was there, and only the value becomes [REDACTED]. Every rule is idempotent:
-// its own output never matches it again.
+// its own output never matches it again. Token formats come from secret-rules.json.
+import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -42,7 +43,9 @@ const ASSIGNMENT = new RegExp(
   'gi',
 );
 
-export const SECRET_RULES: readonly SecretRule[] = [
+// Rules that keep the syntax around the secret (header names, URL scheme, assignment keys) and
+// decide in code whether a value is real. Token formats are data: secret-rules.json.
+const STRUCTURAL_FIRST: readonly SecretRule[] = [
   { name: 'private-key', re: new RegExp(`${PEM_BEGIN}[\\s\\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'), replace: whole },
   // A block cut off before its END line: redact up to the next blank line, quote (the
   // end of a JSON string) or the end.
@@ -66,19 +69,38 @@ export const SECRET_RULES: readonly SecretRule[] = [
     replace: (m, head = '', value = '') =>
       hasDigit(value) || (value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value)) ? `${head}${REDACTED}` : m,
   },
-  { name: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: whole },
-  { name: 'aws-access-key-id', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b/g, replace: whole },
-  { name: 'openai-anthropic-key', re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m) },
-  { name: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole },
-  { name: 'slack-token', re: /\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/g, replace: whole },
-  { name: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole },
-  { name: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: whole },
+];
+
+// Last: the generic `name = value` rule would otherwise eat the prefix a token rule keys on.
+const STRUCTURAL_LAST: readonly SecretRule[] = [
   {
     name: 'assignment',
     re: ASSIGNMENT,
     replace: (m, key = '', sep = '', quote = '', value = '') =>
       isNonTrivialValue(value, quote !== '') ? `${key}${sep}${quote}${REDACTED}` : m,
   },
+];
+
+/** A token rule as a replacement: only the secret (group 1, else the whole match) is redacted. */
+function tokenRule(rule: TokenRule): SecretRule & { keywords: readonly string[] } {
+  // An empty alternative makes the regex match '' and report how many groups it has.
+  const grouped = new RegExp(`${rule.re.source}|`).exec('')!.length > 1;
+  return {
+    name: rule.id,
+    re: rule.re,
+    keywords: rule.keywords,
+    replace: (m, ...groups) => {
+      const secret = grouped && typeof groups[0] === 'string' ? groups[0] : m;
+      if (!rule.accepts(secret)) return m;
+      return secret === m ? REDACTED : m.replace(secret, REDACTED);
+    },
+  };
+}
+
+export const SECRET_RULES: readonly (SecretRule & { keywords?: readonly string[] })[] = [
+  ...STRUCTURAL_FIRST,
+  ...TOKEN_RULES.map(tokenRule),
+  ...STRUCTURAL_LAST,
 ];
 
 function escapeRegExp(s: string): string {
@@ -95,7 +117,11 @@ export function redactExactValues(text: string, secrets: readonly string[]): str
 
 /** Replaces every secret-like string matched by SECRET_RULES. */
 export function redactPatterns(text: string): string {
+  const lower = text.toLowerCase();
   let out = text;
-  for (const rule of SECRET_RULES) out = out.replace(rule.re, rule.replace as (m: string, ...a: unknown[]) => string);
+  for (const rule of SECRET_RULES) {
+    if (rule.keywords?.length && !rule.keywords.some((k) => lower.includes(k))) continue;
+    out = out.replace(rule.re, rule.replace as (m: string, ...a: unknown[]) => string);
+  }
   return out;
 }

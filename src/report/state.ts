@@ -30,6 +30,8 @@ const stateSchema = z.object({
   commitSha: z.string().optional(),
   /** The workflow job that wrote it (workflow name and job id). */
   job: z.string().optional(),
+  /** The workflow file of the run that wrote it (GITHUB_WORKFLOW_REF without owner/repo and ref). */
+  workflow: z.string().optional(),
 });
 export type HiddenState = z.infer<typeof stateSchema>;
 
@@ -40,10 +42,13 @@ const RISKY_IN_STRING = /[-<>=:@/&'`!+\u2028\u2029]/g;
 const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
 
 export function encodeState(s: HiddenState): string {
-  const json = JSON.stringify(stateSchema.parse(s)).replace(STRING_LITERAL, (lit) =>
+  return `${STATE_OPEN}${encodeJson(stateSchema.parse(s))}${STATE_CLOSE}`;
+}
+
+function encodeJson(value: unknown): string {
+  return JSON.stringify(value).replace(STRING_LITERAL, (lit) =>
     lit.replace(RISKY_IN_STRING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
-  return `${STATE_OPEN}${json}${STATE_CLOSE}`;
 }
 
 /** The last hidden state in a comment body; null when there is none or it is not valid. */
@@ -74,21 +79,78 @@ export function composeComment(markdown: string, state: HiddenState, opts: Compo
   return body + tail;
 }
 
-// The state may take at most half a comment. Only absurd runs (thousands of findings)
-// reach this; the longest id list is halved until it fits, oldest ids kept.
+// The state may take at most half a comment. Only absurd runs (thousands of findings, or an
+// agent's hostile field sizes) reach the fitting below.
 const STATE_BUDGET = MAX_COMMENT_CHARS / 2;
 
-function fitState(state: HiddenState): HiddenState {
-  let s = state;
+/**
+ * Longest value kept per field. Real values are far shorter (a sha is 40 hex digits, the action's
+ * ids about 15 characters); hostile ones are cut, so that with every list empty the state always
+ * fits: even if every character is escaped to six, these add up to well under STATE_BUDGET.
+ */
+export const STATE_FIELD_CAPS = {
+  sha: 64,
+  runId: 32,
+  status: 32,
+  job: 256,
+  workflow: 256,
+  id: 128,
+  category: 64,
+  file: 512,
+  title: 120,
+} as const;
+
+// The fewest characters one list item can take (`"",` for an id; a fingerprint with empty
+// strings is 46): a list longer than the budget allows can be cut before the first encoding.
+const MIN_ID_CHARS = 3;
+const MIN_FINGERPRINT_CHARS = 46;
+const LISTS = ['findingIds', 'fixedIds', 'stuckIds', 'fixed'] as const;
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair (an emoji). */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, cut);
+}
+
+/** Every string cut to its cap and every list to the most items that could ever fit. */
+function capFields(s: HiddenState): HiddenState {
+  const c = STATE_FIELD_CAPS;
+  const ids = (xs: string[]) => xs.slice(0, Math.floor(STATE_BUDGET / MIN_ID_CHARS)).map((x) => clipText(x, c.id));
+  const fingerprint = (f: NonNullable<HiddenState['fixed']>[number]) => ({
+    id: clipText(f.id, c.id), category: clipText(f.category, c.category),
+    file: f.file === null ? null : clipText(f.file, c.file), title: clipText(f.title, c.title),
+  });
+  const { commitSha, job, workflow, fixed } = s;
+  return {
+    ...s,
+    headSha: clipText(s.headSha, c.sha),
+    runId: s.runId === null ? null : clipText(s.runId, c.runId),
+    status: s.status === null ? null : clipText(s.status, c.status),
+    findingIds: ids(s.findingIds),
+    fixedIds: ids(s.fixedIds),
+    stuckIds: ids(s.stuckIds),
+    ...(fixed ? { fixed: fixed.slice(0, Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS)).map(fingerprint) } : {}),
+    ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
+    ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
+    ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),
+  };
+}
+
+/**
+ * Fits the state into STATE_BUDGET. Terminates for any input: every pass halves a list (oldest
+ * items kept), so the lists' total length strictly falls, and once they are empty the capped
+ * fields alone fit. Halving the list that takes the most room (not the one with most items)
+ * keeps the passes few; capFields bounds what each pass encodes.
+ */
+export function fitState(state: HiddenState): HiddenState {
+  let s = capFields(state);
   while (encodeState(s).length > STATE_BUDGET) {
-    const lists = (['findingIds', 'fixedIds', 'stuckIds'] as const).map((k) => [k, s[k]] as const);
-    const [key, ids] = lists.reduce((a, b) => (b[1].length > a[1].length ? b : a));
-    if (ids.length === 0) {
-      // Only the free-text fields can be this long: cut them.
-      s = { ...s, headSha: s.headSha.slice(0, 64), runId: s.runId?.slice(0, 64) ?? null, status: s.status?.slice(0, 64) ?? null };
-      continue;
-    }
-    s = { ...s, [key]: ids.slice(0, Math.floor(ids.length / 2)) };
+    const sizes = LISTS.map((k) => encodeJson(s[k] ?? []).length);
+    const key = LISTS[sizes.indexOf(Math.max(...sizes))]!;
+    const items = s[key] ?? [];
+    if (items.length === 0) break;
+    s = { ...s, [key]: items.slice(0, Math.floor(items.length / 2)) };
   }
   return s;
 }

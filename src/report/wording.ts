@@ -94,4 +94,7 @@ export const NOTE = {
   unresolvedCount: (n: number) => `${n} unresolved thread(s) on the PR.`,
   noOutput: '(no output)',
   outputOf: (cmd: string) => `**Output of ${cmd}** (last lines):`,
+  runStatus: (status: string) => `**Run status: ${status}**`,
+  remainingAtEnd: (n: number) => `**Remaining findings (${n}):**`,
+  stuckMark: '(stuck)',
 } as const;

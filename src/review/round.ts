@@ -13,7 +13,7 @@ import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import { sharedPromptValues } from './prompt-data.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
-import { humanUnresolved, threadFindings } from './threads.js';
+import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { AgentRun, ReviewRoundRecord } from './types.js';
 import type { HookRunner } from '../hooks.js';
 
@@ -45,20 +45,25 @@ export interface RoundOutcome {
 }
 
 /**
- * The context files. People's text (title, body, thread comments, file names) is cleaned of
- * hidden content; the diff is code under review and stays byte-exact, so a reviewer can see
- * exactly what the PR changes, invisible characters included.
+ * The context files of the roles that change code or judge a change (fixer, gate, confirmer).
+ * People's text (title, body, file names) is cleaned of hidden content; the diff is code under
+ * review and stays byte-exact, so an agent can see exactly what the PR changes, invisible
+ * characters included. No review threads: anyone can write one (SPEC §5).
  */
-export function contextData(ctx: PrContext) {
+export function fixContextData(ctx: PrContext) {
   return {
     ...cleanDeep({
       pr: { ...ctx.meta, diffTruncated: ctx.diffTruncated },
       files: ctx.files,
-      threads: humanUnresolved(ctx.threads),
       reviewState: { ...ctx.reviewState, threadsTruncated: ctx.threadsTruncated },
     }),
     diff: ctx.diff,
   };
+}
+
+/** The reviewers' and the analyzer's context: the above and the unresolved threads, outsiders' marked. */
+export function reviewContextData(ctx: PrContext) {
+  return { ...fixContextData(ctx), threads: cleanDeep(threadsForReview(ctx.threads)) };
 }
 
 export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<RoundOutcome> {
@@ -66,7 +71,7 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
   const hookInfo = { round, prNumber: ctx.meta.number, headSha: ctx.meta.headSha, baseSha: ctx.meta.baseSha, files: ctx.files.map((f) => f.filename) };
   const beforeHook = (await env.hooks?.run('before-review', hookInfo)) ?? [];
   const roundDir = path.join(env.scratchDir, `round-${round}`);
-  const data = contextData(ctx);
+  const data = reviewContextData(ctx);
   const role = async (name: string) => {
     const contextDir = await writeContextDir(roundDir, name, data);
     return { contextDir, stateDir: path.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
@@ -79,10 +84,10 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
     const prompt = fillTemplate(env.prompts.reviewer, { ...r.values, agentName: name });
     return runAgentRole(env.registry, { ...common, role: 'reviewer', name, spec, prompt, contextDir: r.contextDir, stateDir: r.stateDir }, reviewerResultSchema);
   });
-  const unresolved = humanUnresolved(ctx.threads);
+  const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
   const analyzerJob =
-    unresolved.length === 0
+    writers.length + outsiders.length === 0
       ? Promise.resolve(null)
       : role('analyzer').then((r) =>
           runAgentRole(
@@ -108,13 +113,15 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
   if (analyzerResult) {
     agents.push(analyzerResult.run);
     if (analyzerResult.outcome.ok) pending = analyzerResult.outcome.value.pendingIssues;
-    else failure = `the review-thread analyzer failed: ${analyzerResult.outcome.error}`;
+    // With only outsiders' threads, a failed analyzer costs their summaries, not the run: an
+    // outsider's comment must not be able to stop the loop.
+    else if (writers.length > 0) failure = `the review-thread analyzer failed: ${analyzerResult.outcome.error}`;
   }
 
   const renames = new Map(ctx.files.filter((f) => f.previousFilename).map((f) => [f.previousFilename!, f.filename]));
   const grouped = groupFindings(raw.map((r) => normalizeFinding(r.finding, r.reviewer)));
   const { active, stuck } = markStuck(grouped, plan.fixedBefore, renames);
-  const threads = threadFindings(unresolved, pending);
+  const threads = threadFindings(writers, pending);
   const all = sortFindings([...active, ...stuck, ...threads]);
   const counts = countFindings(all);
 
@@ -129,7 +136,8 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
       stuck,
       counts,
       consensus: consensus(counts, ctx.reviewState),
-      unresolvedThreads: unresolved.length,
+      unresolvedThreads: writers.length,
+      outsiderThreads: sortFindings(threadFindings(outsiders, pending)),
       threadsTruncated: ctx.threadsTruncated,
       changesRequestedBy: ctx.reviewState.changesRequestedBy,
     },

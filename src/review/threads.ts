@@ -8,9 +8,40 @@ import type { Finding } from './types.js';
 
 export const MARKER = '<!-- pr-review-loop-marker -->';
 
+/**
+ * Author associations of people who can write to the repository. GitHub's
+ * CommentAuthorAssociation: OWNER, MEMBER (of the owning organization), COLLABORATOR
+ * (invited); CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN and NONE are
+ * people without write access (https://docs.github.com/graphql/reference/enums#commentauthorassociation).
+ */
+const WRITER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
 /** Unresolved threads a human started (our own marker comments never count). */
 export function humanUnresolved(threads: ReviewThread[]): ReviewThread[] {
   return threads.filter((t) => !t.isResolved && t.comments.length > 0 && !t.comments[0]!.body.includes(MARKER));
+}
+
+/**
+ * A thread whose author (the first comment's) can write to the repository. Anyone with a GitHub
+ * account can open a review thread on a public PR; only a writer's thread blocks convergence and
+ * counts for fail-on (SPEC §5). The others are listed as comments from outside contributors; a
+ * reply does not change whose thread it is (a maintainer who wants it fixed says so in a thread
+ * of their own, or resolves it).
+ */
+export function startedByWriter(t: ReviewThread): boolean {
+  const first = t.comments[0];
+  return first !== undefined && WRITER_ASSOCIATIONS.has(first.authorAssociation);
+}
+
+/** Unresolved human threads, split by whether a writer started them. */
+export function splitByWriters(threads: ReviewThread[]): { writers: ReviewThread[]; outsiders: ReviewThread[] } {
+  const unresolved = humanUnresolved(threads);
+  return { writers: unresolved.filter(startedByWriter), outsiders: unresolved.filter((t) => !startedByWriter(t)) };
+}
+
+/** The threads as the review agents read them (threads.json): outsiders' threads marked. */
+export function threadsForReview(threads: ReviewThread[]): (ReviewThread & { outsider: boolean })[] {
+  return humanUnresolved(threads).map((t) => ({ ...t, outsider: !startedByWriter(t) }));
 }
 
 function firstCommentKey(t: ReviewThread): string {

@@ -49,13 +49,19 @@ export interface ReviewRoundRecord {
   /** At least one reviewer failed while at least one succeeded. */
   partial: boolean;
   agents: AgentRun[];
-  /** Code findings (grouped, with reportedBy) and thread findings (source.type human). */
+  /** Code findings (grouped, with reportedBy) and writers' thread findings (source.type human). */
   findings: Finding[];
   /** Findings fixed earlier that came back; excluded from fixing. */
   stuck: Finding[];
   counts: Counts;
   consensus: Consensus;
+  /** Unresolved threads started by a writer (OWNER, MEMBER, COLLABORATOR): they block convergence. */
   unresolvedThreads: number;
+  /**
+   * Unresolved threads by people without write access ("comments from outside contributors"):
+   * listed in the report, never fixed, never blocking, not counted for fail-on.
+   */
+  outsiderThreads?: Finding[];
   threadsTruncated: boolean;
   /** Human review state (rule 0), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];

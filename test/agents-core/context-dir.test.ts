@@ -26,6 +26,15 @@ describe('writeContextDir', () => {
     });
   });
 
+  it('writes no threads.json when given no threads (the fixer, gate and confirmer get none)', async () => {
+    await withTempDir(async (root) => {
+      const { threads: _none, ...noThreads } = DATA;
+      const dir = await writeContextDir(root, 'fixer-1', { ...noThreads, fixPayload: { issuesToFix: [] } });
+      const want = ['diff.patch', 'files.json', 'fix-payload.json', 'pr.json', 'review-state.json'];
+      expect((await readdir(dir)).sort()).toEqual(want);
+    });
+  });
+
   it('recreates the folder so stale files from an earlier use disappear', async () => {
     await withTempDir(async (root) => {
       const stale = path.join(root, 'fixer');

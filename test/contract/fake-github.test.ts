@@ -66,13 +66,66 @@ describe('fake GitHub behaviour', () => {
     const bot = await start();
     const made = await (await api(bot, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' })).json();
     expect(made.user).toMatchObject({ login: 'github-actions[bot]', id: 41898282, type: 'Bot' });
-    const viewer = await gql(bot, '{ viewer { login } }');
-    expect(viewer.errors?.[0]).toMatchObject({ type: 'FORBIDDEN', message: 'Resource not accessible by integration' });
+    // viewer answers installation tokens too, with the [bot] suffix REST shows.
+    expect(await gql(bot, '{ viewer { login } }')).toEqual({ data: { viewer: { login: 'github-actions[bot]' } } });
 
     const user = await start({ tokenLogin: 'maint', collaborators: { maint: 'maintain' } });
     const byUser = await (await api(user, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' })).json();
     expect(byUser).toMatchObject({ user: { login: 'maint', type: 'User' }, author_association: 'COLLABORATOR' });
     expect(await (await api(user, 'GET', '/user')).json()).toMatchObject({ login: 'maint' });
+  });
+
+  it('token identities: GET /user refuses installation tokens; comments and viewer carry its login', async () => {
+    const cases = [
+      { token: { kind: 'actions' as const }, login: 'github-actions[bot]', type: 'Bot', user: 403 },
+      { token: { kind: 'app' as const, slug: 'review-app' }, login: 'review-app[bot]', type: 'Bot', user: 403 },
+      { token: { kind: 'user' as const, login: 'maint' }, login: 'maint', type: 'User', user: 200 },
+    ];
+    for (const c of cases) {
+      const fake = await start({ token: c.token, collaborators: { maint: 'write' } });
+      const me = await api(fake, 'GET', '/user');
+      expect(me.status, c.login).toBe(c.user);
+      if (c.user === 403) expect(await me.json()).toMatchObject({ message: 'Resource not accessible by integration' });
+      const made = await (await api(fake, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' })).json();
+      expect(made.user).toMatchObject({ login: c.login, type: c.type });
+      expect((await gql(fake, 'query { viewer { login } }')).data.viewer.login).toBe(c.login);
+      // Installation tokens get an all-false permissions block; a user token's comes from repoPermissions.
+      const repo = await (await api(fake, 'GET', '/repos/octo-org/demo-repo')).json();
+      const allFalse = { admin: false, maintain: false, push: false, triage: false, pull: false };
+      if (c.user === 403) expect(repo.permissions).toEqual(allFalse);
+      else expect(repo).not.toHaveProperty('permissions');
+    }
+  });
+
+  it('a read-only token: REST writes and GraphQL mutations are refused, reads and queries answer', async () => {
+    const fake = await start({ token: { kind: 'actions', readOnly: true }, workflows: ['ci.yml'] });
+    const comment = await api(fake, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' });
+    expect(comment.status).toBe(403);
+    expect(comment.headers.get('x-accepted-github-permissions')).toBe('issues=write; pull_requests=write');
+    expect(await comment.json()).toMatchObject({
+      message: 'Resource not accessible by integration',
+      documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
+    });
+    const dispatch = await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', {
+      ref: 'main',
+    });
+    expect(dispatch.status).toBe(403);
+    expect(dispatch.headers.get('x-accepted-github-permissions')).toBe('actions=write');
+    expect(fake.comments(7)).toEqual([]);
+    expect(fake.dispatches).toEqual([]);
+    // A route that does not exist stays 404; reads answer.
+    expect((await api(fake, 'POST', '/repos/octo-org/demo-repo/nothing-here', {})).status).toBe(404);
+    expect((await api(fake, 'GET', '/repos/octo-org/demo-repo/issues/7/comments')).status).toBe(200);
+    expect((await gql(fake, '{ viewer { login } }')).data.viewer.login).toBe('github-actions[bot]');
+    const mutation = 'mutation { c: addComment(input: { subjectId: "x", body: "y" }) { clientMutationId } }';
+    expect(await gql(fake, mutation)).toMatchObject({
+      data: { c: null },
+      errors: [{ type: 'FORBIDDEN', path: ['c'], message: 'Resource not accessible by integration' }],
+    });
+    // The same token without readOnly writes.
+    const writable = await start({ token: { kind: 'actions' } });
+    const posted = await api(writable, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'x' });
+    expect(posted.status).toBe(201);
   });
 
   it('state changes between runs show up in REST and GraphQL', async () => {

@@ -182,6 +182,22 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
     }
   });
 
+  it('GET actions/runs/{run_id}: a run of the repository; 404 for an unknown run', async () => {
+    const op = 'GET /repos/{owner}/{repo}/actions/runs/{run_id}';
+    fake.state.addWorkflowRun({ id: 4242, path: '.github/workflows/review.yml', event: 'pull_request' });
+    fake.state.addWorkflowRun({ id: 4243, path: '.github/workflows/review.yml' });
+    const res = await call('GET', `${REPO}/actions/runs/4242`);
+    expect(res.status).toBe(200);
+    expectValid(op, 200, res.body);
+    const run = res.body as { id: number; path: string; workflow_id: number; repository: { full_name: string } };
+    expect(run).toMatchObject({ id: 4242, path: '.github/workflows/review.yml', repository: { full_name: 'octo-org/demo-repo' } });
+    const sibling = (await call('GET', `${REPO}/actions/runs/4243`)).body as { workflow_id: number };
+    expect(sibling.workflow_id).toBe(run.workflow_id);
+    const missing = await call('GET', `${REPO}/actions/runs/999999`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ message: 'Not Found' });
+  });
+
   it('unknown routes answer 404 in the basic-error shape', async () => {
     const res = await call('GET', '/repos/octo-org/demo-repo/nothing-here');
     expect(res.status).toBe(404);

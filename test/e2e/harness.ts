@@ -18,6 +18,8 @@ export const SCRIPTED_AGENT = path.join(ROOT, 'test/fakes/scripted-agent.mjs');
 export const OWNER = 'octo-org';
 export const REPO = 'demo-repo';
 export const TOKEN = 'ghs_e2eFakeToken0123456789abcdefABCDEF';
+/** The workflow file every run of the harness belongs to (GITHUB_WORKFLOW_REF). */
+export const WORKFLOW_PATH = '.github/workflows/pr-review-loop.yml';
 
 export interface ScenarioRule {
   role?: string;
@@ -73,10 +75,18 @@ export interface RunOptions {
   action?: string;
   /** What the checkout is at: the merge ref (pull_request default), or the base branch. */
   checkout?: 'merge' | 'base' | 'head';
-  comment?: { body: string; login: string; type?: 'User' | 'Bot' };
+  /** `createdAt` is the comment's created_at (default: now, as when GitHub sends the event right away). */
+  comment?: { body: string; login: string; type?: 'User' | 'Bot'; createdAt?: string };
   extraEnv?: Record<string, string>;
   /** Runs on the fresh checkout before the action starts (e.g. to leave it dirty). */
   prepare?: (checkout: Clone) => Promise<void>;
+  /**
+   * The fake GitHub knows this run (GET actions/runs/{GITHUB_RUN_ID}), as GitHub knows every
+   * run; default true. false: a run id GitHub does not know (the action then trusts no state).
+   */
+  registerRun?: boolean;
+  /** Kills the action (SIGKILL) if it has not ended after this long: a hung run fails its test, not the machine. */
+  killAfterMs?: number;
 }
 
 export interface RunResult {
@@ -173,6 +183,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
         GITHUB_STEP_SUMMARY: summaryFile,
         GITHUB_RUN_ID: String(1000 + n),
         GITHUB_WORKFLOW: 'pr-review-loop',
+        GITHUB_WORKFLOW_REF: workflowRef(eventName, sandbox.baseRef),
         GITHUB_JOB: 'review-loop',
         GITHUB_TOKEN: TOKEN,
         ACTIONS_RUNTIME_TOKEN: 'actions-runtime-secret-value',
@@ -184,8 +195,9 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
         ...o.extraEnv,
       };
       for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+      if (o.registerRun !== false) registerRun(github, env, eventName, head);
       await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
-      const r = await spawnNode(DIST, checkout.dir, env);
+      const r = await spawnNode(DIST, checkout.dir, env, o.killAfterMs);
       const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
       const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
       return { ...r, outputs, summary: await readFile(summaryFile, 'utf8'), report };
@@ -213,7 +225,10 @@ function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; a
       ...base,
       action: 'created',
       issue: { ...(base.issue ?? {}), number: 7, pull_request: { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/7` } },
-      comment: { ...(base.comment ?? {}), id: 9001, body: c.body, user: { login: c.login, type: c.type ?? 'User' } },
+      comment: {
+        ...(base.comment ?? {}), id: 9001, body: c.body, user: { login: c.login, type: c.type ?? 'User' },
+        created_at: c.createdAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      },
       repository,
       sender: { login: c.login, type: c.type ?? 'User' },
     };
@@ -234,17 +249,40 @@ function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; a
   };
 }
 
+/** `<owner>/<repo>/<workflow file>@<ref>`, as the runner sets GITHUB_WORKFLOW_REF. */
+function workflowRef(eventName: string, baseRef: string): string {
+  const ref = eventName.startsWith('pull_request') ? 'refs/pull/7/merge' : `refs/heads/${baseRef}`;
+  return `${OWNER}/${REPO}/${WORKFLOW_PATH}@${ref}`;
+}
+
+/** Adds the run the environment names to the fake, unless a test already added that id. */
+function registerRun(github: FakeGitHub, env: NodeJS.ProcessEnv, event: string, headSha: string): void {
+  const id = Number(env.GITHUB_RUN_ID);
+  if (!Number.isSafeInteger(id) || github.state.workflowRuns.has(id)) return;
+  const path = /^[^/]+\/[^/]+\/([^@]+)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1] ?? WORKFLOW_PATH;
+  github.state.addWorkflowRun({ id, path, name: env.GITHUB_WORKFLOW ?? path, event, headSha });
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function spawnNode(
+  script: string, cwd: string, env: NodeJS.ProcessEnv, killAfterMs?: number,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    const killer = killAfterMs === undefined ? null : setTimeout(() => {
+      stderr += `\n[harness] killed: the action had not ended after ${killAfterMs} ms\n`;
+      child.kill('SIGKILL');
+    }, killAfterMs);
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on('close', (code) => {
+      if (killer) clearTimeout(killer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
   });
 }
 

@@ -181,7 +181,9 @@ describe('loop safety and dispatches', () => {
     expect(r.code).toBe(0);
     expect(r.outputs.rounds).toBe('2');
     expect(r.outputs.fixed).toBe('2');
-    expect(world.fixPayloads().map((p) => p.issuesToFix.map((f) => f.title))).toEqual([[BUG_FINDING.title], [DOC_FINDING.title]]);
+    // The payload's titles are fenced as untrusted data (issue 7, part 4): compare the ids.
+    const docId = findingId(DOC_FINDING);
+    expect(world.fixPayloads().map((p) => p.issuesToFix.map((f) => f.id))).toEqual([[BUG_ID], [docId]]);
     const comments = world.github.comments(7);
     expect(comments).toHaveLength(4);
     expect(comments.at(-1)!.body).toContain('Run status: `max-rounds`');

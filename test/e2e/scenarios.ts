@@ -66,11 +66,17 @@ export function analyzerAnswer(pending: { databaseId: number; title: string; pri
   };
 }
 
-/** An unresolved human review thread on the planted bug's line. */
+/**
+ * An unresolved review thread on the planted bug's line, by a member of the organization (only
+ * threads started by someone with write access block the loop).
+ */
 export const HUMAN_THREAD = {
   path: 'src/math.js',
   line: 2,
-  comments: [{ databaseId: 5551, body: 'Why does add() subtract? Please explain before merging.', author: 'bob' }],
+  comments: [{
+    databaseId: 5551, body: 'Why does add() subtract? Please explain before merging.', author: 'bob',
+    authorAssociation: 'MEMBER' as const,
+  }],
 };
 
 /**

@@ -29,7 +29,8 @@ describe('human review threads', () => {
     expect(r.outputs.rounds).toBe('1');
     const [payload, ...more] = world.fixPayloads();
     expect(more).toEqual([]);
-    expect(payload!.issuesToFix.map((f) => f.title)).toEqual([BUG_FINDING.title]);
+    // Titles reach the fixer fenced as untrusted data (issue 7, part 4).
+    expect(payload!.issuesToFix.map((f) => f.title.includes(`\n${BUG_FINDING.title}\n`))).toEqual([true]);
     expect(JSON.stringify(payload)).not.toContain('THREAD-');
     expect((await world.headLog())[0]!.body).toContain('Review-Loop-Round: 1');
 
@@ -88,9 +89,11 @@ describe('failure policy', () => {
     world = await createWorld();
     const rules = [{ role: 'fixer', fixAll: true, edits: PLANTED_BUG_RULES[2]!.edits!, sleepMs: 300 }, ...PLANTED_BUG_RULES];
     const running = world.run({ rules });
-    // While the fixer works, make the second review's PR fetch fail for good.
+    // While the fixer works, make the second review's PR fetch fail for good (the reviews: the file
+    // list and the diff come from the checkout now).
     await world.waitForAgentCall((c) => c.role === 'fixer');
-    world.github.failNext({ method: 'GET', path: /\/pulls\/7\/files$/, status: 502, times: 20, body: { message: 'Server Error' } });
+    const body = { message: 'Server Error' };
+    world.github.failNext({ method: 'GET', path: /\/pulls\/7\/reviews$/, status: 502, times: 20, body });
     const r = await running;
     expect(r.outputs.status).toBe('failed');
     expect(r.code).toBe(1);

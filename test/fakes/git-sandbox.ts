@@ -25,6 +25,8 @@ export interface GitSandboxOptions {
   repoFullName?: string;
   /** The PR comes from a fork `<root>/<owner>/<name>.git`: the head branch lives there, not in origin. */
   forkOwner?: string;
+  /** Empty commits before the base commit (one git fast-import), for history deeper than a shallow fetch. */
+  baseHistory?: number;
 }
 
 export interface CloneOptions {
@@ -66,6 +68,8 @@ export interface GitSandbox {
   pushFromAnotherClone(changes: FileChanges, opts?: { branch?: string; message?: string }): Promise<string>;
   /** A fresh clone like actions/checkout: detached at a sha or refs/pull/..., on a branch for a branch name. */
   cloneAt(ref: string, opts?: CloneOptions): Promise<Clone>;
+  /** Replaces the checkout in `dir` with a fresh one like cloneAt's (e.g. a shallow clone of the head only). */
+  recloneInto(dir: string, ref: string, opts?: CloneOptions): Promise<Git>;
   cleanup(): Promise<void>;
 }
 
@@ -84,6 +88,20 @@ export const PLANTED_BUG: FileChanges = {
 };
 
 const DEV_IDENTITY = { name: 'Sandbox Dev', email: 'dev@sandbox.test' };
+
+/**
+ * `count` new text files of `lines` lines each under `dir`, for big PRs: pass the result as
+ * prChanges (spread into it) and the whole lot lands in the one PR commit.
+ */
+export function generatedFiles(count: number, lines: number, dir = 'gen'): FileChanges {
+  const width = String(count).length;
+  const files: FileChanges = {};
+  for (let i = 0; i < count; i++) {
+    const body = Array.from({ length: lines }, (_v, k) => `export const v${i}_${k} = ${k};`).join('\n');
+    files[`${dir}/file-${String(i).padStart(width, '0')}.ts`] = `${body}\n`;
+  }
+  return files;
+}
 
 export async function createGitSandbox(opts: GitSandboxOptions = {}): Promise<GitSandbox> {
   const root = await mkdtemp(path.join(tmpdir(), 'git-sandbox-'));
@@ -116,7 +134,8 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
 
   // Build history in a seed clone, so workDir starts as a plain clone with clean reflogs.
   const seed = await initClone(path.join(root, 'seed'), originUrl, devEnv);
-  await seed(['checkout', '--quiet', '-b', baseRef]);
+  if (opts.baseHistory) await importHistory(seed, baseRef, opts.baseHistory);
+  await seed(['checkout', '--quiet', ...(opts.baseHistory ? [] : ['-b']), baseRef]);
   const baseSha = await commitChanges(seed, path.join(root, 'seed'), opts.baseFiles ?? SAMPLE_PROJECT, 'Initial sample project');
   await seed(['checkout', '--quiet', '-b', headRef]);
   const headSha = await commitChanges(seed, path.join(root, 'seed'), opts.prChanges ?? PLANTED_BUG, opts.prMessage ?? 'Refactor add');
@@ -151,6 +170,10 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
     async cloneAt(ref, o = {}) {
       const dir = path.join(root, `checkout-${++clones}`);
       return { dir, git: await checkoutLike(dir, originUrl, env, ref, o) };
+    },
+    async recloneInto(dir, ref, o = {}) {
+      await rm(dir, { recursive: true, force: true });
+      return checkoutLike(dir, originUrl, env, ref, o);
     },
     async cleanup() {
       await rm(root, { recursive: true, force: true });
@@ -194,6 +217,18 @@ async function initClone(dir: string, url: string, env: NodeJS.ProcessEnv): Prom
   const git = createGit(dir, { env });
   await git(['remote', 'add', 'origin', url]);
   return git;
+}
+
+/** `count` empty commits on `branch` in one `git fast-import` process (a process per commit would be slow). */
+async function importHistory(git: Git, branch: string, count: number): Promise<void> {
+  const stream: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const message = `History ${i}\n`;
+    const who = `${DEV_IDENTITY.name} <${DEV_IDENTITY.email}> ${1_700_000_000 + i} +0000`;
+    stream.push(`commit refs/heads/${branch}`, `author ${who}`, `committer ${who}`);
+    stream.push(`data ${Buffer.byteLength(message)}`, message);
+  }
+  await git(['fast-import', '--quiet'], { input: `${stream.join('\n')}\n` });
 }
 
 /** Writes/deletes files in dir, commits them all, returns the sha. */

@@ -69,6 +69,6 @@ if (rule.fixAll || rule.rejectAll) {
   };
 }
 if (rule.stderr) process.stderr.write(rule.stderr);
-if (typeof answer === 'string') process.stdout.write(answer);
-else if (answer) process.stdout.write(`Here is my answer.\nBEGIN_JSON\n${JSON.stringify(answer, null, 2)}\nEND_JSON\n`);
-process.exit(rule.exitCode ?? 0);
+const text = typeof answer === 'string' ? answer : answer ? `Here is my answer.\nBEGIN_JSON\n${JSON.stringify(answer, null, 2)}\nEND_JSON\n` : '';
+// Exit once stdout is flushed: a write to a pipe is asynchronous, and exiting at once cuts it at 64 KiB.
+process.stdout.write(text, () => process.exit(rule.exitCode ?? 0));

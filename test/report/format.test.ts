@@ -19,8 +19,8 @@ describe('text helpers', () => {
   });
 
   it('block() leaves fenced code alone and closes an open fence', () => {
-    expect(block('# h\n```\n# kept @x\n')).toBe('\\# h\n```\n# kept @x\n```');
-    expect(block('title\n---')).toBe('title\n\\---');
+    expect(block('# h\n```\n# kept @x\n')).toBe('\u200b# h\n```\n# kept @x\n```');
+    expect(block('title\n---')).toBe('title\n\u200b---');
   });
 
   it('formats durations and costs', () => {

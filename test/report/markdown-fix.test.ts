@@ -67,7 +67,7 @@ describe('renderFixReport', () => {
     );
     expect(md).not.toMatch(/(^|[^\w`])@[A-Za-z0-9]/m);
     expect(md).not.toContain('<!--');
-    expect(md).toContain('- **`QUAL-0badc0de`** · # not a heading @\u200bteam please look');
+    expect(md).toContain('- **`QUAL-0badc0de`** · \u200b# not a heading @\u200bteam please look');
     expect(md).toContain('❌ claude timed out after 20 min');
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReviewReport } from '../../src/report/markdown.js';
 import { MARKER, composeComment, decodeState } from '../../src/report/state.js';
 import { HEAD, agent, ctx, finding, reviewRecord } from './records.js';
+import { liveProblems, render } from './markdown-render.js';
 
 const ZWSP = '\u200b';
 const rowOf = (md: string, name: string) => md.split('\n').find((l) => l.startsWith(`| ${name} |`)) ?? '';
@@ -141,7 +142,7 @@ describe('renderReviewReport with hostile agent text', () => {
     expect(md).not.toMatch(/(^|[^\w`])@[A-Za-z0-9]/m);
     expect(md).toContain(`@${ZWSP}octocat`);
     expect(md).toContain(`@${ZWSP}octo-org/security`);
-    expect(md).toContain('bob@example.com');
+    expect(md).toContain(`bob@${ZWSP}example.com`);
   });
 
   it('cannot open comments, close our <details>, add headings or leave a fence open', () => {
@@ -149,10 +150,19 @@ describe('renderReviewReport with hostile agent text', () => {
     expect(md).not.toContain('-->');
     expect(md).not.toMatch(/<\/details>/);
     expect(md).not.toMatch(/^#{1,6} (Fake|Owned)/m);
-    expect(md).toContain('\\# Fake heading');
+    expect(md).toContain(`${ZWSP}# Fake heading`);
     const fences = md.split('\n').filter((l) => /^ {0,3}```/.test(l));
     expect(fences.length % 2).toBe(0);
     expect(md).toContain('\\| cell');
+  });
+
+  it('renders no live construct from agent text under a real CommonMark + GFM parser', () => {
+    const html = render(md);
+    const ours = ['a', 'h2', 'h3', 'h4', 'hr', 'details', 'summary', 'sub', 'br'];
+    expect(liveProblems(html, { allowTags: ours })).toEqual([]);
+    expect(html).not.toMatch(/<h\d>[^<]*(?:Fake|Owned)/);
+    const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    for (const href of hrefs) expect(href).toMatch(/^https:\/\/github\.com\/octo-org\/shop-api\//);
   });
 
   it('still yields one comment with the marker and a decodable state', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, sanitize } from '../../src/report/sanitize.js';
-import { MARKER, composeComment, decodeState, encodeState, type HiddenState } from '../../src/report/state.js';
+import {
+  MARKER, STATE_FIELD_CAPS, composeComment, decodeState, encodeState, fitState, type HiddenState,
+} from '../../src/report/state.js';
 
 const state: HiddenState = {
   v: 1,
@@ -108,5 +110,74 @@ describe('composeComment', () => {
     expect(out).toContain('[DIFF REDACTED]');
     expect(out).not.toContain('+y');
     expect(decodeState(out)).toEqual(state);
+  });
+});
+
+describe('fitting the state into the comment (hostile sizes)', () => {
+  // Each of these characters is written as a six-character \uXXXX escape in the state.
+  const escaping = (n: number) => '-/:@<>'.repeat(Math.ceil(n / 6)).slice(0, n);
+  const emoji = (n: number) => '🧨'.repeat(n);
+  const fingerprint = (i: number, file: string) =>
+    ({ id: `BUG-${i.toString(16).padStart(8, '0')}`, category: 'correctness', file, title: `t ${i}` });
+  const budget = MAX_COMMENT_CHARS / 2;
+
+  function expectFits(s: HiddenState): HiddenState {
+    const out = composeComment(`## Report\n\n${'text '.repeat(20_000)}`, s);
+    expect(out.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
+    const decoded = decodeState(out);
+    expect(decoded).not.toBeNull();
+    expect(encodeState(decoded!).length).toBeLessThanOrEqual(budget);
+    expect(decoded).toMatchObject({ kind: s.kind, round: s.round });
+    return decoded!;
+  }
+
+  it('ends for pushed fixes whose file names are 10,000 characters that grow when escaped', () => {
+    const fixed = Array.from({ length: 5 }, (_, i) => fingerprint(i, escaping(10_000)));
+    const d = expectFits({ ...state, kind: 'fix', fixedIds: fixed.map((f) => f.id), fixed, commitSha: 'c'.repeat(40) });
+    expect(d.fixed!.length).toBeGreaterThan(0);
+    for (const f of d.fixed!) expect(f.file!.length).toBeLessThanOrEqual(STATE_FIELD_CAPS.file);
+    expect(d.commitSha).toBe('c'.repeat(40));
+  });
+
+  it('ends for 10,000 findings, each with a 10,000-character file name', () => {
+    const fixed = Array.from({ length: 10_000 }, (_, i) => fingerprint(i, `${escaping(9_990)}${i}`));
+    const ids = fixed.map((f) => f.id);
+    const d = expectFits({ ...state, kind: 'fix', findingIds: ids, fixedIds: ids, stuckIds: ids, fixed });
+    expect(d.fixed![0]!.id).toBe('BUG-00000000');
+    expect(d.findingIds[0]).toBe('BUG-00000000');
+  });
+
+  it('ends when every free-text field is huge, escaping or emoji', () => {
+    const d = expectFits({
+      ...state, headSha: escaping(10_000), runId: emoji(10_000), status: escaping(10_000), job: escaping(100_000),
+      workflow: emoji(100_000), commitSha: escaping(10_000), findingIds: [emoji(10_000)], fixedIds: [], stuckIds: [],
+      fixed: [{ id: emoji(10_000), category: escaping(10_000), file: emoji(10_000), title: emoji(10_000) }],
+    });
+    expect(d.job!.length).toBeLessThanOrEqual(STATE_FIELD_CAPS.job);
+    expect(d.workflow!.length).toBeLessThanOrEqual(STATE_FIELD_CAPS.workflow);
+    // Cut between emoji, never inside one.
+    expect(d.workflow).toBe(emoji(STATE_FIELD_CAPS.workflow / 2));
+  });
+
+  it('with every list empty, the capped fields alone always fit (the bound the loop relies on)', () => {
+    const c = STATE_FIELD_CAPS;
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const worst: HiddenState = {
+      ...state, kind: 'failure', round: MAX, headSha: escaping(c.sha), runId: escaping(c.runId),
+      status: escaping(c.status), job: escaping(c.job), workflow: escaping(c.workflow), commitSha: escaping(c.sha),
+      findingIds: [], fixedIds: [], stuckIds: [], fixed: [],
+      counts: { p0: MAX, p1: MAX, p2: MAX, p3: MAX },
+    };
+    expect(fitState(worst)).toEqual(worst);
+    expect(encodeState(worst).length).toBeLessThan(budget / 4);
+  });
+
+  it('keeps a normal state exactly as it is', () => {
+    const normal: HiddenState = {
+      ...state, job: 'pr-review-loop/review-loop', workflow: '.github/workflows/pr-review-loop.yml',
+      fixed: [fingerprint(1, 'src/a.ts')],
+    };
+    expect(fitState(normal)).toEqual(normal);
+    expect(decodeState(composeComment('## ok', normal))).toEqual(normal);
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { NothingToDoError, UnsupportedEventError, parsePrTarget } from '../../src/github/context.js';
+import {
+  BadCommandError, NothingToDoError, UnsupportedEventError, parsePrTarget, requestedSha,
+} from '../../src/github/context.js';
 
 // Event payloads derived from @octokit/webhooks-examples (test/fixtures/events/source.json).
 type Payload = Record<string, unknown>;
@@ -72,6 +74,8 @@ describe('parsePrTarget: issue_comment', () => {
       actorType: 'User',
       commentBody: '/review-loop',
       commentId: 492700400,
+      requestedSha: null,
+      commentCreatedAt: '2019-05-15T15:20:21Z',
     });
   });
 
@@ -98,6 +102,34 @@ describe('parsePrTarget: issue_comment', () => {
     const c = p.comment as Payload;
     const t = parsePrTarget({ eventName: 'issue_comment', payload: { ...p, comment: { ...c, user: { login: 'renovate[bot]', type: 'Bot' } } } });
     expect(t.kind === 'issue_comment' && [t.actor, t.actorType]).toEqual(['renovate[bot]', 'Bot']);
+  });
+});
+
+describe('/review-loop <sha> (issue 7, part 9)', () => {
+  const sha = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+
+  it('reads a full or short sha after the command, lower-cased, and ignores the rest of the comment', () => {
+    expect(requestedSha(`/review-loop ${sha}`)).toBe(sha);
+    expect(requestedSha('/review-loop EC26C3E please, I checked it\nthanks')).toBe('ec26c3e');
+    expect(requestedSha(`  \n/review-loop\t${sha.slice(0, 12)}`)).toBe(sha.slice(0, 12));
+    const t = parsePrTarget({ eventName: 'issue_comment', payload: commentEvent(`/review-loop ${sha.slice(0, 7)}`) });
+    expect(t.kind === 'issue_comment' && t.requestedSha).toBe(sha.slice(0, 7));
+  });
+
+  it('has no sha when the command stands alone or is followed by words', () => {
+    expect(requestedSha('/review-loop')).toBeNull();
+    expect(requestedSha('/review-loop please')).toBeNull();
+    expect(requestedSha('/review-loop\nec26c3e on the next line is not the argument')).toBeNull();
+  });
+
+  it('refuses a run of hex digits that is too short or too long to be a sha, naming it and showing an example', () => {
+    for (const bad of ['ec26c3', `${sha}0`]) {
+      const run = () => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent(`/review-loop ${bad}`) });
+      expect(run).toThrow(BadCommandError);
+      const example = 'e\\.g\\. "/review-loop [0-9a-f]{7}"';
+      const message = `"/review-loop ${bad}" names a commit with ${bad.length} hex digits.*${example}`;
+      expect(run).toThrow(new RegExp(message));
+    }
   });
 });
 

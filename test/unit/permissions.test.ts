@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canWrite, decidePush, isBot, type Permission } from '../../src/github/permissions.js';
+import { canWrite, decidePush, isBot, permissionOf, type Permission } from '../../src/github/permissions.js';
 import { meta } from './helpers.js';
 
 const fork = meta({ headRepoFullName: 'contributor/demo-repo' });
@@ -43,6 +43,28 @@ describe('decidePush', () => {
 
   it('an unknown token permission (installation token) is allowed to try', () => {
     expect(decidePush({ mode: 'fix', meta: meta(), allowForkFixes: false, tokenPermission: null }).canPush).toBe(true);
+  });
+
+  it('a token known to be read-only never pushes, and says why first', () => {
+    const d = decidePush({
+      mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'admin', forkPushUrl: 'https://x/y.git',
+      readOnlyToken: 'a fork PR on pull_request',
+    });
+    expect(d).toEqual({ canPush: false, reason: 'the token is read-only: a fork PR on pull_request' });
+  });
+});
+
+describe('permissionOf (the permissions block of GET /repos)', () => {
+  const none = { admin: false, maintain: false, push: false, triage: false, pull: false };
+  it('reads a user token\'s role', () => {
+    expect(permissionOf({ ...none, pull: true, triage: true, push: true }, null)).toBe('write');
+    expect(permissionOf({ ...none, pull: true }, null)).toBe('read');
+    expect(permissionOf(undefined, 'none')).toBeNull();
+  });
+
+  it('all false is what every installation token gets: unknown on the base repository, none on a fork', () => {
+    expect(permissionOf(none, null)).toBeNull();
+    expect(permissionOf(none, 'none')).toBe('none');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeReviewState, truncateDiff } from '../../src/github/pull-request.js';
+import { truncateDiff } from '../../src/git/diff-sample.js';
+import { computeReviewState } from '../../src/github/pull-request.js';
 
 /** A diff of n lines, each ending in a newline, as GitHub's diff media type returns it. */
 function diffOf(n: number): string {

@@ -103,6 +103,23 @@ function pullNode(ctx: Ctx, pull: PullState): Node {
   };
 }
 
+/**
+ * `viewer` answers for every kind of token, installation tokens included, and (unlike
+ * `author` fields) keeps a bot's `[bot]` suffix: `github-actions[bot]` for GITHUB_TOKEN,
+ * `<slug>[bot]` for an App token (fullsend-ai/fullsend PR #1953, CatChen/token-who-am-i-action
+ * README), the user for a PAT.
+ */
+function viewerNode(ctx: Ctx): Node {
+  const { login } = ctx.state.tokenActor();
+  const bot = login.endsWith('[bot]');
+  const url = bot ? `${ctx.urls.web}/apps/${login.slice(0, -'[bot]'.length)}` : `${ctx.urls.web}/${login}`;
+  const id = userId(login);
+  return {
+    login, databaseId: id, id: nodeId(bot ? 'BOT' : 'U', id), name: login, url, resourcePath: new URL(url).pathname,
+    avatarUrl: () => `${ctx.urls.web}/avatars/u/${id}?v=4`,
+  };
+}
+
 const PERMISSION = { admin: 'ADMIN', maintain: 'MAINTAIN', write: 'WRITE', triage: 'TRIAGE', read: 'READ', none: null } as const;
 
 export function rootValue(ctx: Ctx): Node {
@@ -128,10 +145,6 @@ export function rootValue(ctx: Ctx): Node {
       }
       return repo;
     },
-    viewer: () => {
-      // An installation token (GITHUB_TOKEN) has no user behind it.
-      if (!state.tokenLogin) throw new FakeGraphQLError('FORBIDDEN', 'Resource not accessible by integration');
-      return actor(ctx, state.tokenLogin);
-    },
+    viewer: () => viewerNode(ctx),
   };
 }

@@ -6,6 +6,7 @@ import { schema as published } from '@octokit/graphql-schema';
 import { apiError, json, route } from './http.js';
 import type { Ctx, Reply, Route } from './http.js';
 import { FakeGraphQLError, rootValue } from './graphql-nodes.js';
+import { mutationRefusal } from './token-access.js';
 
 let cached: GraphQLSchema | undefined;
 
@@ -37,6 +38,9 @@ async function handle(ctx: Ctx): Promise<Reply> {
   if (typeof body.query !== 'string') {
     return json(200, { errors: [{ message: 'A query attribute must be specified and must be a string.' }] });
   }
+  const operationName = typeof body.operationName === 'string' ? body.operationName : null;
+  const refused = ctx.state.tokenReadOnly ? mutationRefusal(body.query, operationName) : null;
+  if (refused) return refused;
   const result = await graphql({
     schema: githubSchema(),
     source: body.query,

@@ -1,5 +1,5 @@
 // What the fake stores per PR: the inputs, completed with ids, timestamps and defaults.
-import type { AccountType, AuthorAssociation, FakePullInput, FakeReviewInput } from './types.js';
+import type { AccountType, AuthorAssociation, FakeActivityInput, FakePullInput, FakeReviewInput } from './types.js';
 
 export interface Actor { login: string; type: AccountType }
 
@@ -32,4 +32,14 @@ export interface ThreadCommentState {
 export interface ThreadState {
   id: string; prNumber: number; isResolved: boolean; isOutdated: boolean;
   path: string; line: number | null; comments: ThreadCommentState[];
+}
+
+export interface WorkflowRunState {
+  id: number; workflowId: number; path: string; name: string; event: string;
+  headSha: string; headBranch: string; createdAt: string;
+}
+
+export interface ActivityState {
+  id: number; ref: string; before: string; after: string; timestamp: string;
+  activityType: NonNullable<FakeActivityInput['activityType']>; actor: string | null;
 }

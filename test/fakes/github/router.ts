@@ -6,12 +6,14 @@ import { DOCS, apiError, notFound } from './http.js';
 import type { Ctx, Reply, Route } from './http.js';
 import { graphqlRoutes } from './graphql.js';
 import { actionRoutes } from './routes/actions.js';
+import { commitRoutes } from './routes/commits.js';
 import { issueRoutes } from './routes/issues.js';
 import { pullRoutes } from './routes/pulls.js';
 import { repoRoutes } from './routes/repos.js';
+import { isRestWrite, restRefusal } from './token-access.js';
 import type { FailureRule, RecordedRequest } from './types.js';
 
-const ROUTES: Route[] = [...repoRoutes, ...pullRoutes, ...issueRoutes, ...actionRoutes, ...graphqlRoutes];
+const ROUTES: Route[] = [...repoRoutes, ...pullRoutes, ...issueRoutes, ...actionRoutes, ...commitRoutes, ...graphqlRoutes];
 
 export type CtxBase = Omit<Ctx, 'method' | 'path' | 'query' | 'headers' | 'body' | 'params'>;
 
@@ -60,6 +62,7 @@ async function dispatch(ctx: Ctx): Promise<Reply> {
     const { owner, repo } = ctx.params;
     // Only the one configured repository exists.
     if (owner !== undefined && `${owner}/${repo}`.toLowerCase() !== ctx.state.fullName.toLowerCase()) return notFound();
+    if (ctx.state.tokenReadOnly && isRestWrite(ctx.method, ctx.path)) return restRefusal(ctx.method, ctx.path);
     return r.handler(ctx);
   }
   return notFound(DOCS);

@@ -1,13 +1,17 @@
 // The fake's mutable state: one repository, its PRs and everything hanging off them.
 // Routes read it; tests change it between runs through the same methods.
 import { ACTIONS_BOT, fakeSha, isoNow, nextId, nodeId, userId } from './ids.js';
-import type { Actor, CommentState, PullState, ReviewState, ThreadState } from './model.js';
 import type {
-  AccountType, AuthorAssociation, FakeCommentInput, FakeGitHubOptions, FakePullInput, FakeReviewInput,
-  FakeThreadInput, Permission, RecordedDispatch,
+  ActivityState, Actor, CommentState, PullState, ReviewState, ThreadState, WorkflowRunState,
+} from './model.js';
+import type {
+  AccountType, AuthorAssociation, FakeActivityInput, FakeCommentInput, FakeGitHubOptions, FakePullInput, FakeReviewInput,
+  FakeThreadInput, FakeWorkflowRunInput, Permission, RecordedDispatch,
 } from './types.js';
 
-export type { Actor, CommentState, PullState, ReviewState, ThreadState } from './model.js';
+export type {
+  ActivityState, Actor, CommentState, PullState, ReviewState, ThreadState, WorkflowRunState,
+} from './model.js';
 
 type PullPatch = Partial<Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>>;
 
@@ -22,6 +26,11 @@ export class FakeState {
   readonly reviewList: ReviewState[] = [];
   readonly threadList: ThreadState[] = [];
   readonly dispatches: RecordedDispatch[] = [];
+  readonly workflowRuns = new Map<number, WorkflowRunState>();
+  /** Pushes and branch changes, oldest first (GET /repos/{o}/{r}/activity). */
+  readonly activityList: ActivityState[] = [];
+  /** When the fake started: branches that exist then count as pushed at this time. */
+  readonly startedAt = isoNow();
   readonly collaborators: Map<string, Permission>;
 
   constructor(readonly opts: FakeGitHubOptions) {
@@ -30,15 +39,32 @@ export class FakeState {
     this.repoId = userId(`${opts.owner}/${opts.repo}`);
     this.collaborators = new Map(Object.entries(opts.collaborators ?? {}));
     for (const p of opts.pulls ?? []) this.addPull(p);
+    for (const r of opts.workflowRuns ?? []) this.addWorkflowRun(r);
   }
 
   get fullName(): string { return `${this.owner}/${this.repo}`; }
   get defaultBranch(): string { return this.opts.defaultBranch ?? 'main'; }
-  get tokenLogin(): string | undefined { return this.opts.tokenLogin; }
+  /** The user behind a user token (PAT); undefined for installation tokens (GITHUB_TOKEN, App tokens). */
+  get tokenLogin(): string | undefined {
+    const t = this.opts.token;
+    return t ? (t.kind === 'user' ? t.login : undefined) : this.opts.tokenLogin;
+  }
 
-  /** Who the token acts as: the Actions bot for a GITHUB_TOKEN, else the configured user. */
+  /** GITHUB_TOKEN and App tokens are installation tokens: no user behind them. */
+  get isInstallationToken(): boolean { return this.tokenLogin === undefined; }
+
+  /** The read-only GITHUB_TOKEN of a fork PR's `pull_request` job: every write is refused. */
+  get tokenReadOnly(): boolean { return this.opts.token?.readOnly === true; }
+
+  /**
+   * Who the token acts as: the Actions bot for a GITHUB_TOKEN, `<slug>[bot]` for an App's
+   * installation token, else the user.
+   */
   tokenActor(): Actor {
-    return this.opts.tokenLogin ? actorOf(this.opts.tokenLogin) : { login: ACTIONS_BOT.login, type: 'Bot' };
+    const t = this.opts.token;
+    if (t?.kind === 'app') return { login: `${t.slug}[bot]`, type: 'Bot' };
+    const user = this.tokenLogin;
+    return user ? actorOf(user) : { login: ACTIONS_BOT.login, type: 'Bot' };
   }
 
   permissionOf(login: string): Permission {
@@ -146,6 +172,31 @@ export class FakeState {
     const thread = this.threadList.find((t) => t.id === id);
     if (!thread) throw new Error(`fake GitHub: no review thread ${id}`);
     thread.isResolved = resolved;
+  }
+
+  /** A run of one of the repository's workflows; every run of one file shares its workflow_id. */
+  addWorkflowRun(input: FakeWorkflowRunInput): WorkflowRunState {
+    const run: WorkflowRunState = {
+      id: input.id, workflowId: userId(`workflow:${this.fullName}/${input.path}`), path: input.path,
+      name: input.name ?? input.path.split('/').pop() ?? input.path, event: input.event ?? 'pull_request',
+      headSha: input.headSha ?? fakeSha(`run:${input.id}`), headBranch: input.headBranch ?? this.defaultBranch,
+      createdAt: isoNow(),
+    };
+    this.workflowRuns.set(run.id, run);
+    return run;
+  }
+
+  /** Records a push (or another branch change) the way GitHub's activity log keeps it. */
+  recordPush(input: FakeActivityInput): ActivityState {
+    const ref = input.ref.startsWith('refs/') ? input.ref : `refs/heads/${input.ref}`;
+    const previous = this.activityList.filter((a) => a.ref === ref).at(-1);
+    const entry: ActivityState = {
+      id: nextId(), ref, before: input.before ?? previous?.after ?? '0'.repeat(40), after: input.after,
+      timestamp: input.timestamp ?? isoNow(), activityType: input.activityType ?? 'push',
+      actor: input.actor === undefined ? this.owner : input.actor,
+    };
+    this.activityList.push(entry);
+    return entry;
   }
 
   /** Static shas for PRs without a git repository behind them. */

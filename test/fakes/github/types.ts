@@ -91,6 +91,49 @@ export interface RepoPermissions {
   pull: boolean;
 }
 
+/**
+ * Who the token is. GITHUB_TOKEN and GitHub App tokens are installation tokens: GET /user
+ * refuses them, and they write as `github-actions[bot]` or `<slug>[bot]`. A user token
+ * (PAT) is that user. `readOnly` is the token GitHub gives a `pull_request` job from a
+ * fork: every write is refused with 403 "Resource not accessible by integration".
+ */
+export type FakeToken = ({ kind: 'actions' } | { kind: 'app'; slug: string } | { kind: 'user'; login: string }) & {
+  readOnly?: true;
+};
+
+/** A run of a workflow in the fake repository, as `GET /repos/{o}/{r}/actions/runs/{run_id}` shows it. */
+export interface FakeWorkflowRunInput {
+  id: number;
+  /** The workflow file, e.g. '.github/workflows/review.yml'; runs of one file share a workflow_id. */
+  path: string;
+  /** The workflow's `name:`; defaults to the file name. */
+  name?: string;
+  /** Default 'pull_request'. */
+  event?: string;
+  /** Defaults to a made-up sha. */
+  headSha?: string;
+  /** Default 'main'. */
+  headBranch?: string;
+}
+
+/**
+ * One entry of `GET /repos/{o}/{r}/activity`: GitHub's own record of a push, force push or
+ * branch change, with the time GitHub received it (not the commit's forgeable dates).
+ */
+export interface FakeActivityInput {
+  /** `refs/heads/<branch>` or the branch name. */
+  ref: string;
+  after: string;
+  /** Default: the ref's previous `after`, or 40 zeros. */
+  before?: string;
+  /** Default: now. */
+  timestamp?: string;
+  /** Default 'push'. */
+  activityType?: 'push' | 'force_push' | 'branch_creation' | 'branch_deletion' | 'pr_merge' | 'merge_queue_merge';
+  /** Login of who pushed; null is a deleted account. Default the repository owner. */
+  actor?: string | null;
+}
+
 export interface FakeGitHubOptions {
   owner: string;
   repo: string;
@@ -110,8 +153,12 @@ export interface FakeGitHubOptions {
   collaborators?: Record<string, Permission>;
   /** Identity behind the token; unset behaves like GITHUB_TOKEN (GET /user is 403, comments by github-actions[bot]). */
   tokenLogin?: string;
+  /** Identity and write access of the token; wins over tokenLogin when both are given. */
+  token?: FakeToken;
   /** The `permissions` object of GET /repos/{o}/{r}; omitted from the response when unset. */
   repoPermissions?: RepoPermissions;
+  /** Workflow runs that exist; any other run id is 404. Tests add more with state.addWorkflowRun. */
+  workflowRuns?: FakeWorkflowRunInput[];
   /** Known workflow files (e.g. 'ci.yml'); when given, dispatching any other workflow is 404. */
   workflows?: string[];
   /** Web host used in html_url fields. Default 'https://github.com'. */

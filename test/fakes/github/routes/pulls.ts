@@ -14,6 +14,37 @@ const DOC = {
   reviews: 'https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request',
 };
 
+/**
+ * GitHub's diff limits (https://docs.github.com/en/repositories/creating-and-managing-repositories/repository-limits):
+ * "In a pull request, no total diff may exceed 20,000 lines that you can load or 1 MB of raw diff
+ * data" and "The maximum number of files in a single diff is limited to 300". Past them the diff
+ * media type answers 406 `too_large`; the bodies below are the ones GitHub sends, as quoted in
+ * cpp-linter/cpp-linter-action#249 (files) and pascalgn/size-label-action#53 (lines). The line
+ * count includes headers and context, which is why a PR of 16,559 changed lines was refused
+ * there. The 1 MB limit is not modelled: its message is not documented anywhere we found.
+ */
+export const DIFF_MAX_FILES = 300;
+export const DIFF_MAX_LINES = 20_000;
+/** "Responses include a maximum of 3000 files." (OpenAPI description of "List pull requests files"). */
+export const LIST_FILES_MAX = 3000;
+
+function diffTooLarge(data: PullData): Reply | null {
+  let message: string;
+  if (data.files.length > DIFF_MAX_FILES) {
+    message = `Sorry, the diff exceeded the maximum number of files (${DIFF_MAX_FILES}). `
+      + "Consider using 'List pull requests files' API or locally cloning the repository instead.";
+  } else if (lineCount(data.diff) > DIFF_MAX_LINES) {
+    message = `Sorry, the diff exceeded the maximum number of lines (${DIFF_MAX_LINES})`;
+  } else return null;
+  return apiError(406, message, DOC.files, { errors: [{ resource: 'PullRequest', field: 'diff', code: 'too_large' }] });
+}
+
+function lineCount(diff: string): number {
+  let n = 0;
+  for (let i = diff.indexOf('\n'); i >= 0; i = diff.indexOf('\n', i + 1)) n++;
+  return diff.length > 0 && !diff.endsWith('\n') ? n + 1 : n;
+}
+
 function findPull(ctx: Ctx): PullState | undefined {
   const n = numberParam(ctx);
   return n === null ? undefined : ctx.state.pulls.get(n);
@@ -66,6 +97,8 @@ async function getPull(ctx: Ctx): Promise<Reply> {
   const data = await ctx.data.load(pull);
   const accept = ctx.headers.accept ?? '';
   if (/application\/vnd\.github(\.v3)?\.diff/.test(accept)) {
+    const refused = diffTooLarge(data);
+    if (refused) return refused;
     // The charset suffix makes Octokit read the body as text.
     return { status: 200, headers: { 'content-type': 'application/vnd.github.v3.diff; charset=utf-8' }, body: data.diff };
   }
@@ -80,7 +113,8 @@ async function listFiles(ctx: Ctx): Promise<Reply> {
   if (!pull) return notFound(DOC.files);
   const data = await ctx.data.load(pull);
   const { urls, state } = ctx;
-  const entries = data.files.map((f) => {
+  // GitHub stops the list at 3,000 files, however many the PR changes.
+  const entries = data.files.slice(0, LIST_FILES_MAX).map((f) => {
     const path = f.filename.split('/').map(encodeURIComponent).join('/');
     return {
       sha: f.sha, filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions,

@@ -13,12 +13,19 @@ const DOC = {
   user: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
 };
 
+/**
+ * The block describes the authenticated USER's role. An installation token (GITHUB_TOKEN, an
+ * App token) has no user, so GitHub answers every field false however wide its grant, even
+ * on this 200 (lindell/multi-gitter#224, MemberJunction/MJ#4390, ryo-ebata/cc-audit#377).
+ */
+const INSTALLATION_PERMISSIONS = { admin: false, maintain: false, push: false, triage: false, pull: false };
+
 function getRepo(ctx: Ctx): Reply {
   const { state, urls } = ctx;
   const perms = state.opts.repoPermissions;
   const permissions = perms
     ? { admin: perms.admin, maintain: perms.maintain ?? perms.admin, push: perms.push, triage: perms.triage ?? perms.push, pull: perms.pull }
-    : undefined;
+    : state.opts.token && state.isInstallationToken ? INSTALLATION_PERMISSIONS : undefined;
   return json(200, fullRepository(urls, baseRepoInput(ctx), permissions));
 }
 

@@ -1,0 +1,60 @@
+// Issue 7, part 5: agent text must not speak with the bot's voice. Every string of the hostile
+// corpus goes through the report helpers (block() for prose, inline() for one-line fields) and
+// is rendered by a real CommonMark + GFM parser; nothing live may come out.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { block, inline } from '../../src/report/format.js';
+import { codeTexts, liveProblems, render } from './markdown-render.js';
+
+interface Corpus {
+  hostile: { name: string; text: string }[];
+  keep: { name: string; text: string; code: string[] }[];
+}
+const corpusFile = new URL('../fixtures/hostile/markdown-corpus.json', import.meta.url);
+const corpus: Corpus = JSON.parse(readFileSync(corpusFile, 'utf8'));
+const hostile = corpus.hostile.map((c) => [c.name, c.text] as const);
+const SENTINEL = 'SENTINEL-AFTER-AGENT-TEXT';
+
+describe('block(): hostile agent markdown renders inert', () => {
+  it.each(hostile)('%s', (_name, text) => {
+    const html = render(block(text));
+    expect(liveProblems(html), html).toEqual([]);
+  });
+
+  it.each(hostile)('%s: the text cannot swallow what the report writes after it', (_name, text) => {
+    const html = render(`${block(text)}\n\n${SENTINEL}`);
+    expect(html, html).toMatch(new RegExp(`(?:^|\\n)<p>${SENTINEL}</p>\\s*$`));
+  });
+
+  it.each(hostile)('%s: neutralising twice changes nothing', (_name, text) => {
+    expect(block(block(text))).toBe(block(text));
+  });
+});
+
+describe('block(): fenced code stays byte-exact', () => {
+  it.each(corpus.keep.map((c) => [c.name, c.text, c.code] as const))('%s', (_name, text, code) => {
+    const html = render(block(text));
+    expect(liveProblems(html)).toEqual([]);
+    for (const c of code) expect(codeTexts(html)).toContain(c);
+  });
+});
+
+describe('inline(): hostile one-line fields render inert', () => {
+  it.each(hostile)('%s, at the start of a paragraph', (_name, text) => {
+    const html = render(`${inline(text, 2000)}\n\n${SENTINEL}`);
+    expect(liveProblems(html), html).toEqual([]);
+    expect(html).toMatch(new RegExp(`<p>${SENTINEL}</p>\\s*$`));
+  });
+
+  it.each(hostile)('%s, mid-sentence', (_name, text) => {
+    const html = render(`**\`BUG-1\`** · ${inline(text, 2000)} · [\`a.ts\`](https://github.com/o/r/blob/s/a.ts)`);
+    expect(liveProblems(html, { allowTags: ['a'] }), html).toEqual([]);
+    expect(html.match(/<a /g)).toHaveLength(1);
+  });
+
+  it.each(hostile)('%s, in a table cell', (_name, text) => {
+    const html = render(`| Name | Status |\n| --- | --- |\n| ${inline(text, 2000)} | ok |`);
+    expect(liveProblems(html), html).toEqual([]);
+    expect(html.match(/<td>/g)).toHaveLength(2);
+  });
+});

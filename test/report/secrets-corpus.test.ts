@@ -1,0 +1,66 @@
+// Issue 7, part 7: the redactor against a corpus of common secret formats (fake values, assembled
+// at run time) and of look-alikes that must survive (git shas, digests, ids, ordinary code), and
+// against 200 KB of near-matches for every rule, which must stay fast (no catastrophic backtracking).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { REDACTED, sanitize } from '../../src/report/sanitize.js';
+
+interface Corpus {
+  positives: { name: string; text: string; parts: string[]; expected: string }[];
+  negatives: string[];
+}
+const corpusFile = new URL('../fixtures/hostile/secrets-corpus.json', import.meta.url);
+const corpus: Corpus = JSON.parse(readFileSync(corpusFile, 'utf8'));
+const rules: { rules: { id: string; keywords?: string[] }[] } = JSON.parse(
+  readFileSync(new URL('../../src/report/secret-rules.json', import.meta.url), 'utf8'),
+);
+
+describe('redacts common secret formats', () => {
+  it.each(corpus.positives.map((p) => [p.name, p] as const))('%s', (_name, p) => {
+    const secret = p.parts.join('');
+    const out = sanitize(p.text.replace('{secret}', secret));
+    expect(out).toBe(p.expected);
+    expect(out).not.toContain(secret);
+    expect(sanitize(out)).toBe(out);
+  });
+});
+
+describe('keeps look-alikes', () => {
+  it.each(corpus.negatives)('%j', (text) => {
+    expect(sanitize(text)).toBe(text);
+  });
+});
+
+describe('no catastrophic backtracking', () => {
+  const SIZE = 200_000;
+  const keywords = [...new Set(rules.rules.flatMap((r) => r.keywords ?? []))];
+  // Near-misses: the keyword, then runs of token characters that fail at the end, over and over.
+  const nearMisses = (k: string): string => {
+    const tails = [`${'a'.repeat(9)} `, `${'Ab1-'.repeat(30)}.`, k.repeat(19), `${'_'.repeat(80)}~`];
+    tails.push(`=${'x9'.repeat(40)}\n`);
+    const unit = tails.map((t) => k + t).join('');
+    return unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+  };
+
+  it('redacts 200 KB of near-matches for every rule keyword quickly', () => {
+    expect(keywords.length).toBeGreaterThan(50);
+    const slow: string[] = [];
+    for (const k of keywords) {
+      const started = performance.now();
+      sanitize(nearMisses(k), { maxChars: Number.MAX_SAFE_INTEGER });
+      const ms = performance.now() - started;
+      if (ms > 1_000) slow.push(`${k}: ${Math.round(ms)} ms`);
+    }
+    expect(slow).toEqual([]);
+  });
+
+  it('redacts 200 KB of real secrets quickly and completely', () => {
+    const unit = corpus.positives.map((p) => p.text.replace('{secret}', p.parts.join(''))).join('\n');
+    const text = unit.repeat(Math.ceil(SIZE / unit.length));
+    const started = performance.now();
+    const out = sanitize(text, { maxChars: Number.MAX_SAFE_INTEGER });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    for (const p of corpus.positives) expect(out).not.toContain(p.parts.join(''));
+    expect(out).toContain(REDACTED);
+  });
+});
