@@ -139,6 +139,50 @@ rows.push(['3,000 files / 100,000 lines: start → first agent', largeTime, `${l
 const [smallTime, smallNote] = await timeToFirstAgent();
 rows.push(['1 file / 2 lines: start → first agent', smallTime, `${smallNote}; the fixed cost of a run`]);
 
+// Issue 8, part 4: the action's own time in a review-only round, and the requests it makes,
+// against a small PR. The round runs from the log line that opens the loop ("review-only: …") to
+// "posted the review report"; the agents' own durations (report JSON) are taken out. Targets:
+// ≤ 300 ms median, ≤ 6 requests. The whole run (node start-up, sandbox user, checkout) is shown too.
+// npm run bench runs from the repository root (run-ts.mjs bundles this file into .cache/).
+const CLOCK = path.resolve('scripts/bench-clock.cjs');
+async function reviewOnlyRound(): Promise<{ round: number; run: number; requests: number }> {
+  const w1 = await createWorld();
+  try {
+    const started = performance.now();
+    const r = await w1.run({
+      inputs: { mode: 'review' },
+      extraEnv: { NODE_OPTIONS: `--require ${CLOCK}` },
+      rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }],
+    });
+    const wall = performance.now() - started;
+    if (r.outputs.status !== 'converged') throw new Error(`unexpected status ${r.outputs.status}`);
+    type Agent = { durationMs: number };
+    const agents = ((r.report as { result: { rounds: { review: { agents: Agent[] } }[] } }).result.rounds)
+      .flatMap((round) => round.review.agents)
+      .reduce((sum, a) => sum + a.durationMs, 0);
+    const at = (text: string) => Number(/^\[\+(\d+)\]/.exec(r.stdout.split('\n').find((l) => l.includes(text)) ?? '')?.[1]);
+    const round = at('posted the review report') - at('review-only: mode is');
+    if (!Number.isFinite(round)) throw new Error('the round\'s log lines were not found');
+    return { round: round - agents, run: wall - agents, requests: w1.github.requests.length };
+  } finally {
+    await w1.close();
+  }
+}
+const samplesRound = [];
+for (let i = 0; i < 5; i++) samplesRound.push(await reviewOnlyRound());
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+rows.push([
+  'review-only round: the action\'s own time',
+  ms(median(samplesRound.map((x) => x.round))),
+  'median of 5, the round minus its agents; target ≤ 300 ms',
+]);
+rows.push([
+  'review-only run: the action\'s own time',
+  ms(median(samplesRound.map((x) => x.run))),
+  'median of 5, node start-up, sandbox user and checkout included',
+]);
+rows.push(['review-only run: requests to GitHub', String(samplesRound[0]!.requests), 'small PR, the report included; target ≤ 6']);
+
 const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
 console.log(`\n${'measure'.padEnd(w[0]!)}  ${'time'.padStart(w[1]!)}  note`);
 for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`);

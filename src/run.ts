@@ -14,7 +14,9 @@ import { ConfigError } from './config/errors.js';
 import { runFixRound } from './fix/fix-round.js';
 import { guardLocalConfig } from './git/config-guard.js';
 import { deriveForkUrl, originUrl } from './git/fork-url.js';
-import { AGENT_CONFIG_PATHS, createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
+import { createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
+import { agentConfigPaths } from './git/agent-config.js';
+import { ensureMergeBase } from './git/merge-base.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
@@ -140,7 +142,14 @@ async function execute(
   checkOpen(meta);
   await checkCommandCoversHead(octokit, repo, target, meta, log);
   knownHead.sha = meta.headSha;
-  const config = await loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta.baseSha);
+  // Independent reads at once (issue 8, part 4): the repo config, who the token is (one GraphQL
+  // `viewer` request: the login its comments carry, App tokens included), and the comments
+  // that hold the memory of earlier runs.
+  const [config, identity, comments] = await Promise.all([
+    loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta.baseSha),
+    getTokenIdentity(octokit),
+    listComments(octokit, repo, meta.number),
+  ]);
   const serverUrl = serverUrlFromEnv(env);
   const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
   const reportCtx: ReportContext = { serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl, maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun };
@@ -158,14 +167,12 @@ async function execute(
   await ensureAtPrHead(git, { headRef: meta.headRef, headSha: meta.headSha, ...(fork ? { fetchRef: `refs/pull/${meta.number}/head` } : {}) });
 
   // 5. memory of earlier runs: only our own marker comments count
-  // One GraphQL `viewer` request: the login this token's comments carry, App tokens included.
-  const identity = await getTokenIdentity(octokit);
   const ownLogin = identity.login;
   // A state counts only if this workflow job wrote it in a run of this workflow (issue 7).
   const self = workflowIdentity(env);
   const trust = { job: self.job, workflow: self.workflow, checkRun: createRunCheck(octokit, repo, self.runId), log };
   const writtenBy = { ...(self.job ? { job: self.job } : {}), ...(self.workflow ? { workflow: self.workflow } : {}) };
-  const prior = await readPriorRuns(await listComments(octokit, repo, meta.number), ownLogin, meta.headSha, trust);
+  const prior = await readPriorRuns(comments, ownLogin, meta.headSha, trust);
   if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
   // 6. the sandbox user every agent, verify command and hook runs as; then agents and push permission
@@ -205,20 +212,26 @@ async function execute(
     mode: config.mode,
     meta,
     allowForkFixes: config.allowForkFixes,
-    tokenPermission: await getTokenRepoPermission(octokit, repo),
+    // Asked only when it can change the answer: a review-only run needs no permission check.
+    tokenPermission: config.mode === 'fix' && !readOnlyToken ? await getTokenRepoPermission(octokit, repo) : null,
     readOnlyToken,
     ...(forkFixes && headOwner && headName
       ? { headPermission: await getTokenForkPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl }
       : {}),
   });
   if (!push.canPush) log(`review-only: ${push.reason}`);
-  // SPEC §8: on a PR from another repository, agent config files the CLIs read at start
-  // come from the base branch; they are then kept out of any fix commit.
-  const commitExclude = fork ? AGENT_CONFIG_PATHS : [];
-  if (fork) {
-    const restored = await restoreAgentConfigFromBase(git, meta.baseSha);
-    if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
-  }
+  // SPEC §8: on every PR (a same-repo PR's agent config is its author's too), the files the
+  // agent CLIs read at start come from the base branch, and fix commits leave them out. The
+  // list depends on the trees (`.env*` names), so each restore refreshes it in place.
+  const commitExclude: string[] = [];
+  const restoreAgentConfig = async (): Promise<string[]> => {
+    commitExclude.splice(0, commitExclude.length, ...(await agentConfigPaths(git, meta.baseSha)));
+    return restoreAgentConfigFromBase(git, meta.baseSha, commitExclude);
+  };
+  // The restore reads the base commit, which a shallow checkout of the head lacks: fetch it first.
+  await ensureMergeBase(git, meta.baseSha, meta.headSha);
+  const restored = await restoreAgentConfig();
+  if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
   await ensureIdentity(git);
   // The git config as the action left it; anything an agent, verify command or hook writes
   // into .git/config later is undone before the push.
@@ -243,8 +256,8 @@ async function execute(
   const result = await runLoop(
     {
       loadContext: async (m) => {
-        // A fixer on a fork PR may have rewritten agent config files; later rounds' agents must not load them.
-        if (fork) await restoreAgentConfigFromBase(git, meta.baseSha);
+        // A fixer may have rewritten agent config files; later rounds' agents must not load them.
+        await restoreAgentConfig();
         const { maxDiffLines, maxDiffChars } = config;
         const budget = { maxDiffLines, maxDiffChars, ...(keep ? { keep } : {}) };
         return loadPrContext(octokit, repo, m, budget, push, { git, log });
@@ -260,7 +273,7 @@ async function execute(
       },
       fix: (ctx, round, findings) =>
         runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, redactValues), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
+          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, redactValues), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, beforeGate: restoreAgentConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
           ctx,
           round,
           findings,

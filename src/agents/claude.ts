@@ -5,7 +5,8 @@
 // Read/Grep/Glob tools (`--tools` removes the others from the model's tool list,
 // so a Write call is refused by the CLI); the fixer gets edit tools with
 // `--permission-mode acceptEdits` and Bash through `--allowedTools`. In -p mode
-// anything not allowed is denied, never prompted.
+// anything not allowed is denied, never prompted. Nothing in the checkout adds to
+// that: project settings and project MCP servers are not loaded (CLAUDE.md is).
 //
 // Model: reported. The result's `modelUsage` keys are the models the CLI called.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -30,6 +31,13 @@ async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<str
   const args = ['-p', '--output-format', 'json', '--model', inv.model];
   // Only MCP servers we pass (none): a checkout's .mcp.json must not add tools.
   args.push('--strict-mcp-config', '--add-dir', inv.contextDir);
+  // Settings from $CLAUDE_CONFIG_DIR (ours) and --settings only, never the checkout's
+  // .claude/settings.json or settings.local.json: their hooks, apiKeyHelper, permissions
+  // and `env` (ANTHROPIC_BASE_URL, custom headers) would be the PR's (`claude --help`,
+  // 2.1.197). Without the project source Claude Code also skips the checkout's CLAUDE.md;
+  // naming the checkout in --add-dir with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
+  // brings that file (restored from the base branch, git/agent-config.ts) back, and only it.
+  args.push('--setting-sources', 'user', '--add-dir', inv.cwd);
   if (isReadOnly(inv.role)) {
     args.push('--tools', READ_ONLY_TOOLS, '--permission-mode', 'default', '--disallowedTools', ...NO_PROC_READS);
   } else {
@@ -54,6 +62,8 @@ async function runClaude(opts: CliAdapterOptions, inv: Invocation): Promise<Agen
     // Telemetry, error reporting, auto-update and preflight calls all off.
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
+    // CLAUDE.md of the --add-dir folders: the checkout's (see claudeArgs).
+    CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: '1',
   });
   const res = await runCli('claude', opts, inv, await claudeArgs(opts, inv), env, inv.prompt);
   const result = findLast(jsonLines(res.stdout), (o) => o.type === 'result');

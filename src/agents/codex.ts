@@ -7,7 +7,8 @@
 // refuses the write and says so to the model); the fixer runs "workspace-write"
 // (edits and commands inside the checkout, no network). Both are passed with -c,
 // which wins over config.toml, so agent-config cannot loosen them. exec never
-// prompts for approval.
+// prompts for approval. The checkout is never a trusted project, so its .codex/
+// (config, hooks, exec-policy rules) is not loaded.
 //
 // Model: the JSON events do not name it; Codex records the model it sent in its
 // session rollout file (`turn_context.model`), which is read here.
@@ -25,6 +26,20 @@ const BASE_CONFIG: JsonObject = {
   features: { plugins: false },
 };
 
+/**
+ * agent-config without its `projects` table: nothing may mark the checkout trusted. Codex
+ * loads a project's .codex/ only for a trusted project (developers.openai.com/codex/config-basic):
+ * its config.toml (MCP servers Codex starts, hooks), hooks.json and rules/, whose
+ * `decision = "allow"` runs a matching command outside the read-only sandbox (0.169.0, seen in
+ * test/agents/hostile-config.test.ts with the checkout trusted). A checkout with no entry is
+ * not trusted, and Codex still reads its AGENTS.md; an explicit "untrusted" would drop that too.
+ */
+function withoutProjectTrust(agentConfig: JsonObject): JsonObject {
+  const rest = { ...agentConfig };
+  delete rest.projects;
+  return rest;
+}
+
 export function createCodexAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
   return { kind: 'codex', run: (inv) => runCodex(opts, inv) };
 }
@@ -41,7 +56,8 @@ function codexArgs(inv: Invocation): string[] {
 async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
   const home = path.join(inv.stateDir, 'codex');
   await mkdir(home, { recursive: true, mode: 0o700 });
-  await writeFile(path.join(home, 'config.toml'), toToml(deepMerge(BASE_CONFIG, opts.agentConfig ?? {})), { mode: 0o600 });
+  const config = deepMerge(BASE_CONFIG, withoutProjectTrust(opts.agentConfig ?? {}));
+  await writeFile(path.join(home, 'config.toml'), toToml(config), { mode: 0o600 });
   const env = cliEnv(opts, inv, { CODEX_HOME: home });
   const res = await runCli('codex', opts, inv, codexArgs(inv), env, inv.prompt);
   const events = jsonLines(res.stdout);

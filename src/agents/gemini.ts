@@ -1,4 +1,4 @@
-// Gemini CLI adapter: `gemini -o json --skip-trust -m <model>`, prompt on stdin.
+// Gemini CLI adapter: `gemini -o json -m <model>`, prompt on stdin.
 // Flags, settings and output shape: shared/reference/cli-agents.md.
 //
 // Permissions come from Gemini's approval modes and policy engine: read-only
@@ -6,7 +6,8 @@
 // write and shell tool from the model's tool list, plus an admin-tier policy that
 // denies them whatever the settings say; the fixer runs `auto_edit`
 // (write_file, replace) plus a policy file that allows run_shell_command, and
-// nothing else is switched on. Never `--yolo`.
+// nothing else is switched on. Never `--yolo`. The checkout's .gemini/settings.json
+// and .env files are not loaded (see UNTRUSTED_CHECKOUT).
 //
 // Model: reported. The `stats.models` keys are the models the CLI called.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -52,7 +53,7 @@ function baseSettings(env: NodeJS.ProcessEnv): JsonObject {
 }
 
 async function geminiArgs(inv: Invocation, home: string): Promise<string[]> {
-  const args = ['-o', 'json', '-m', inv.model, '--skip-trust', '--include-directories', inv.contextDir];
+  const args = ['-o', 'json', '-m', inv.model, '--include-directories', inv.contextDir];
   if (isReadOnly(inv.role)) {
     const policy = path.join(home, 'read-only-policy.toml');
     await writeFile(policy, READ_ONLY_POLICY, { mode: 0o600 });
@@ -60,16 +61,37 @@ async function geminiArgs(inv: Invocation, home: string): Promise<string[]> {
   }
   const policy = path.join(home, 'fixer-policy.toml');
   await writeFile(policy, FIXER_POLICY, { mode: 0o600 });
-  args.push('--approval-mode', 'auto_edit', '--policy', policy);
+  args.push('--skip-trust', '--approval-mode', 'auto_edit', '--policy', policy);
   if (inv.sessionId) args.push('--resume', inv.sessionId);
   return args;
+}
+
+// The checkout is the PR's. Gemini CLI 0.61.0 asks "is the workspace trusted?" through
+// checkPathTrust, where GEMINI_CLI_TRUST_WORKSPACE=false means "no" before anything else.
+// Untrusted, it merges none of the checkout's .gemini/settings.json (mcpServers and hooks it
+// would start, tools.discoveryCommand it would run, tools.allowed) and reads no .gemini/.env;
+// from .env it takes four auth variables, and none with advanced.ignoreLocalEnv (bundle:
+// _doLoadSettings, loadEnvironment, validateAuthMethod, folderTrustCheck).
+// - Read-only roles stay untrusted for the whole run. Headless mode refuses an untrusted
+//   folder only while folder trust is enabled, so their settings turn it off, which also
+//   means the checkout's GEMINI.md is not read.
+// - The fixer needs a trusted folder (else auto_edit falls back to default and git commands
+//   are refused). --skip-trust sets the variable to true after the settings load, so the
+//   checkout's settings are still not merged, but the auth check then reads .gemini/.env:
+//   that file comes from the base branch (git/agent-config.ts).
+const UNTRUSTED_CHECKOUT = { GEMINI_CLI_TRUST_WORKSPACE: 'false' };
+
+/** Written over agent-config, which cannot undo them. */
+function guardSettings(inv: Invocation): JsonObject {
+  const guard: JsonObject = { advanced: { ignoreLocalEnv: true } };
+  return isReadOnly(inv.role) ? deepMerge(guard, { security: { folderTrust: { enabled: false } } }) : guard;
 }
 
 async function runGemini(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
   const home = path.join(inv.stateDir, 'gemini');
   await mkdir(path.join(home, '.gemini'), { recursive: true, mode: 0o700 });
-  const env = cliEnv(opts, inv, { GEMINI_CLI_HOME: home });
-  const settings = deepMerge(baseSettings(env), opts.agentConfig ?? {});
+  const env = cliEnv(opts, inv, { GEMINI_CLI_HOME: home, ...UNTRUSTED_CHECKOUT });
+  const settings = deepMerge(deepMerge(baseSettings(env), opts.agentConfig ?? {}), guardSettings(inv));
   await writeFile(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
   const res = await runCli('gemini', opts, inv, await geminiArgs(inv, home), env, inv.prompt);
   const failure = processFailure(res, inv.timeoutMs);

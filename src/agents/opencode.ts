@@ -6,14 +6,17 @@
 // "deny" (OpenCode then removes those tools from the model's tool list); the
 // fixer gets edit and bash "allow". Every role may read the context folder
 // (external_directory), which `run` would otherwise auto-reject. Never `--auto`.
+// Project config (the checkout's opencode.json, opencode.jsonc, .opencode/) is off,
+// and a read-only role refuses a checkout holding plugins, which 1.18.33 loads anyway.
 //
 // Model: NOT reported. The JSON events carry no model name (only
 // `opencode export` would show it, at the cost of another multi-second start),
 // so `model` is null and the model check reports "not reported".
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull } from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
+import { AgentError } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
 const BASE_CONFIG: JsonObject = { $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled' };
@@ -34,12 +37,66 @@ function opencodeArgs(inv: Invocation): string[] {
   return args;
 }
 
+/**
+ * What OpenCode 1.18.33 would import as code from the checkout even with
+ * OPENCODE_DISABLE_PROJECT_CONFIG: its second config loader ("@opencode/v2/Config" in the
+ * binary) ignores that switch, walks the checkout for .opencode/ and opencode.json(c), and
+ * its "config-plugin" imports every .opencode/{plugin,plugins}/*.{ts,js} and every
+ * `plugin`/`plugins` entry (a path, or an npm package it installs) at start, whatever the
+ * permissions (test/agents/hostile-config.test.ts). The documents are not parsed: a
+ * plugin key anywhere in them counts, so a doubt refuses.
+ */
+async function projectPlugins(cwd: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of ['.opencode/plugin', '.opencode/plugins']) {
+    const names = await readdir(path.join(cwd, dir)).catch(() => [] as string[]);
+    found.push(...names.filter((n) => /\.[jt]s$/.test(n)).map((n) => `${dir}/${n}`));
+  }
+  for (const doc of ['opencode.json', 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc']) {
+    const text = await readFile(path.join(cwd, doc), 'utf8').catch(() => '');
+    if (/"plugins?"\s*:/.test(text)) found.push(`${doc} (its plugin list)`);
+  }
+  return found;
+}
+
+/**
+ * With project config off, OpenCode skips the checkout's instruction file too, and resolves
+ * relative `instructions` against its global config folder. So the file it would have read
+ * (the first of these, as 1.18.33 looks them up; restored from the base branch by
+ * git/agent-config.ts) is named by its absolute path.
+ */
+const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md'];
+
+async function checkoutInstructions(cwd: string): Promise<string[]> {
+  for (const name of INSTRUCTION_FILES) {
+    const file = path.join(cwd, name);
+    if (await stat(file).then((s) => s.isFile(), () => false)) return [file];
+  }
+  return [];
+}
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** A read-only role does not start where OpenCode would run the checkout's plugin code. */
+async function refuseProjectPlugins(inv: Invocation): Promise<void> {
+  if (!isReadOnly(inv.role)) return; // the fixer runs the checkout's code anyway (bash)
+  const found = await projectPlugins(inv.cwd);
+  if (found.length === 0) return;
+  const why = `OpenCode would run plugin code from the checkout (${found.join(', ')}) with project config disabled`;
+  throw new AgentError(`opencode agent (${inv.name}, model ${inv.model}) not started: ${why}`, {
+    agent: 'opencode',
+    model: inv.model,
+  });
+}
+
 async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
+  await refuseProjectPlugins(inv);
   const home = path.join(inv.stateDir, 'opencode');
   const xdg = { XDG_CONFIG_HOME: 'config', XDG_DATA_HOME: 'data', XDG_CACHE_HOME: 'cache', XDG_STATE_HOME: 'state' };
   const dirs = Object.fromEntries(Object.entries(xdg).map(([k, d]) => [k, path.join(home, d)]));
   await mkdir(path.join(dirs.XDG_CONFIG_HOME!, 'opencode'), { recursive: true, mode: 0o700 });
   const config = deepMerge(deepMerge(BASE_CONFIG, opts.agentConfig ?? {}), permissions(inv));
+  config.instructions = [...(await checkoutInstructions(inv.cwd)), ...asArray(config.instructions)];
   await writeFile(path.join(dirs.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   const env = cliEnv(opts, inv, {
     ...dirs,
@@ -48,6 +105,11 @@ async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<Ag
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
     // The models.dev catalog fetch; the binary carries a snapshot of it.
     OPENCODE_DISABLE_MODELS_FETCH: '1',
+    // The checkout is the PR's: without this, OpenCode 1.18.33 merges its opencode.json(c)
+    // and .opencode/ over ours (permissions, a provider's baseURL, local MCP servers it starts
+    // at once); with it, the binary's config loader skips project files, .opencode/ folders
+    // and the project's AGENTS.md. Plugins: see projectPlugins.
+    OPENCODE_DISABLE_PROJECT_CONFIG: '1',
   });
   const res = await runCli('opencode', opts, inv, opencodeArgs(inv), env, inv.prompt);
   const events = jsonLines(res.stdout);

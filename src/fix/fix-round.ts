@@ -16,7 +16,7 @@ import { sharedPromptValues } from '../review/prompt-data.js';
 import { fixContextData, type RoundEnv } from '../review/round.js';
 import type { AgentRun, Finding, FixRoundRecord } from '../review/types.js';
 import { fixCommitMessage } from './commit-message.js';
-import { forbiddenPaths } from './guard.js';
+import { refusedChanges } from './guard.js';
 import { buildFixPayload, checkAccounting, payloadForAgents, type FixPayload } from './payload.js';
 import { runVerify } from './verify.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -45,6 +45,12 @@ export interface FixEnv extends RoundEnv {
   alreadyConfirmed: Set<string>;
   /** Puts back the checkout's git config as it was before any agent ran; true when it had changed. */
   beforePush: () => Promise<boolean>;
+  /**
+   * Puts the agent config files (CLAUDE.md, .gemini/.env, OpenCode plugins, …) back to the base
+   * branch's before the gate reads the checkout: the fixer may have written them, and they are
+   * never committed anyway (commitExclude).
+   */
+  beforeGate?: () => Promise<unknown>;
   /** `origin`, or the fork's URL when fixes for a fork PR are allowed. */
   pushRemote: string;
 }
@@ -82,6 +88,7 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
       return done(rec, 'verify-failed', `Verification failed: \`${failed.command}\` exited with ${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`);
     }
     if (!env.gate) break;
+    await env.beforeGate?.();
     const gate = await runGate(env, ctx, round, loop, roundDir, payload);
     if (gate.approved) break;
     if (loop >= env.gateMaxLoops) return done(rec, 'gate-blocked', `The gate reviewer did not approve the fix after ${loop} loop(s): ${gate.feedback}`);
@@ -94,7 +101,7 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
   const head = (await env.git(['rev-parse', 'HEAD'])).stdout.trim();
   if (head !== rec.commitSha) return done(rec, 'refused', `HEAD moved after the fix commit ${rec.commitSha!.slice(0, 7)} was made (a verify command or hook changed it). Nothing was pushed.`);
   const changed = await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha!);
-  const touched = [...forbiddenPaths(changed.paths), ...changed.symlinksOutside.map((p) => `${p} (symlink leaving the repository)`)];
+  const touched = refusedChanges(changed);
   if (touched.length) return done(rec, 'refused', `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`);
   if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');
   if (await env.beforePush()) env.log('.git/config was changed during the round; the action restored it before pushing');

@@ -1,5 +1,6 @@
-// SPEC §8: on a PR from another repository, the files agent CLIs read at start come from
-// the base branch, not from the PR, before any agent runs.
+// SPEC §8: the files agent CLIs read at start come from the base branch, not from the PR,
+// before any agent runs. run.ts does this on every PR, from a fork or not: a same-repo
+// PR's `.claude/settings.json` or `opencode.jsonc` is as much the PR author's as a fork's.
 //
 // How this meets the fix commit: the restore stages the base versions (index and working
 // tree), so the checkout differs from the PR head in these paths for the whole run. The
@@ -10,19 +11,54 @@ import { literalPathspec } from './commit.js';
 import type { Git } from './runner.js';
 import { resolveCommit } from './state.js';
 
-/** Repo-relative files and directories agent CLIs load as instructions or settings. */
+/**
+ * Repo-relative files and directories the pinned agent CLIs load at start as instructions,
+ * settings, MCP servers, hooks, plugins, skills or rules (what each reads: docs/security.md).
+ */
 export const AGENT_CONFIG_PATHS: readonly string[] = [
+  // Claude Code
   'CLAUDE.md',
   'CLAUDE.local.md',
   '.claude',
+  '.mcp.json',
+  // Codex (AGENTS.md is OpenCode's too; .agents/skills is both CLIs' skill folder)
   'AGENTS.md',
+  'AGENTS.override.md',
+  '.codex',
+  '.agents',
+  // OpenCode
+  'opencode.json',
+  'opencode.jsonc',
+  '.opencode',
+  'CONTEXT.md',
+  // Gemini CLI (.geminiignore hides files from its tools)
   'GEMINI.md',
   '.gemini',
-  'opencode.json',
-  '.opencode',
-  '.mcp.json',
-  '.codex',
+  '.geminiignore',
 ];
+
+/**
+ * Top-level names beginning with one of these are agent config too: `.env`, `.env.local`, …
+ * (Gemini CLI reads the checkout's `.env`; so does any dotenv loader a CLI may gain).
+ */
+export const AGENT_CONFIG_PREFIXES: readonly string[] = ['.env'];
+
+/**
+ * AGENT_CONFIG_PATHS plus the top-level names matching AGENT_CONFIG_PREFIXES that baseSha,
+ * HEAD or the index hold. Untracked files are left alone: before the run only the workflow
+ * creates them (a `.env` for the tests, say), and agents do not read them (docs/security.md).
+ */
+export async function agentConfigPaths(git: Git, baseSha: string): Promise<string[]> {
+  const names = new Set<string>();
+  for (const tree of [baseSha, 'HEAD']) {
+    const r = await git(['ls-tree', '--name-only', '-z', tree]);
+    for (const name of r.stdout.split('\0')) names.add(name);
+  }
+  const index = await git(['ls-files', '--cached', '-z']);
+  for (const file of index.stdout.split('\0')) names.add(file.split('/')[0] ?? '');
+  const prefixed = [...names].filter((n) => AGENT_CONFIG_PREFIXES.some((p) => n.startsWith(p))).sort();
+  return [...AGENT_CONFIG_PATHS, ...prefixed.filter((n) => !AGENT_CONFIG_PATHS.includes(n))];
+}
 
 /**
  * Makes each path exactly what baseSha has (deleting it where baseSha has none, untracked
@@ -31,11 +67,11 @@ export const AGENT_CONFIG_PATHS: readonly string[] = [
 export async function restoreAgentConfigFromBase(
   git: Git,
   baseSha: string,
-  paths: readonly string[] = AGENT_CONFIG_PATHS,
+  paths?: readonly string[],
 ): Promise<string[]> {
   const base = await resolveCommit(git, baseSha);
   if (!base) throw new Error(`restore base ${baseSha} is not a commit`);
-  const specs = paths.map((p) => literalPathspec(p.replace(/\/+$/, '')));
+  const specs = (paths ?? (await agentConfigPaths(git, base))).map((p) => literalPathspec(p.replace(/\/+$/, '')));
   if (specs.length === 0) return [];
   // Untracked and ignored files first: restore only knows tracked ones.
   await git(['clean', '-d', '-x', '--force', '--quiet', '--', ...specs]);

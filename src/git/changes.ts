@@ -1,7 +1,9 @@
-// What a push would carry: used to refuse fixes that touch .github/workflows/ or reach
-// outside the repository (SPEC §8). Computed on the commit itself, tree to tree, whatever
-// the working tree holds now (a verify command or hook may have changed it since).
+// What a push would carry: used to refuse fixes that touch .github/workflows/, reach outside
+// the repository or add submodules (SPEC §8). Computed on the commit itself, tree to tree,
+// whatever the working tree holds now (a verify command or hook may have changed it since),
+// with replace refs and grafts removed and ignored, as `git push` ignores them.
 import path from 'node:path';
+import { removeReplaceRefsAndGrafts } from './replace-refs.js';
 import type { Git } from './runner.js';
 
 export interface ChangedPaths {
@@ -9,22 +11,31 @@ export interface ChangedPaths {
   paths: string[];
   /** Changed paths that are symlinks whose target resolves outside the repository. */
   symlinksOutside: string[];
+  /** Paths the commit makes gitlinks (mode 160000: a submodule's commit), added or repointed. */
+  gitlinks: string[];
 }
 
 /** How many links a chain may have before it counts as leaving the repository. */
 const MAX_LINK_HOPS = 20;
+const GITLINK_MODE = '160000';
 
 /**
- * The paths `commit` changes against baseSha and its changed symlinks that point outside
- * the repository. External diff drivers and textconv are off: the repository's config is
- * not trusted to describe its own changes.
+ * The paths `commit` changes against baseSha, its changed symlinks that point outside the
+ * repository and the gitlinks it adds or changes. External diff drivers and textconv are off:
+ * the repository's config is not trusted to describe its own changes.
  */
 export async function changedPathsInCommit(git: Git, baseSha: string, commit: string): Promise<ChangedPaths> {
-  const diff = await git(['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '--find-renames', baseSha, commit]);
-  const paths = parseNameStatus(diff.stdout);
+  await removeReplaceRefsAndGrafts(git);
+  const diffArgs = ['--no-ext-diff', '--no-textconv', '--raw', '--no-abbrev', '-z', '--find-renames'];
+  const entries = parseRaw((await git(['diff', ...diffArgs, baseSha, commit])).stdout);
+  const paths = [...new Set(entries.flatMap((e) => e.paths))].sort();
+  const gitlinks = entries
+    .filter((e) => e.newMode === GITLINK_MODE && e.status !== 'D')
+    .map((e) => e.paths[e.paths.length - 1]!)
+    .sort();
   const links = await symlinksOf(git, commit);
   const symlinksOutside = paths.filter((p) => links.has(p) && leavesRepo(p, links));
-  return { paths, symlinksOutside };
+  return { paths, symlinksOutside, gitlinks };
 }
 
 /** Every symlink in the commit's tree, by path, with its target text. */
@@ -58,17 +69,28 @@ function leavesRepo(link: string, links: Map<string, string>): boolean {
   return true;
 }
 
-function parseNameStatus(out: string): string[] {
-  const fields = out.split('\0');
-  const paths = new Set<string>();
-  for (let i = 0; i < fields.length; i++) {
-    const status = fields[i] ?? '';
-    if (!status) continue;
-    // R and C carry two names (old, new); every other status one.
-    const names = status.startsWith('R') || status.startsWith('C') ? 2 : 1;
-    for (let k = 0; k < names; k++) paths.add(fields[++i] ?? '');
-  }
-  paths.delete('');
-  return [...paths].sort();
+interface RawEntry {
+  newMode: string;
+  status: string;
+  /** One name, or two for a rename or copy (old, new). */
+  paths: string[];
 }
 
+/**
+ * git-diff(1) "Raw output format" with -z: ":<old mode> <new mode> <old oid> <new oid> <status>"
+ * NUL, then one path NUL, or two for R and C.
+ */
+function parseRaw(out: string): RawEntry[] {
+  const fields = out.split('\0');
+  const entries: RawEntry[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const header = fields[i] ?? '';
+    if (!header.startsWith(':')) continue;
+    const [, newMode = '', , , status = ''] = header.slice(1).split(' ');
+    const names = status.startsWith('R') || status.startsWith('C') ? 2 : 1;
+    const paths = fields.slice(i + 1, i + 1 + names).filter(Boolean);
+    i += names;
+    entries.push({ newMode, status: status.charAt(0), paths });
+  }
+  return entries;
+}

@@ -48,7 +48,7 @@ async function stageAll(git: Git, parent: string, exclude: readonly string[] = [
 }
 
 async function commitIfStaged(git: Git, message: string): Promise<string | null> {
-  const diff = await git(['diff', '--cached', '--quiet'], { allowFail: true });
+  const diff = await git(['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv'], { allowFail: true });
   if (diff.code === 0) return null;
   if (diff.code !== 1) throw new Error(`git diff --cached failed: ${diff.stderr.trim()}`);
   // --no-verify: hooks are also disabled by the runner; this keeps intent explicit.

@@ -12,6 +12,7 @@ export { hasTrailer, parseTrailers } from './trailers.js';
 export type { Trailer } from './trailers.js';
 export { changedPathsInCommit } from './changes.js';
 export type { ChangedPaths } from './changes.js';
+export { removeReplaceRefsAndGrafts } from './replace-refs.js';
 export { pushHead, remoteBranchSha } from './push.js';
 export type { PushResult } from './push.js';
 export { AGENT_CONFIG_PATHS, restoreAgentConfigFromBase } from './agent-config.js';

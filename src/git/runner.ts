@@ -1,6 +1,7 @@
 // The one place that starts git. execFile (not @actions/exec) so output is captured
 // quietly and each child's environment is explicit.
 import { execFile } from 'node:child_process';
+import { ISOLATION_ENV, PROTECTIVE_CONFIG, USER_SCOPES_ENV } from './isolation.js';
 
 export interface GitResult {
   code: number;
@@ -12,6 +13,12 @@ export interface GitCallOptions {
   allowFail?: boolean;
   env?: NodeJS.ProcessEnv;
   input?: string;
+  /**
+   * `git config` only: read the runner user's global and system config too, for the identity
+   * the workflow set there, copied into the checkout before any agent runs (identity.ts).
+   * Every other command reads neither.
+   */
+  userScopes?: boolean;
 }
 
 export type Git = (args: string[], opts?: GitCallOptions) => Promise<GitResult>;
@@ -43,14 +50,13 @@ export function createGit(cwd: string, opts: { env?: NodeJS.ProcessEnv; auth?: G
   const secrets = opts.auth ? secretForms(opts.auth.token) : [];
   const redact = (s: string): string => secrets.reduce((acc, x) => acc.split(x).join('***'), s);
 
-  return async (args, call = {}) => {
+  const git: Git = async (args, call = {}) => {
     const sub = subcommandOf(args);
+    if (call.userScopes && sub !== 'config') throw new Error(`userScopes is for git config only, not git ${sub}`);
+    await beforeCommand.get(git)?.();
     const config: Array<[string, string]> = [...PROTECTIVE_CONFIG];
-    const network = NETWORK_SUBCOMMANDS.has(sub);
-    if (opts.auth && network) config.push(...authConfig(opts.auth));
-    // Commands that carry the token read no global or system config: an agent or a verify
-    // command could have written a proxy or TLS setting there to intercept the header.
-    const isolate = network ? { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } : {};
+    if (opts.auth && NETWORK_SUBCOMMANDS.has(sub)) config.push(...authConfig(opts.auth));
+    const isolate = call.userScopes ? USER_SCOPES_ENV : ISOLATION_ENV;
     const env = withConfigEnv({ ...baseEnv, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...call.env, ...isolate }, config);
     const raw = await run(cwd, args, env, call.input);
     const result = { code: raw.code, stdout: redact(raw.stdout), stderr: redact(raw.stderr) };
@@ -60,14 +66,23 @@ export function createGit(cwd: string, opts: { env?: NodeJS.ProcessEnv; auth?: G
     }
     return result;
   };
+  beforeCommand.set(git, null);
+  return git;
 }
 
-// The fixer can write .git/hooks and .git/config; the action's own git commands must not
-// run code it planted. Command-line scope (GIT_CONFIG_*) beats the repository's config.
-const PROTECTIVE_CONFIG: ReadonlyArray<[string, string]> = [
-  ['core.hooksPath', '/dev/null'],
-  ['core.fsmonitor', 'false'],
-];
+/** What runs before every command of a git function createGit made; null: nothing yet. */
+const beforeCommand = new WeakMap<Git, (() => Promise<void>) | null>();
+
+/**
+ * Makes `hook` run before every later command of `git` (config-guard.ts restores the pinned
+ * local config with it). `git` must come from createGit: a wrapper could call around the hook.
+ * One hook per git function; a hook that throws fails the command, so nothing runs unguarded.
+ */
+export function beforeEveryCommand(git: Git, hook: () => Promise<void>): void {
+  if (!beforeCommand.has(git)) throw new Error('only a git function made by createGit runs hooks before its commands');
+  if (beforeCommand.get(git)) throw new Error('this git function already runs a hook before its commands');
+  beforeCommand.set(git, hook);
+}
 
 // Git itself needs none of these; a filter or hook an agent planted must not see them either
 // (GitAuth is the only way a token reaches a git child, and only a network one).
@@ -83,8 +98,6 @@ function authConfig(auth: GitAuth): Array<[string, string]> {
   return [
     [`http.${prefix}/.extraheader`, `AUTHORIZATION: basic ${basic}`],
     ['http.sslVerify', 'true'],
-    // An empty helper resets the list, so no helper from .git/config runs beside our header.
-    ['credential.helper', ''],
   ];
 }
 

@@ -27,7 +27,7 @@ export const DO_NOT_RETRY = Array.from({ length: 100 }, (_v, i) => 400 + i).filt
 
 export function createClient(opts: ClientOptions): Octokit {
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;
-  return getOctokit(
+  const octokit = getOctokit(
     opts.token,
     {
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
@@ -47,6 +47,36 @@ export function createClient(opts: ClientOptions): Octokit {
     retry,
     throttling,
   );
+  return withUnpacedQueries(octokit, getOctokit(opts.token, {
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    retry: { retryAfterBaseValue, doNotRetry: DO_NOT_RETRY },
+  }, retry));
+}
+
+/**
+ * The throttling plugin sends every POST /graphql through its "write" limiter, one at a time and
+ * a second apart, as if each query created content (@octokit/plugin-throttling, wrap-request.js:
+ * `if (isWrite || isGraphQL)`). GitHub asks for that spacing only for requests that create
+ * content ("If you are making a large number of POST, PATCH, PUT, or DELETE requests ..., wait
+ * at least one second between each request",
+ * https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api). A query
+ * only reads, so queries go through a client without the write pacing (retries kept); mutations
+ * keep it.
+ */
+function withUnpacedQueries(octokit: Octokit, reader: Octokit): Octokit {
+  const paced = octokit.graphql;
+  const unpaced = reader.graphql;
+  const route = ((query: unknown, params?: unknown) =>
+    (isMutation(query) ? paced : unpaced)(query as never, params as never)) as typeof paced;
+  octokit.graphql = Object.assign(route, { defaults: paced.defaults, endpoint: paced.endpoint });
+  return octokit;
+}
+
+/** A GraphQL document that starts (after comments and blanks) with `mutation`. */
+export function isMutation(query: unknown): boolean {
+  const text = typeof query === 'string' ? query : (query as { query?: unknown } | null)?.query;
+  if (typeof text !== 'string') return true; // unknown shape: keep the pacing
+  return /^(?:\s|#[^\n]*\n)*mutation\b/.test(text);
 }
 
 export function apiUrlFromEnv(env: NodeJS.ProcessEnv): string {

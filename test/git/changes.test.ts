@@ -8,7 +8,8 @@ import { sandbox } from './helpers.js';
 describe('changedPathsInCommit', () => {
   it('is empty for a commit that changes nothing', async () => {
     const s = await sandbox();
-    expect(await changedPathsInCommit(s.git, s.headSha, s.headSha)).toEqual({ paths: [], symlinksOutside: [] });
+    const none = { paths: [], symlinksOutside: [], gitlinks: [] };
+    expect(await changedPathsInCommit(s.git, s.headSha, s.headSha)).toEqual(none);
   });
 
   it('lists renames (both names), deletions, edits and new files of the commit, not of the working tree', async () => {

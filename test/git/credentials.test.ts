@@ -58,11 +58,13 @@ describe('ensureIdentity', () => {
     );
   });
 
-  it('respects an identity configured in another scope', async () => {
+  it('copies an identity the runner user set globally into the checkout, where later commands read it', async () => {
     const s = await sandbox({ identity: { name: 'Jane Maintainer', email: 'jane@example.test' } });
-    expect(await ensureIdentity(s.git)).toEqual([]);
-    expect((await s.git(['config', '--local', 'user.name'], { allowFail: true })).code).toBe(1);
-    expect(await out(s.git, 'config', 'user.name')).toBe('Jane Maintainer');
+    expect(await ensureIdentity(s.git)).toEqual(['user.name', 'user.email']);
+    expect(await out(s.git, 'config', '--local', 'user.name')).toBe('Jane Maintainer');
+    await writeFile(path.join(s.workDir, 'x.txt'), 'x\n');
+    const sha = await commitAll(s.git, 'commit as Jane');
+    expect(await out(s.git, 'log', '-1', '--format=%an <%ae>', sha!)).toBe('Jane Maintainer <jane@example.test>');
   });
 
   it('fills in only the missing half', async () => {

@@ -1,9 +1,13 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { commitAll, createGit, ensureIdentity, GitError, pushHead, subcommandOf } from '../../src/git/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  commitAll, createGit, ensureIdentity, GitError, pushHead, remoteBranchSha, subcommandOf,
+} from '../../src/git/index.js';
 import { applyChanges } from '../fakes/git-sandbox.js';
-import { out, sandbox } from './helpers.js';
+import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
+import { out, plantedGit, sandbox } from './helpers.js';
 
 describe('createGit', () => {
   it('captures output and throws GitError naming the subcommand unless allowFail', async () => {
@@ -65,5 +69,62 @@ describe('createGit', () => {
     expect(subcommandOf(['-C', 'dir', '-c', 'a=b', '--no-pager', 'push', 'origin'])).toBe('push');
     expect(subcommandOf(['ls-remote'])).toBe('ls-remote');
     expect(subcommandOf([])).toBe('');
+  });
+});
+
+// Issue 7, part 3: a verify command running without isolation can write the runner user's
+// global config, its XDG config and attributes, or the checkout's .git/config. None of it may
+// run code inside the action's own git commands, whether or not the local config is pinned yet.
+describe('createGit: config the action did not write', () => {
+  let server: GitHttpServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('reads no global or XDG config and no global attributes file, in any command', async () => {
+    const s = await sandbox();
+    await ensureIdentity(s.git);
+    const marker = path.join(s.root, 'filter-ran');
+    const home = s.env.HOME!;
+    const xdg = path.join(s.env.XDG_CONFIG_HOME!, 'git');
+    await mkdir(xdg, { recursive: true });
+    await appendFile(path.join(home, '.gitconfig'), `[filter "home"]\n\tclean = echo home >> '${marker}'; cat\n`);
+    await writeFile(path.join(xdg, 'config'), `[filter "xdg"]\n\tclean = echo xdg >> '${marker}'; cat\n`);
+    await writeFile(path.join(xdg, 'attributes'), '*.js filter=xdg\n');
+    const edits = { '.gitattributes': '*.md filter=home\n', 'README.md': '# changed\n', 'src/math.js': '// changed\n' };
+    await applyChanges(s.workDir, edits);
+
+    expect(await commitAll(s.git, 'fix')).toMatch(/^[0-9a-f]{40}$/);
+    expect(existsSync(marker) ? await readFile(marker, 'utf8') : 'never ran').toBe('never ran');
+    expect((await s.git(['config', '--get', 'filter.home.clean'], { allowFail: true })).code).toBe(1);
+    expect(await out(s.git, 'check-attr', 'filter', 'src/math.js')).toBe('src/math.js: filter: unspecified');
+  });
+
+  it('runs no askpass program a planted config names, where it would see the authorization header', async () => {
+    const s = await sandbox();
+    server = await startGitHttpServer(s.root, 'ghs_theRealToken', s.env);
+    const dump = path.join(s.root, 'askpass-env');
+    const askpass = path.join(s.root, 'askpass.sh');
+    await writeFile(askpass, `#!/bin/sh\nenv >> '${dump}'\necho guessed\n`);
+    await chmod(askpass, 0o755);
+    await s.git(['remote', 'set-url', 'origin', `${server.url}/origin.git`]);
+    plantedGit(s.workDir, s.env, 'config', 'core.askPass', askpass);
+    // A stale token: the server answers 401 and git looks for credentials.
+    const git = createGit(s.workDir, { env: s.env, auth: { serverUrl: server.url, token: 'ghs_staleToken' } });
+    await expect(remoteBranchSha(git, s.headRef)).rejects.toThrow(/git ls-remote failed/);
+    expect(existsSync(dump) ? await readFile(dump, 'utf8') : 'never ran').toBe('never ran');
+  });
+
+  it('runs no ext:: transport command a planted remote URL names', async () => {
+    const s = await sandbox();
+    const marker = path.join(s.root, 'ext-ran');
+    const script = path.join(s.root, 'ext.sh');
+    await writeFile(script, `#!/bin/sh\necho ran >> '${marker}'\nexit 1\n`);
+    await chmod(script, 0o755);
+    plantedGit(s.workDir, s.env, 'config', 'protocol.ext.allow', 'always');
+    plantedGit(s.workDir, s.env, 'remote', 'set-url', 'origin', `ext::${script}`);
+    await expect(remoteBranchSha(s.git, s.headRef)).rejects.toThrow(/git ls-remote failed/);
+    expect(existsSync(marker) ? await readFile(marker, 'utf8') : 'never ran').toBe('never ran');
   });
 });

@@ -13,12 +13,14 @@ import { BUG_FINDING, FIXED_MATH, reviewerAnswer } from '../scenarios.js';
 
 let world: World;
 beforeEach(async () => {
-  world = await createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/workflows/ci.yml': 'on: push\njobs: {}\n' } } });
+  const baseFiles = { ...SAMPLE_PROJECT, '.github/workflows/ci.yml': 'on: push\njobs: {}\n' };
+  world = await createWorld({ sandbox: { baseFiles } });
 });
 afterEach(async () => {
   await world.close();
 });
 
+const EVIL = '.github/workflows/evil.yml';
 const review = [
   { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
   { role: 'reviewer', answer: reviewerAnswer([]) },
@@ -36,13 +38,13 @@ it('never pushes a workflow file a verify command hid from the guard with git re
   // base's, so diff and ls-tree see no change there, then runs the tests as usual.
   const hide = 'git replace "$(git rev-parse HEAD:.github/workflows)" "$(git rev-parse HEAD~1:.github/workflows)"';
   const r = await world.run({
-    rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH, '.github/workflows/evil.yml': 'on: push\n' } }],
+    rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH, [EVIL]: 'on: push\n' } }],
     inputs: { isolation: 'off', verify: `${hide}\nnpm test` },
   });
-  expect(await pathsOnOrigin()).not.toContain('.github/workflows/evil.yml');
+  expect(await pathsOnOrigin()).not.toContain(EVIL);
   expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
   expect(r.outputs.status).toBe('failed');
-  expect(world.github.comments(7).at(-1)!.body).toContain('.github/workflows/evil.yml');
+  expect(world.github.comments(7).at(-1)!.body).toContain(EVIL);
 });
 
 it('still pushes a legitimate fix when verify plants replace refs, and the refs stay behind', async () => {
@@ -70,7 +72,7 @@ it('never runs a filter a verify command planted in .git/config during an earlie
   const r = await world.run({
     rules: [
       ...review,
-      { role: 'gate', once: true, answer: { decision: 'request_changes', requestedChanges: ['add a comment'], summary: '' } },
+      { role: 'gate', once: true, answer: { decision: 'request_changes', requestedChanges: ['more'], summary: '' } },
       { role: 'gate', answer: { decision: 'approve', requestedChanges: [], summary: 'ok' } },
       { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
     ],

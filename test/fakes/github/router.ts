@@ -92,6 +92,7 @@ function redact(value: string): string {
 export function createHandler(deps: RouterDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void (async () => {
+      const receivedAt = Date.now();
       const url = new URL(req.url ?? '/', 'http://fake.invalid');
       const method = (req.method ?? 'GET').toUpperCase();
       const headers = headersOf(req);
@@ -106,7 +107,7 @@ export function createHandler(deps: RouterDeps): (req: IncomingMessage, res: Ser
       }
       const recordedHeaders = { ...headers };
       if (recordedHeaders.authorization) recordedHeaders.authorization = redact(recordedHeaders.authorization);
-      deps.record({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: recordedHeaders, body, status: reply.status });
+      deps.record({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: recordedHeaders, body, status: reply.status, receivedAt });
       send(res, reply);
     })();
   };

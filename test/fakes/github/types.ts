@@ -176,6 +176,8 @@ export interface RecordedRequest {
   /** Parsed JSON when the body was JSON, the raw text otherwise, null when empty. */
   body: unknown;
   status: number;
+  /** When the fake received it (ms since the epoch): shows how a client paces its requests. */
+  receivedAt: number;
 }
 
 export interface RecordedDispatch {
