@@ -20703,7 +20703,7 @@ var require_light = __commonJS({
             return Object.keys(this.instances);
           }
           async clusterKeys() {
-            var cursor, end, found, i, k, keys, len, next, start;
+            var cursor, end, found2, i, k, keys, len, next, start;
             if (this.connection == null) {
               return this.Promise.resolve(this.keys());
             }
@@ -20712,10 +20712,10 @@ var require_light = __commonJS({
             start = `b_${this.id}-`.length;
             end = "_settings".length;
             while (cursor !== 0) {
-              [next, found] = await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 1e4]);
+              [next, found2] = await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 1e4]);
               cursor = ~~next;
-              for (i = 0, len = found.length; i < len; i++) {
-                k = found[i];
+              for (i = 0, len = found2.length; i < len; i++) {
+                k = found2[i];
                 keys.push(k.slice(start, -end));
               }
             }
@@ -21861,19 +21861,19 @@ var require_Alias = __commonJS({
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
-        let found = void 0;
+        let found2 = void 0;
         for (const node2 of nodes) {
           if (node2 === this)
             break;
           if (node2.anchor === this.source)
-            found = node2;
+            found2 = node2;
         }
-        if (found && ctx) {
+        if (found2 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
+          let data = anchors2.get(found2);
           if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
+            toJS.toJS(found2, null, ctx);
+            data = anchors2.get(found2);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -21882,14 +21882,14 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
+              data.aliasCount = getAliasCount(doc2, found2, anchors2);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
           }
         }
-        return found;
+        return found2;
       }
       toJSON(_arg, ctx) {
         if (!ctx)
@@ -24995,7 +24995,7 @@ var require_resolve_props = __commonJS({
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
-      let found = null;
+      let found2 = null;
       let start = null;
       for (const token2 of tokens) {
         if (reqSpace) {
@@ -25032,7 +25032,7 @@ var require_resolve_props = __commonJS({
             if (atNewline) {
               if (comment)
                 comment += token2.source;
-              else if (!found || indicator !== "seq-item-ind")
+              else if (!found2 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
               commentSep += token2.source;
@@ -25066,9 +25066,9 @@ var require_resolve_props = __commonJS({
           case indicator:
             if (anchor2 || tag)
               onError(token2, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token2.source} indicator`);
-            if (found)
+            if (found2)
               onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.source} in ${flow ?? "collection"}`);
-            found = token2;
+            found2 = token2;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
@@ -25097,7 +25097,7 @@ var require_resolve_props = __commonJS({
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
-        found,
+        found: found2,
         spaceBefore,
         comment,
         hasNewline,
@@ -30864,12 +30864,12 @@ function isAllowed(name, allow) {
   return allow.some((p) => p.endsWith("*") ? name.startsWith(p.slice(0, -1)) : name === p);
 }
 function envNamesReferencedBy(config2) {
-  const found = /* @__PURE__ */ new Set();
+  const found2 = /* @__PURE__ */ new Set();
   const visit2 = (v, key, parent = null) => {
     if (typeof v === "string") {
       const namesVar = key === "env_key" || parent === "env_http_headers";
-      if (namesVar && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) found.add(v);
-      for (const m of v.matchAll(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)) found.add(m[1]);
+      if (namesVar && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) found2.add(v);
+      for (const m of v.matchAll(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g)) found2.add(m[1]);
     } else if (Array.isArray(v)) {
       for (const item of v) visit2(item, null);
     } else if (typeof v === "object" && v !== null) {
@@ -30877,7 +30877,7 @@ function envNamesReferencedBy(config2) {
     }
   };
   visit2(config2, null);
-  return [...found].sort();
+  return [...found2].sort();
 }
 
 // src/agents/env.ts
@@ -31147,6 +31147,7 @@ function untrackGroup(pid) {
 }
 
 // src/sandbox/access.ts
+import { statSync } from "node:fs";
 import { lstat as lstat2, readdir as readdir3, stat as stat2 } from "node:fs/promises";
 import path from "node:path";
 
@@ -31191,20 +31192,39 @@ var AccessGrants = class {
   privilege;
   user;
   traversed = /* @__PURE__ */ new Map();
-  /** Makes every folder above `target` (and `target` itself when a folder) enterable by others. */
-  async traverse(target) {
-    const dirs = [];
-    for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
-      dirs.push(dir);
-      if (dir === path.dirname(dir)) break;
+  /** The chmod that opens each traversed folder, for calls that arrive while it runs. */
+  opening = /* @__PURE__ */ new Map();
+  /** Makes every folder above each target (and a target itself when a folder) enterable by others. */
+  async traverse(...targets) {
+    const dirs = /* @__PURE__ */ new Set();
+    for (const target of targets) {
+      const chain = [];
+      for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+        chain.push(dir);
+        if (dir === path.dirname(dir)) break;
+      }
+      for (const dir of chain.reverse()) dirs.add(dir);
     }
-    for (const dir of dirs.reverse()) {
-      if (this.traversed.has(dir)) continue;
-      const st = await stat2(dir).catch(() => null);
+    const closed = [];
+    const waits = [];
+    for (const dir of dirs) {
+      const opening = this.opening.get(dir);
+      if (opening) {
+        waits.push(opening);
+        continue;
+      }
+      const st = statOrNull(dir);
       if (!st?.isDirectory()) continue;
       this.traversed.set(dir, st.mode & 4095);
-      if ((st.mode & 1) === 0) await mustAsRoot(this.privilege, ["chmod", "o+x", dir]);
+      if ((st.mode & 1) === 0) closed.push(dir);
+      else this.opening.set(dir, Promise.resolve());
     }
+    if (closed.length) {
+      const chmod2 = mustAsRoot(this.privilege, ["chmod", "o+x", "--", ...closed]).then(() => void 0);
+      for (const dir of closed) this.opening.set(dir, chmod2);
+      waits.push(chmod2);
+    }
+    await Promise.all(waits);
   }
   /** Read access for the user's group to a folder the action wrote (context folders). */
   async readable(dir) {
@@ -31237,11 +31257,15 @@ var AccessGrants = class {
   }
   /** Undoes every o+x this run added (newest first, so inner folders go before outer ones). */
   async restore() {
+    const byMode = /* @__PURE__ */ new Map();
     for (const [dir, mode] of [...this.traversed].reverse()) {
-      if ((mode & 1) !== 0) continue;
-      await mustAsRoot(this.privilege, ["chmod", mode.toString(8), "--", dir]).catch(() => void 0);
+      if ((mode & 1) === 0) byMode.set(mode, [...byMode.get(mode) ?? [], dir]);
+    }
+    for (const [mode, dirs] of byMode) {
+      await mustAsRoot(this.privilege, ["chmod", mode.toString(8), "--", ...dirs]).catch(() => void 0);
     }
     this.traversed.clear();
+    this.opening.clear();
   }
   async giveBack(dir, owner) {
     await mustAsRoot(this.privilege, ["chown", "-R", `--from=${this.user.uid}`, "--", this.ids(owner), dir]);
@@ -31255,13 +31279,22 @@ async function ownerOf(p) {
   const st = await lstat2(p);
   return { uid: st.uid, gid: st.gid };
 }
+function statOrNull(p) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
 
 // src/sandbox/kill.ts
 var ROUNDS = 5;
 async function killAllOf(privilege, uid) {
   for (let i = 0; i < ROUNDS; i++) {
-    const byReal = await asRoot(privilege, ["pkill", "-KILL", "-U", String(uid)]);
-    const byEffective = await asRoot(privilege, ["pkill", "-KILL", "-u", String(uid)]);
+    const [byReal, byEffective] = await Promise.all([
+      asRoot(privilege, ["pkill", "-KILL", "-U", String(uid)]),
+      asRoot(privilege, ["pkill", "-KILL", "-u", String(uid)])
+    ]);
     if (byReal.code === 1 && byEffective.code === 1) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -31339,11 +31372,11 @@ var IsolationUnavailable = class extends Error {
 };
 async function createSandbox(mode, workDir) {
   if (mode === "off") return unisolated("isolation is off (input isolation: off)");
-  const found = await detectPrivilege();
-  let reason = found.privilege === null ? found.reason : "";
-  if (found.privilege !== null) {
+  const found2 = await detectPrivilege();
+  let reason = found2.privilege === null ? found2.reason : "";
+  if (found2.privilege !== null) {
     try {
-      return await isolated(found.privilege, await createSandboxUser(found.privilege, workDir));
+      return await isolated(found2.privilege, await createSandboxUser(found2.privilege, workDir));
     } catch (e) {
       reason = `creating the sandbox user failed: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -31367,8 +31400,8 @@ async function isolated(privilege, user) {
       active++;
       const giveBack = [];
       try {
-        for (const p of [spec.cwd, ...access3.owned ?? [], ...access3.readable ?? []]) await grants.traverse(p);
-        if (spec.command.startsWith("/")) await grants.traverse(spec.command);
+        const reached = [spec.cwd, ...access3.owned ?? [], ...access3.readable ?? []];
+        await grants.traverse(...reached, ...spec.command.startsWith("/") ? [spec.command] : []);
         for (const dir of access3.readable ?? []) await grants.readable(dir);
         giveBack.push(await grants.own(access3.owned ?? []));
         if (access3.workTree) giveBack.push(await grants.workTree(access3.workTree));
@@ -51875,16 +51908,16 @@ function opencodeArgs(inv) {
   return args;
 }
 async function projectPlugins(cwd) {
-  const found = [];
+  const found2 = [];
   for (const dir of [".opencode/plugin", ".opencode/plugins"]) {
     const names = await readdir5(path8.join(cwd, dir)).catch(() => []);
-    found.push(...names.filter((n) => /\.[jt]s$/.test(n)).map((n) => `${dir}/${n}`));
+    found2.push(...names.filter((n) => /\.[jt]s$/.test(n)).map((n) => `${dir}/${n}`));
   }
   for (const doc of ["opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"]) {
     const text2 = await readFile4(path8.join(cwd, doc), "utf8").catch(() => "");
-    if (/"plugins?"\s*:/.test(text2)) found.push(`${doc} (its plugin list)`);
+    if (/"plugins?"\s*:/.test(text2)) found2.push(`${doc} (its plugin list)`);
   }
-  return found;
+  return found2;
 }
 var INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 async function checkoutInstructions(cwd) {
@@ -51897,9 +51930,9 @@ async function checkoutInstructions(cwd) {
 var asArray = (v) => Array.isArray(v) ? v : [];
 async function refuseProjectPlugins(inv) {
   if (!isReadOnly(inv.role)) return;
-  const found = await projectPlugins(inv.cwd);
-  if (found.length === 0) return;
-  const why = `OpenCode would run plugin code from the checkout (${found.join(", ")}) with project config disabled`;
+  const found2 = await projectPlugins(inv.cwd);
+  if (found2.length === 0) return;
+  const why = `OpenCode would run plugin code from the checkout (${found2.join(", ")}) with project config disabled`;
   throw new AgentError(`opencode agent (${inv.name}, model ${inv.model}) not started: ${why}`, {
     agent: "opencode",
     model: inv.model
@@ -52536,20 +52569,32 @@ async function configEntries(git, scope, regexp) {
 // src/git/identity.ts
 var BOT_NAME = "github-actions[bot]";
 var BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com";
+var KEYS = { "user.name": BOT_NAME, "user.email": BOT_EMAIL };
+var KEY_PATTERN = "^user\\.(name|email)$";
 async function ensureIdentity(git) {
+  const [local, any2] = await Promise.all([
+    git(["config", "--local", "-z", "--get-regexp", KEY_PATTERN], { allowFail: true }),
+    git(["config", "-z", "--get-regexp", KEY_PATTERN], { allowFail: true, userScopes: true })
+  ]);
+  const have = valuesOf(local.stdout);
+  const found2 = valuesOf(any2.stdout);
   const set2 = [];
-  for (const [key, fallback] of [
-    ["user.name", BOT_NAME],
-    ["user.email", BOT_EMAIL]
-  ]) {
-    const local = await git(["config", "--local", "--get", key], { allowFail: true });
-    if (local.code === 0 && local.stdout.trim() !== "") continue;
-    const any2 = await git(["config", "--get", key], { allowFail: true, userScopes: true });
-    const value = any2.code === 0 && any2.stdout.trim() !== "" ? any2.stdout.trim() : fallback;
-    await git(["config", "--local", key, value]);
+  for (const [key, fallback] of Object.entries(KEYS)) {
+    if (have.get(key)) continue;
+    await git(["config", "--local", key, found2.get(key) || fallback]);
     set2.push(key);
   }
   return set2;
+}
+function valuesOf(out) {
+  const values = /* @__PURE__ */ new Map();
+  for (const entry of out.split("\0")) {
+    const nl = entry.indexOf("\n");
+    if (nl < 0) continue;
+    const value = entry.slice(nl + 1).trim();
+    if (value) values.set(entry.slice(0, nl).toLowerCase(), value);
+  }
+  return values;
 }
 
 // src/git/trailers.ts
@@ -52612,12 +52657,13 @@ var AGENT_CONFIG_PATHS = [
 ];
 var AGENT_CONFIG_PREFIXES = [".env"];
 async function agentConfigPaths(git, baseSha) {
-  const names = /* @__PURE__ */ new Set();
-  for (const tree of [baseSha, "HEAD"]) {
-    const r = await git(["ls-tree", "--name-only", "-z", tree]);
-    for (const name of r.stdout.split("\0")) names.add(name);
-  }
-  const index = await git(["ls-files", "--cached", "-z"]);
+  const globs = AGENT_CONFIG_PREFIXES.flatMap((p) => [`:(top,glob)${p}*`, `:(top,glob)${p}*/**`]);
+  const [base, head, index] = await Promise.all([
+    git(["ls-tree", "--name-only", "-z", baseSha]),
+    git(["ls-tree", "--name-only", "-z", "HEAD"]),
+    git(["ls-files", "--cached", "-z", "--", ...globs])
+  ]);
+  const names = /* @__PURE__ */ new Set([...base.stdout.split("\0"), ...head.stdout.split("\0")]);
   for (const file2 of index.stdout.split("\0")) names.add(file2.split("/")[0] ?? "");
   const prefixed = [...names].filter((n) => AGENT_CONFIG_PREFIXES.some((p) => n.startsWith(p))).sort();
   return [...AGENT_CONFIG_PATHS, ...prefixed.filter((n) => !AGENT_CONFIG_PATHS.includes(n))];
@@ -52625,17 +52671,26 @@ async function agentConfigPaths(git, baseSha) {
 async function restoreAgentConfigFromBase(git, baseSha, paths) {
   const base = await resolveCommit(git, baseSha);
   if (!base) throw new Error(`restore base ${baseSha} is not a commit`);
-  const specs = (paths ?? await agentConfigPaths(git, base)).map((p) => literalPathspec(p.replace(/\/+$/, "")));
+  const wanted = (paths ?? await agentConfigPaths(git, base)).map((p) => p.replace(/\/+$/, ""));
+  const specs = wanted.map(literalPathspec);
   if (specs.length === 0) return [];
   await git(["clean", "-d", "-x", "--force", "--quiet", "--", ...specs]);
-  for (const spec of specs) {
-    const r = await git(["restore", `--source=${base}`, "--staged", "--worktree", "--no-overlay", "--", spec], { allowFail: true });
-    if (r.code !== 0 && !/did not match any file/.test(r.stderr)) {
-      throw new Error(`restoring ${spec} from ${base} failed: ${r.stderr.trim()}`);
-    }
+  const present = await presentIn(git, base, specs);
+  const matched = wanted.filter((p) => present.some((f) => f === p || f.startsWith(`${p}/`)));
+  if (matched.length) {
+    const args = ["restore", `--source=${base}`, "--staged", "--worktree", "--no-overlay", "--"];
+    const r = await git([...args, ...matched.map(literalPathspec)], { allowFail: true });
+    if (r.code !== 0) throw new Error(`restoring ${matched.join(", ")} from ${base} failed: ${r.stderr.trim()}`);
   }
   const diff = await git(["diff", "--cached", "--name-only", "-z", "HEAD", "--", ...specs]);
   return diff.stdout.split("\0").filter(Boolean);
+}
+async function presentIn(git, base, specs) {
+  const [inBase, inIndex] = await Promise.all([
+    git(["ls-tree", "-r", "--name-only", "-z", base, "--", ...specs]),
+    git(["ls-files", "--cached", "-z", "--", ...specs])
+  ]);
+  return [...inBase.stdout.split("\0"), ...inIndex.stdout.split("\0")].filter(Boolean);
 }
 
 // src/prompts.ts
@@ -53404,6 +53459,7 @@ async function originUrl(git) {
 // src/git/merge-base.ts
 var FIRST_DEPTH = 50;
 var DEEPEN_STEPS = [50, 100, 200, 400, 800];
+var found = /* @__PURE__ */ new WeakMap();
 async function ensureMergeBase(git, baseSha, headSha2) {
   const shas = [baseSha, headSha2].map((s) => s.toLowerCase());
   for (const sha of shas) {
@@ -53415,20 +53471,24 @@ async function ensureMergeBase(git, baseSha, headSha2) {
     await git(["fetch", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", ...extra, "origin", ...what]);
     fetched.push(`${extra.join(" ") || "full"} ${what.map((s) => s.slice(0, 12)).join(" ")}`.trim());
   };
-  const missing = [];
-  for (const sha of shas) if (await resolveCommit(git, sha) === null) missing.push(sha);
+  const key = `${base} ${head}`;
+  const known = found.get(git)?.get(key);
+  if (known) return { mergeBase: known, fetched };
+  const resolved = await Promise.all(shas.map((sha) => resolveCommit(git, sha)));
+  const missing = shas.filter((_sha, i) => resolved[i] === null);
   if (missing.length) await fetch2(await isShallow(git) ? [`--depth=${FIRST_DEPTH}`] : [], missing);
-  let found = await mergeBase(git, base, head);
+  let result = await mergeBase(git, base, head);
   for (const step of DEEPEN_STEPS) {
-    if (found || !await isShallow(git)) break;
+    if (result || !await isShallow(git)) break;
     await fetch2([`--deepen=${step}`], [base, head]);
-    found = await mergeBase(git, base, head);
+    result = await mergeBase(git, base, head);
   }
-  if (!found && await isShallow(git)) {
+  if (!result && await isShallow(git)) {
     await fetch2(["--unshallow"], [base, head]);
-    found = await mergeBase(git, base, head);
+    result = await mergeBase(git, base, head);
   }
-  return { mergeBase: found, fetched };
+  if (result) found.set(git, (found.get(git) ?? /* @__PURE__ */ new Map()).set(key, result));
+  return { mergeBase: result, fetched };
 }
 async function mergeBase(git, a, b) {
   const r = await git(["merge-base", a, b], { allowFail: true });
@@ -58020,12 +58080,6 @@ async function getPrMeta(octokit, repo, number4) {
   };
 }
 var RULE0_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
-async function getReviewState(octokit, repo, number4) {
-  const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, { ...repo, pull_number: number4, per_page: 100 });
-  return computeReviewState(
-    reviews.map((r) => ({ login: r.user?.login ?? "", state: r.state, association: r.author_association, submittedAt: r.submitted_at ?? "" }))
-  );
-}
 function computeReviewState(reviews) {
   const latest = /* @__PURE__ */ new Map();
   const ordered = [...reviews].sort((a, b) => a.submittedAt.localeCompare(b.submittedAt));
@@ -58264,9 +58318,13 @@ function reviewOnlyAfterRefusal(e, headSha2, fixed) {
 var REVIEW_THREADS_QUERY = (
   /* GraphQL */
   `
-  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String, $withReviews: Boolean!) {
     repository(owner: $owner, name: $name) {
       pullRequest(number: $number) {
+        reviews(first: 100) @include(if: $withReviews) {
+          pageInfo { hasNextPage endCursor }
+          nodes { state author { login } authorAssociation submittedAt }
+        }
         reviewThreads(first: 100, after: $after) {
           totalCount
           pageInfo { hasNextPage endCursor }
@@ -58286,30 +58344,63 @@ var REVIEW_THREADS_QUERY = (
   }
 `
 );
+var MORE_REVIEWS_QUERY = (
+  /* GraphQL */
+  `
+  query MoreReviews($owner: String!, $name: String!, $number: Int!, $after: String) {
+    repository(owner: $owner, name: $name) {
+      pullRequest(number: $number) {
+        reviews(first: 100, after: $after) {
+          pageInfo { hasNextPage endCursor }
+          nodes { state author { login } authorAssociation submittedAt }
+        }
+      }
+    }
+  }
+`
+);
 var MAX_THREAD_PAGES = 3;
 async function getReviewThreads(octokit, repo, number4) {
+  const vars = { owner: repo.owner, name: repo.repo, number: number4 };
   const threads = [];
+  const reviews = [];
+  let reviewsAfter = null;
   let after = null;
   let totalCount = 0;
+  let truncated = true;
   for (let page = 0; page < MAX_THREAD_PAGES; page++) {
-    const data = await octokit.graphql(REVIEW_THREADS_QUERY, { owner: repo.owner, name: repo.repo, number: number4, after });
-    const conn = data.repository?.pullRequest?.reviewThreads;
-    if (!conn) break;
+    const withReviews = page === 0;
+    const data = await octokit.graphql(REVIEW_THREADS_QUERY, { ...vars, after, withReviews });
+    const pr = data.repository?.pullRequest;
+    if (pr?.reviews) reviewsAfter = addReviews(reviews, pr.reviews);
+    const conn = pr?.reviewThreads;
+    if (!conn) {
+      truncated = false;
+      break;
+    }
     totalCount = conn.totalCount;
     for (const n of conn.nodes) {
-      threads.push({
-        id: n.id,
-        isResolved: n.isResolved,
-        isOutdated: n.isOutdated,
-        path: n.path,
-        line: n.line,
-        comments: n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null }))
-      });
+      const comments = n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null }));
+      threads.push({ id: n.id, isResolved: n.isResolved, isOutdated: n.isOutdated, path: n.path, line: n.line, comments });
     }
-    if (!conn.pageInfo.hasNextPage) return { threads, totalCount, truncated: false };
+    if (!conn.pageInfo.hasNextPage) {
+      truncated = false;
+      break;
+    }
     after = conn.pageInfo.endCursor;
   }
-  return { threads, totalCount, truncated: true };
+  while (reviewsAfter) {
+    const data = await octokit.graphql(MORE_REVIEWS_QUERY, { ...vars, after: reviewsAfter });
+    const conn = data.repository?.pullRequest?.reviews;
+    reviewsAfter = conn ? addReviews(reviews, conn) : null;
+  }
+  return { threads, totalCount, truncated, reviews };
+}
+function addReviews(into, conn) {
+  for (const r of conn.nodes) {
+    into.push({ login: r.author?.login ?? "", state: r.state, association: r.authorAssociation, submittedAt: r.submittedAt ?? "" });
+  }
+  return conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
 }
 
 // src/git/diff-sample.ts
@@ -58552,9 +58643,8 @@ async function loadPrContext(octokit, repo, meta3, budget, push, local) {
   const threadsRead = getReviewThreads(octokit, repo, meta3.number);
   const threadPaths = threadsRead.then((t) => unresolvedPaths(t.threads));
   threadPaths.catch(() => void 0);
-  const [threads, reviewState, changes] = await Promise.all([
+  const [threads, changes] = await Promise.all([
     threadsRead,
-    getReviewState(octokit, repo, meta3.number),
     readPrChanges(local.git, meta3, {
       budget: { maxLines: budget.maxDiffLines, maxChars: budget.maxDiffChars },
       ...budget.keep ? { keep: budget.keep } : {},
@@ -58577,7 +58667,7 @@ async function loadPrContext(octokit, repo, meta3, budget, push, local) {
     diffTruncated: changes.sampled,
     threads: threads.threads,
     threadsTruncated: threads.truncated,
-    reviewState,
+    reviewState: computeReviewState(threads.reviews),
     canPush: push.canPush,
     reviewOnlyReason: push.reason
   };
@@ -58617,6 +58707,7 @@ async function runLoop(steps, input2) {
     last
   });
   for (let round = 1; round <= input2.maxRounds; round++) {
+    steps.log(`round ${round}: reviewing ${meta3.headSha.slice(0, 7)}`);
     const ctx = await steps.loadContext(meta3);
     const { record: record2, failure: failure3 } = await steps.review({ round, ctx, fixedBefore: fixed });
     const entry = { review: record2, fix: null };
@@ -58939,9 +59030,9 @@ var RUN_ID = /^[1-9]\d{0,15}$/;
 function createRunCheck(octokit, repo, currentRunId) {
   const cache = /* @__PURE__ */ new Map();
   const lookup = (id) => {
-    let found = cache.get(id);
-    if (!found) cache.set(id, found = getRun(octokit, repo, Number(id)));
-    return found;
+    let found2 = cache.get(id);
+    if (!found2) cache.set(id, found2 = getRun(octokit, repo, Number(id)));
+    return found2;
   };
   const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
   return async (runId) => {
@@ -60338,6 +60429,7 @@ async function execute(deps, secrets, redactValues, scratchDir, knownHead, close
   await ensureMergeBase(git, meta3.baseSha, meta3.headSha);
   const restored = await restoreAgentConfig();
   if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(", ")}`);
+  let agentConfigFresh = true;
   await ensureIdentity(git);
   const restoreGitConfig = await guardLocalConfig(git);
   const timeoutMs = config2.agentTimeoutMinutes * 6e4;
@@ -60355,7 +60447,8 @@ async function execute(deps, secrets, redactValues, scratchDir, knownHead, close
   const result = await runLoop(
     {
       loadContext: async (m) => {
-        await restoreAgentConfig();
+        if (!agentConfigFresh) await restoreAgentConfig();
+        agentConfigFresh = false;
         const { maxDiffLines, maxDiffChars } = config2;
         const budget = { maxDiffLines, maxDiffChars, ...keep ? { keep } : {} };
         return loadPrContext(octokit, repo, m, budget, push, { git, log });

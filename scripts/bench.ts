@@ -140,8 +140,8 @@ const [smallTime, smallNote] = await timeToFirstAgent();
 rows.push(['1 file / 2 lines: start → first agent', smallTime, `${smallNote}; the fixed cost of a run`]);
 
 // Issue 8, part 4: the action's own time in a review-only round, and the requests it makes,
-// against a small PR. The round runs from the log line that opens the loop ("review-only: …") to
-// "posted the review report"; the agents' own durations (report JSON) are taken out. Targets:
+// against a small PR. The round runs from the log line that opens it ("round 1: reviewing …") to
+// "posted the review report" (the run's one-time set-up before the loop is in the run's figure); the agents' own durations (report JSON) are taken out. Targets:
 // ≤ 300 ms median, ≤ 6 requests. The whole run (node start-up, sandbox user, checkout) is shown too.
 // npm run bench runs from the repository root (run-ts.mjs bundles this file into .cache/).
 const CLOCK = path.resolve('scripts/bench-clock.cjs');
@@ -161,7 +161,7 @@ async function reviewOnlyRound(): Promise<{ round: number; run: number; requests
       .flatMap((round) => round.review.agents)
       .reduce((sum, a) => sum + a.durationMs, 0);
     const at = (text: string) => Number(/^\[\+(\d+)\]/.exec(r.stdout.split('\n').find((l) => l.includes(text)) ?? '')?.[1]);
-    const round = at('posted the review report') - at('review-only: mode is');
+    const round = at('posted the review report') - at('round 1: reviewing');
     if (!Number.isFinite(round)) throw new Error('the round\'s log lines were not found');
     return { round: round - agents, run: wall - agents, requests: w1.github.requests.length };
   } finally {

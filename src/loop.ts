@@ -63,6 +63,7 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
   });
 
   for (let round = 1; round <= input.maxRounds; round++) {
+    steps.log(`round ${round}: reviewing ${meta.headSha.slice(0, 7)}`);
     const ctx = await steps.loadContext(meta);
     const { record, failure } = await steps.review({ round, ctx, fixedBefore: fixed });
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };

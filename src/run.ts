@@ -232,6 +232,8 @@ async function execute(
   await ensureMergeBase(git, meta.baseSha, meta.headSha);
   const restored = await restoreAgentConfig();
   if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
+  // Round 1 starts right after this restore, with no agent run in between: nothing to redo.
+  let agentConfigFresh = true;
   await ensureIdentity(git);
   // The git config as the action left it; anything an agent, verify command or hook writes
   // into .git/config later is undone before the push.
@@ -257,7 +259,8 @@ async function execute(
     {
       loadContext: async (m) => {
         // A fixer may have rewritten agent config files; later rounds' agents must not load them.
-        await restoreAgentConfig();
+        if (!agentConfigFresh) await restoreAgentConfig();
+        agentConfigFresh = false;
         const { maxDiffLines, maxDiffChars } = config;
         const budget = { maxDiffLines, maxDiffChars, ...(keep ? { keep } : {}) };
         return loadPrContext(octokit, repo, m, budget, push, { git, log });

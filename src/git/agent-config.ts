@@ -49,12 +49,14 @@ export const AGENT_CONFIG_PREFIXES: readonly string[] = ['.env'];
  * creates them (a `.env` for the tests, say), and agents do not read them (docs/security.md).
  */
 export async function agentConfigPaths(git: Git, baseSha: string): Promise<string[]> {
-  const names = new Set<string>();
-  for (const tree of [baseSha, 'HEAD']) {
-    const r = await git(['ls-tree', '--name-only', '-z', tree]);
-    for (const name of r.stdout.split('\0')) names.add(name);
-  }
-  const index = await git(['ls-files', '--cached', '-z']);
+  // gitglossary(7) pathspec: with `glob`, `*` stops at a slash, so these are the top-level names.
+  const globs = AGENT_CONFIG_PREFIXES.flatMap((p) => [`:(top,glob)${p}*`, `:(top,glob)${p}*/**`]);
+  const [base, head, index] = await Promise.all([
+    git(['ls-tree', '--name-only', '-z', baseSha]),
+    git(['ls-tree', '--name-only', '-z', 'HEAD']),
+    git(['ls-files', '--cached', '-z', '--', ...globs]),
+  ]);
+  const names = new Set([...base.stdout.split('\0'), ...head.stdout.split('\0')]);
   for (const file of index.stdout.split('\0')) names.add(file.split('/')[0] ?? '');
   const prefixed = [...names].filter((n) => AGENT_CONFIG_PREFIXES.some((p) => n.startsWith(p))).sort();
   return [...AGENT_CONFIG_PATHS, ...prefixed.filter((n) => !AGENT_CONFIG_PATHS.includes(n))];
@@ -71,17 +73,31 @@ export async function restoreAgentConfigFromBase(
 ): Promise<string[]> {
   const base = await resolveCommit(git, baseSha);
   if (!base) throw new Error(`restore base ${baseSha} is not a commit`);
-  const specs = (paths ?? (await agentConfigPaths(git, base))).map((p) => literalPathspec(p.replace(/\/+$/, '')));
+  const wanted = (paths ?? (await agentConfigPaths(git, base))).map((p) => p.replace(/\/+$/, ''));
+  const specs = wanted.map(literalPathspec);
   if (specs.length === 0) return [];
   // Untracked and ignored files first: restore only knows tracked ones.
   await git(['clean', '-d', '-x', '--force', '--quiet', '--', ...specs]);
-  for (const spec of specs) {
+  // One restore for every path the base or the index holds: a path in neither would make
+  // `git restore` refuse the whole list ("did not match any file"), and after the clean
+  // nothing else is left of it.
+  const present = await presentIn(git, base, specs);
+  const matched = wanted.filter((p) => present.some((f) => f === p || f.startsWith(`${p}/`)));
+  if (matched.length) {
     // Overlay off: a tracked file the base lacks is deleted from index and working tree.
-    const r = await git(['restore', `--source=${base}`, '--staged', '--worktree', '--no-overlay', '--', spec], { allowFail: true });
-    if (r.code !== 0 && !/did not match any file/.test(r.stderr)) {
-      throw new Error(`restoring ${spec} from ${base} failed: ${r.stderr.trim()}`);
-    }
+    const args = ['restore', `--source=${base}`, '--staged', '--worktree', '--no-overlay', '--'];
+    const r = await git([...args, ...matched.map(literalPathspec)], { allowFail: true });
+    if (r.code !== 0) throw new Error(`restoring ${matched.join(', ')} from ${base} failed: ${r.stderr.trim()}`);
   }
   const diff = await git(['diff', '--cached', '--name-only', '-z', 'HEAD', '--', ...specs]);
   return diff.stdout.split('\0').filter(Boolean);
+}
+
+/** The files under `specs` that the base commit or the index holds. */
+async function presentIn(git: Git, base: string, specs: readonly string[]): Promise<string[]> {
+  const [inBase, inIndex] = await Promise.all([
+    git(['ls-tree', '-r', '--name-only', '-z', base, '--', ...specs]),
+    git(['ls-files', '--cached', '-z', '--', ...specs]),
+  ]);
+  return [...inBase.stdout.split('\0'), ...inIndex.stdout.split('\0')].filter(Boolean);
 }

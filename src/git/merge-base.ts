@@ -22,6 +22,12 @@ export interface MergeBaseResult {
   fetched: string[];
 }
 
+/**
+ * Merge bases found, per checkout: two commits' merge base never changes, and objects are not
+ * removed during a run, so each round after the first asks git nothing for it.
+ */
+const found = new WeakMap<Git, Map<string, string>>();
+
 /** Finds `git merge-base base head`, fetching from origin (shallow where it can) until it exists. */
 export async function ensureMergeBase(git: Git, baseSha: string, headSha: string): Promise<MergeBaseResult> {
   const shas = [baseSha, headSha].map((s) => s.toLowerCase());
@@ -35,22 +41,27 @@ export async function ensureMergeBase(git: Git, baseSha: string, headSha: string
     fetched.push(`${extra.join(' ') || 'full'} ${what.map((s) => s.slice(0, 12)).join(' ')}`.trim());
   };
 
-  const missing = [];
-  for (const sha of shas) if ((await resolveCommit(git, sha)) === null) missing.push(sha);
+  const key = `${base} ${head}`;
+  const known = found.get(git)?.get(key);
+  if (known) return { mergeBase: known, fetched };
+
+  const resolved = await Promise.all(shas.map((sha) => resolveCommit(git, sha)));
+  const missing = shas.filter((_sha, i) => resolved[i] === null);
   // In a complete clone a plain fetch brings only the missing objects; --depth would make it shallow.
   if (missing.length) await fetch((await isShallow(git)) ? [`--depth=${FIRST_DEPTH}`] : [], missing);
 
-  let found = await mergeBase(git, base, head);
+  let result = await mergeBase(git, base, head);
   for (const step of DEEPEN_STEPS) {
-    if (found || !(await isShallow(git))) break;
+    if (result || !(await isShallow(git))) break;
     await fetch([`--deepen=${step}`], [base, head]);
-    found = await mergeBase(git, base, head);
+    result = await mergeBase(git, base, head);
   }
-  if (!found && (await isShallow(git))) {
+  if (!result && (await isShallow(git))) {
     await fetch(['--unshallow'], [base, head]);
-    found = await mergeBase(git, base, head);
+    result = await mergeBase(git, base, head);
   }
-  return { mergeBase: found, fetched };
+  if (result) found.set(git, (found.get(git) ?? new Map<string, string>()).set(key, result));
+  return { mergeBase: result, fetched };
 }
 
 /** `git merge-base` exits 1 with no output when the (possibly shallow) histories do not meet. */

@@ -3,7 +3,7 @@
 // the API's diff media type refuses PRs past 300 files or 20,000 lines and its file list
 // stops at 3,000 files.
 import type { Octokit } from './client.js';
-import { getPrMeta, getReviewState } from './pull-request.js';
+import { computeReviewState, getPrMeta } from './pull-request.js';
 import { getReviewThreads } from './threads.js';
 import type { PrContext, PrMeta, RepoRef, ReviewThread } from './types.js';
 import { readPrChanges } from '../git/pr-changes.js';
@@ -34,9 +34,8 @@ export async function loadPrContext(
   const threadPaths = threadsRead.then((t) => unresolvedPaths(t.threads));
   // Its failure is reported once, through threadsRead below.
   threadPaths.catch(() => undefined);
-  const [threads, reviewState, changes] = await Promise.all([
+  const [threads, changes] = await Promise.all([
     threadsRead,
-    getReviewState(octokit, repo, meta.number),
     readPrChanges(local.git, meta, {
       budget: { maxLines: budget.maxDiffLines, maxChars: budget.maxDiffChars },
       ...(budget.keep ? { keep: budget.keep } : {}),
@@ -59,7 +58,7 @@ export async function loadPrContext(
     diffTruncated: changes.sampled,
     threads: threads.threads,
     threadsTruncated: threads.truncated,
-    reviewState,
+    reviewState: computeReviewState(threads.reviews),
     canPush: push.canPush,
     reviewOnlyReason: push.reason,
   };

@@ -1,4 +1,5 @@
-// PR metadata and human review state, read through the REST API.
+// PR metadata, read through the REST API, and the human review state (rule 0) computed from the
+// reviews that threads.ts reads with the first page of review threads.
 import type { Octokit } from './client.js';
 import type { PrMeta, RepoRef, ReviewState } from './types.js';
 
@@ -34,13 +35,6 @@ const RULE0_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
  * review (APPROVED, CHANGES_REQUESTED or DISMISSED; comments do not change it) counts
  * when it requests changes and the reviewer is an owner, member or collaborator.
  */
-export async function getReviewState(octokit: Octokit, repo: RepoRef, number: number): Promise<ReviewState> {
-  const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, { ...repo, pull_number: number, per_page: 100 });
-  return computeReviewState(
-    reviews.map((r) => ({ login: r.user?.login ?? '', state: r.state, association: r.author_association, submittedAt: r.submitted_at ?? '' })),
-  );
-}
-
 export function computeReviewState(reviews: { login: string; state: string; association: string; submittedAt: string }[]): ReviewState {
   const latest = new Map<string, { state: string; association: string }>();
   const ordered = [...reviews].sort((a, b) => a.submittedAt.localeCompare(b.submittedAt));

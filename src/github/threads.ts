@@ -1,12 +1,17 @@
 // Unresolved review threads through GraphQL (SPEC §5): 100 a page, at most 3 pages;
-// more than that sets threadsTruncated, which blocks fixing.
+// more than that sets threadsTruncated, which blocks fixing. The first page also carries the
+// first 100 reviews, so a round asks GitHub once for both (issue 8: requests per round).
 import type { Octokit } from './client.js';
 import type { RepoRef, ReviewThread } from './types.js';
 
 export const REVIEW_THREADS_QUERY = /* GraphQL */ `
-  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String, $withReviews: Boolean!) {
     repository(owner: $owner, name: $name) {
       pullRequest(number: $number) {
+        reviews(first: 100) @include(if: $withReviews) {
+          pageInfo { hasNextPage endCursor }
+          nodes { state author { login } authorAssociation submittedAt }
+        }
         reviewThreads(first: 100, after: $after) {
           totalCount
           pageInfo { hasNextPage endCursor }
@@ -26,11 +31,50 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
   }
 `;
 
+/** The reviews past the first 100 (a PR with that many is rare). */
+export const MORE_REVIEWS_QUERY = /* GraphQL */ `
+  query MoreReviews($owner: String!, $name: String!, $number: Int!, $after: String) {
+    repository(owner: $owner, name: $name) {
+      pullRequest(number: $number) {
+        reviews(first: 100, after: $after) {
+          pageInfo { hasNextPage endCursor }
+          nodes { state author { login } authorAssociation submittedAt }
+        }
+      }
+    }
+  }
+`;
+
 export const MAX_THREAD_PAGES = 3;
+
+/** A review as rule 0 reads it (pull-request.ts computeReviewState). */
+export interface ReviewEntry {
+  login: string;
+  state: string;
+  association: string;
+  submittedAt: string;
+}
+
+interface ReviewsConnection {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  nodes: { state: string; author: { login: string } | null; authorAssociation: string; submittedAt: string | null }[];
+}
+
+interface ThreadComment {
+  id: string;
+  databaseId: number | null;
+  body: string;
+  author: { login: string } | null;
+  authorAssociation: string;
+  path: string | null;
+  line: number | null;
+  createdAt: string;
+}
 
 interface ThreadsPage {
   repository: {
     pullRequest: {
+      reviews?: ReviewsConnection;
       reviewThreads: {
         totalCount: number;
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
@@ -40,38 +84,67 @@ interface ThreadsPage {
           isOutdated: boolean;
           path: string | null;
           line: number | null;
-          comments: { nodes: { id: string; databaseId: number | null; body: string; author: { login: string } | null; authorAssociation: string; path: string | null; line: number | null; createdAt: string }[] };
+          comments: { nodes: ThreadComment[] };
         }[];
       };
     } | null;
   } | null;
 }
 
-export async function getReviewThreads(
-  octokit: Octokit,
-  repo: RepoRef,
-  number: number,
-): Promise<{ threads: ReviewThread[]; totalCount: number; truncated: boolean }> {
+interface ReviewsPage {
+  repository: { pullRequest: { reviews: ReviewsConnection } | null } | null;
+}
+
+export interface ThreadsAndReviews {
+  threads: ReviewThread[];
+  totalCount: number;
+  truncated: boolean;
+  /** Every review of the PR, in GitHub's order. */
+  reviews: ReviewEntry[];
+}
+
+export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: number): Promise<ThreadsAndReviews> {
+  const vars = { owner: repo.owner, name: repo.repo, number };
   const threads: ReviewThread[] = [];
+  const reviews: ReviewEntry[] = [];
+  let reviewsAfter: string | null = null;
   let after: string | null = null;
   let totalCount = 0;
+  let truncated = true;
   for (let page = 0; page < MAX_THREAD_PAGES; page++) {
-    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, { owner: repo.owner, name: repo.repo, number, after });
-    const conn = data.repository?.pullRequest?.reviewThreads;
-    if (!conn) break;
+    const withReviews = page === 0;
+    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, { ...vars, after, withReviews });
+    const pr = data.repository?.pullRequest;
+    if (pr?.reviews) reviewsAfter = addReviews(reviews, pr.reviews);
+    const conn = pr?.reviewThreads;
+    if (!conn) {
+      truncated = false;
+      break;
+    }
     totalCount = conn.totalCount;
     for (const n of conn.nodes) {
-      threads.push({
-        id: n.id,
-        isResolved: n.isResolved,
-        isOutdated: n.isOutdated,
-        path: n.path,
-        line: n.line,
-        comments: n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null })),
-      });
+      const comments = n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null }));
+      threads.push({ id: n.id, isResolved: n.isResolved, isOutdated: n.isOutdated, path: n.path, line: n.line, comments });
     }
-    if (!conn.pageInfo.hasNextPage) return { threads, totalCount, truncated: false };
+    if (!conn.pageInfo.hasNextPage) {
+      truncated = false;
+      break;
+    }
     after = conn.pageInfo.endCursor;
   }
-  return { threads, totalCount, truncated: true };
+  while (reviewsAfter) {
+    const data: ReviewsPage = await octokit.graphql<ReviewsPage>(MORE_REVIEWS_QUERY, { ...vars, after: reviewsAfter });
+    const conn = data.repository?.pullRequest?.reviews;
+    reviewsAfter = conn ? addReviews(reviews, conn) : null;
+  }
+  return { threads, totalCount, truncated, reviews };
+}
+
+/** Appends a page of reviews; returns the cursor of the next page, or null. */
+function addReviews(into: ReviewEntry[], conn: ReviewsConnection): string | null {
+  for (const r of conn.nodes) {
+    // A pending review (the viewer's own draft) has no submittedAt and decides nothing.
+    into.push({ login: r.author?.login ?? '', state: r.state, association: r.authorAssociation, submittedAt: r.submittedAt ?? '' });
+  }
+  return conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
 }

@@ -7,6 +7,7 @@
 //   group-writable with the sticky bit, so the user can add files at the top but can neither
 //   remove nor replace `.git` (unlink(2): in a sticky folder only the entry's owner may).
 // After the call everything the user owns under a granted path goes back to its owner.
+import { statSync, type Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { mustAsRoot, type Privilege } from './privilege.js';
@@ -19,26 +20,49 @@ interface Owner {
 
 export class AccessGrants {
   private readonly traversed = new Map<string, number>();
+  /** The chmod that opens each traversed folder, for calls that arrive while it runs. */
+  private readonly opening = new Map<string, Promise<void>>();
 
   constructor(
     private readonly privilege: Privilege,
     private readonly user: SandboxUser,
   ) {}
 
-  /** Makes every folder above `target` (and `target` itself when a folder) enterable by others. */
-  async traverse(target: string): Promise<void> {
-    const dirs: string[] = [];
-    for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
-      dirs.push(dir);
-      if (dir === path.dirname(dir)) break;
+  /** Makes every folder above each target (and a target itself when a folder) enterable by others. */
+  async traverse(...targets: string[]): Promise<void> {
+    // Outer folders first, each once.
+    const dirs = new Set<string>();
+    for (const target of targets) {
+      const chain: string[] = [];
+      for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+        chain.push(dir);
+        if (dir === path.dirname(dir)) break;
+      }
+      for (const dir of chain.reverse()) dirs.add(dir);
     }
-    for (const dir of dirs.reverse()) {
-      if (this.traversed.has(dir)) continue;
-      const st = await stat(dir).catch(() => null);
+    // Synchronous stats: no other call (reviewers start in parallel) can come between the check
+    // and the record, so each folder's original mode is recorded once, before any chmod.
+    const closed: string[] = [];
+    const waits: Promise<void>[] = [];
+    for (const dir of dirs) {
+      const opening = this.opening.get(dir);
+      if (opening) {
+        waits.push(opening);
+        continue;
+      }
+      const st = statOrNull(dir);
       if (!st?.isDirectory()) continue;
       this.traversed.set(dir, st.mode & 0o7777);
-      if ((st.mode & 0o001) === 0) await mustAsRoot(this.privilege, ['chmod', 'o+x', dir]);
+      if ((st.mode & 0o001) === 0) closed.push(dir);
+      else this.opening.set(dir, Promise.resolve());
     }
+    // One privileged command for all of them (each is a sudo on hosted runners).
+    if (closed.length) {
+      const chmod = mustAsRoot(this.privilege, ['chmod', 'o+x', '--', ...closed]).then(() => undefined);
+      for (const dir of closed) this.opening.set(dir, chmod);
+      waits.push(chmod);
+    }
+    await Promise.all(waits);
   }
 
   /** Read access for the user's group to a folder the action wrote (context folders). */
@@ -74,11 +98,17 @@ export class AccessGrants {
 
   /** Undoes every o+x this run added (newest first, so inner folders go before outer ones). */
   async restore(): Promise<void> {
+    // One command per original mode: no folder is closed before its inner ones either way,
+    // since each chmod only takes away the o+x this run added.
+    const byMode = new Map<number, string[]>();
     for (const [dir, mode] of [...this.traversed].reverse()) {
-      if ((mode & 0o001) !== 0) continue;
-      await mustAsRoot(this.privilege, ['chmod', mode.toString(8), '--', dir]).catch(() => undefined);
+      if ((mode & 0o001) === 0) byMode.set(mode, [...(byMode.get(mode) ?? []), dir]);
+    }
+    for (const [mode, dirs] of byMode) {
+      await mustAsRoot(this.privilege, ['chmod', mode.toString(8), '--', ...dirs]).catch(() => undefined);
     }
     this.traversed.clear();
+    this.opening.clear();
   }
 
   private async giveBack(dir: string, owner: Owner): Promise<void> {
@@ -98,4 +128,12 @@ export class AccessGrants {
 async function ownerOf(p: string): Promise<Owner> {
   const st = await lstat(p);
   return { uid: st.uid, gid: st.gid };
+}
+
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
 }

@@ -10,8 +10,11 @@ const ROUNDS = 5;
 export async function killAllOf(privilege: Privilege, uid: number): Promise<void> {
   for (let i = 0; i < ROUNDS; i++) {
     // pkill exits 1 when nothing matched: then nothing of the user is left.
-    const byReal = await asRoot(privilege, ['pkill', '-KILL', '-U', String(uid)]);
-    const byEffective = await asRoot(privilege, ['pkill', '-KILL', '-u', String(uid)]);
+    // Two commands: pkill(1) ANDs its criteria, and either id alone makes a process the user's.
+    const [byReal, byEffective] = await Promise.all([
+      asRoot(privilege, ['pkill', '-KILL', '-U', String(uid)]),
+      asRoot(privilege, ['pkill', '-KILL', '-u', String(uid)]),
+    ]);
     if (byReal.code === 1 && byEffective.code === 1) return;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -71,8 +71,8 @@ async function isolated(privilege: Privilege, user: SandboxUser): Promise<Sandbo
       active++;
       const giveBack: Array<() => Promise<void>> = [];
       try {
-        for (const p of [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])]) await grants.traverse(p);
-        if (spec.command.startsWith('/')) await grants.traverse(spec.command);
+        const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
+        await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
         for (const dir of access.readable ?? []) await grants.readable(dir);
         giveBack.push(await grants.own(access.owned ?? []));
         if (access.workTree) giveBack.push(await grants.workTree(access.workTree));

@@ -4,7 +4,8 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REVIEW_THREADS_QUERY } from '../../src/github/threads.js';
+import { computeReviewState } from '../../src/github/pull-request.js';
+import { getReviewThreads, REVIEW_THREADS_QUERY } from '../../src/github/threads.js';
 import { startFakeGitHub } from '../fakes/github/index.js';
 import type { FakeGitHub, FakeThreadInput } from '../fakes/github/index.js';
 import { createOrigin } from './git-origin.js';
@@ -87,7 +88,9 @@ describe('real Octokit against the fake GitHub', () => {
     const ids = new Set<string>();
     let after: string | null = null;
     for (;;) {
-      const page: ThreadsPage = await octokit.graphql<ThreadsPage>(THREADS_QUERY, { owner: repo.owner, name: repo.repo, number: 7, after });
+      const page: ThreadsPage = await octokit.graphql<ThreadsPage>(THREADS_QUERY, {
+        owner: repo.owner, name: repo.repo, number: 7, after, withReviews: false,
+      });
       const conn = page.repository.pullRequest.reviewThreads;
       expect(conn.totalCount).toBe(250);
       sizes.push(conn.nodes.length);
@@ -97,6 +100,22 @@ describe('real Octokit against the fake GitHub', () => {
     }
     expect(sizes).toEqual([100, 100, 50]);
     expect(ids.size).toBe(250);
+  });
+
+  it('reads every review with the threads: the first 100 on the first page, the rest after the threads', async () => {
+    // 150 reviews: an approval by carol, then a maintainer's change request as the 150th.
+    for (let i = 0; i < 149; i++) fake.state.addReview(7, { login: 'carol', state: i % 2 ? 'COMMENTED' : 'APPROVED' });
+    fake.state.addReview(7, { login: 'maintainer', state: 'CHANGES_REQUESTED', authorAssociation: 'MEMBER' });
+    const before = fake.requests.length;
+    const read = await getReviewThreads(client(), repo, 7);
+    const queries = fake.requests.slice(before).map((r) => /query (\w+)/.exec(String((r.body as { query?: string } | null)?.query ?? ''))?.[1]);
+    expect(queries).toEqual(['ReviewThreads', 'ReviewThreads', 'ReviewThreads', 'MoreReviews']);
+    expect(read.threads).toHaveLength(250);
+    expect(read.reviews).toHaveLength(150);
+    expect(computeReviewState(read.reviews)).toEqual({
+      hasChangesRequested: true,
+      changesRequestedBy: [{ login: 'maintainer', association: 'MEMBER' }],
+    });
   });
 
   it('surfaces GraphQL validation errors as GitHub does', async () => {

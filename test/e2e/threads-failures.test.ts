@@ -89,11 +89,11 @@ describe('failure policy', () => {
     world = await createWorld();
     const rules = [{ role: 'fixer', fixAll: true, edits: PLANTED_BUG_RULES[2]!.edits!, sleepMs: 300 }, ...PLANTED_BUG_RULES];
     const running = world.run({ rules });
-    // While the fixer works, make the second review's PR fetch fail for good (the reviews: the file
-    // list and the diff come from the checkout now).
+    // While the fixer works, make the second review's PR fetch fail for good (the threads and
+    // reviews, one GraphQL query: the file list and the diff come from the checkout now).
     await world.waitForAgentCall((c) => c.role === 'fixer');
     const body = { message: 'Server Error' };
-    world.github.failNext({ method: 'GET', path: /\/pulls\/7\/reviews$/, status: 502, times: 20, body });
+    world.github.failNext({ method: 'POST', path: /\/graphql$/, status: 502, times: 20, body });
     const r = await running;
     expect(r.outputs.status).toBe('failed');
     expect(r.code).toBe(1);
