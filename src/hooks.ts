@@ -5,7 +5,7 @@
 // (Appendix A1 shape) to $REVIEW_LOOP_FINDINGS_FILE. A failing hook aborts the run.
 import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { findingSchema, type RawFinding } from './agents/envelope.js';
 import { runProcess } from './agents/process.js';
 import type { HookPoint } from './config/repo-config.js';

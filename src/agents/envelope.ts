@@ -1,6 +1,6 @@
 // The JSON envelope every role answers with (SPEC §4) and the zod shapes of
 // Appendix A (A1–A5) of seeds/001, plus the gate and confirm answers.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
 export const prioritySchema = z.enum(PRIORITIES);

@@ -1,7 +1,7 @@
 // One role invocation end to end: run the adapter, check the model it reports
 // (SPEC §4), parse the envelope. Never throws: every failure becomes a message
 // the report can show.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { parseEnvelope } from './envelope.js';
 import { AgentError } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';

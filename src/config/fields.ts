@@ -1,6 +1,6 @@
 // Builders for the zod schema in inputs.ts. Each input arrives as a string (or undefined when
 // not given); a builder turns it into a typed value or one readable zod issue.
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidValue, example, fail } from './errors.js';
 
 /** A field whose parser throws InvalidValue (via `fail`) on a bad value. */

@@ -1,6 +1,6 @@
 // A `defaults` or preset block of the repo config: the same kebab-case keys as the inputs,
 // turned into the strings the runner would pass, so one schema validates every layer.
-import { z } from 'zod';
+import * as z from 'zod';
 import { INPUT_NAMES, type InputName, type RawInputs } from './inputs.js';
 
 /**

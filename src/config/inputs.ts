@@ -1,7 +1,7 @@
 // The action's inputs: ONE zod schema keyed by the kebab-case names of action.yml, built-in
 // defaults included (action.yml declares none, so a user's value can be told from a default
 // when merging with the repo config), parsed into one camelCase Config.
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGENT_KINDS, type AgentKind, type AgentSpec } from '../agents/types.js';
 import { reviewerRefs, singleRef } from './agent-specs.js';
 import { agentConfig, agentVersions } from './agent-settings.js';

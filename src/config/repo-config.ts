@@ -2,7 +2,7 @@
 // presets and defaults (partial inputs, same kebab-case keys), lifecycle hooks (SPEC §9),
 // extra review instructions, and path filters.
 import YAML from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, firstLine } from './errors.js';
 import { inputLayer } from './input-layer.js';
 import { validateInputs, type Config, type InputName, type RawInputs } from './inputs.js';

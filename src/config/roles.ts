@@ -1,6 +1,6 @@
 // The agent roles (reviewers, analyzer, fixer, gate) resolved from their inputs, and the
 // checks that span several inputs.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { AgentSpec } from '../agents/types.js';
 import { DEFAULT_MODELS, isAgentKind, type AgentRef } from './agent-specs.js';
 

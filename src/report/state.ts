@@ -1,6 +1,6 @@
 // The hidden, machine-readable state every comment carries (SPEC §7), so a later run
 // knows which head was reviewed and which findings were reported fixed.
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_COMMENT_CHARS, sanitize } from './sanitize.js';
 
 export const MARKER = '<!-- pr-review-loop-marker -->';

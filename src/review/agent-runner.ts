@@ -1,5 +1,5 @@
 // Runs one role through the registry and records it as an AgentRun for the report.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { AgentRegistry } from '../agents/registry.js';
 import { runRole, type RoleOutcome } from '../agents/run-role.js';
 import { NO_USAGE, type AgentSpec, type Invocation, type Role } from '../agents/types.js';
