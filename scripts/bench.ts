@@ -4,6 +4,7 @@
 // - the sanitizer and the grouping stay fast on large inputs (200k-character reports,
 //   500 findings);
 // - one whole review → fix → re-review run of the bundled action, wall time.
+import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +13,7 @@ import { sanitize } from '../src/report/sanitize.js';
 import { composeComment } from '../src/report/state.js';
 import { groupFindings, normalizeFinding } from '../src/review/findings.js';
 import { generatedFiles } from '../test/fakes/git-sandbox.js';
+import { actionNode } from '../test/e2e/action-node.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
 
@@ -183,6 +185,23 @@ rows.push([
 ]);
 rows.push(['review-only run: requests to GitHub', String(samplesRound[0]!.requests), 'small PR, the report included; target ≤ 6']);
 
+// Issue 9, part 6: what a runner loads, and how long the bundle takes to start and stop at a
+// config error (no request made). dist/main.js is the action; dist/index.js turns source maps on.
+const loaded = (await stat('dist/main.js')).size + (await stat('dist/index.js')).size;
+rows.push(['bundle loaded at start (dist/*.js)', `${(loaded / 1e6).toFixed(2)} MB`, 'target < 1.2 MB; the source map is extra']);
+const startups: number[] = [];
+for (let i = 0; i < 7; i++) {
+  const t0 = performance.now();
+  const env = { PATH: process.env.PATH, 'INPUT_GITHUB-TOKEN': 'x', 'INPUT_MAX-ROUNDS': 'eleven' };
+  spawnSync(actionNode(), ['dist/index.js'], { env });
+  startups.push(performance.now() - t0);
+}
+rows.push(['start-up to a config error', ms(startups.sort((a, b) => a - b)[3]!), `median of 7, on ${actionNodeVersion()}`]);
+
 const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
 console.log(`\n${'measure'.padEnd(w[0]!)}  ${'time'.padStart(w[1]!)}  note`);
 for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`);
+
+function actionNodeVersion(): string {
+  return `Node ${spawnSync(actionNode(), ['--version'], { encoding: 'utf8' }).stdout.trim()}`;
+}

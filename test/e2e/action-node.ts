@@ -32,7 +32,8 @@ export function actionNode(): string {
 export async function installActionNode(log: (line: string) => void): Promise<void> {
   if (process.env.E2E_NODE) return log(`the bundle runs on E2E_NODE=${process.env.E2E_NODE}`);
   if (!SUPPORTED) {
-    return log(`no ${PACKAGE} for ${process.platform}-${process.arch}: the bundle runs on this Node ${process.version}`);
+    const here = `${process.platform}-${process.arch}`;
+    return log(`no ${PACKAGE} for ${here}: the bundle runs on this Node ${process.version}`);
   }
   if (existsSync(BIN)) return;
   mkdirSync(PREFIX, { recursive: true });

@@ -5,7 +5,8 @@ import { expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ACTION_NODE_VERSION, actionNode } from './action-node.js';
 
-const using = (parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as { runs: { using: string } }).runs.using;
+const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8');
+const using = (parse(actionYml) as { runs: { using: string } }).runs.using;
 
 it('pins a Node of the major version action.yml runs on', () => {
   expect(using).toMatch(/^node\d+$/);
