@@ -2,7 +2,7 @@
 // GITHUB_* variables, an event file, GITHUB_OUTPUT/GITHUB_STEP_SUMMARY files, cwd = a
 // checkout of a bare origin, against the fake GitHub on 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,24 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // E2E_DIST runs the suite against another build (e.g. the last commit's, to show that a
 // security test fails before its fix).
 export const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist/index.js');
-export const SCRIPTED_AGENT = path.join(ROOT, 'test/fakes/scripted-agent.mjs');
+/**
+ * The scripts agents run (the scripted agent, the token hunter) run as the action's sandbox
+ * user, which cannot enter a checkout of this repository kept in a private folder (`mktemp -d`
+ * makes it 0700). So each test file runs copies from a folder of its own that anyone may read.
+ */
+const AGENT_SCRIPTS = mkdtempSync(path.join(tmpdir(), 'e2e-agent-scripts-'));
+chmodSync(AGENT_SCRIPTS, 0o755);
+process.on('exit', () => rmSync(AGENT_SCRIPTS, { recursive: true, force: true }));
+/** A copy of test/fakes/<name>, readable by the sandbox user. */
+export function agentScript(name: string): string {
+  const copy = path.join(AGENT_SCRIPTS, name);
+  if (!existsSync(copy)) {
+    copyFileSync(path.join(ROOT, 'test/fakes', name), copy);
+    chmodSync(copy, 0o644);
+  }
+  return copy;
+}
+export const SCRIPTED_AGENT = agentScript('scripted-agent.mjs');
 export const OWNER = 'octo-org';
 export const REPO = 'demo-repo';
 export const TOKEN = 'ghs_e2eFakeToken0123456789abcdefABCDEF';

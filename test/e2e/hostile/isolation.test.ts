@@ -8,10 +8,10 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SAMPLE_PROJECT } from '../../fakes/git-sandbox.js';
-import { createWorld, ROOT, SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
+import { agentScript, createWorld, SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
-const HUNTER = path.join(ROOT, 'test/fakes/token-hunter.mjs');
+const HUNTER = agentScript('token-hunter.mjs');
 const RUNTIME_TOKEN = 'actions-runtime-secret-value';
 const DEPLOY_KEY = 'deploy-key-not-for-pr-code-5f1c';
 const NPM_TOKEN = 'npm_verifyMayHaveThis0123456789';
