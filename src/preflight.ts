@@ -4,7 +4,7 @@ import { resolveConfig, type ResolvedConfig } from './config/repo-config.js';
 import { readInputsFromEnv, validateInputs, type RawInputs } from './config/inputs.js';
 import type { Octokit } from './github/client.js';
 import { getTokenLogin } from './github/comments.js';
-import { BadCommandError, NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from './github/context.js';
+import { BadCommandError, NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from './github/event.js';
 import { headArrival, resolveShortSha } from './github/head-arrival.js';
 import { getCollaboratorPermission, canWrite, isBot } from './github/permissions.js';
 import type { PrMeta, PrTarget, RepoRef } from './github/types.js';

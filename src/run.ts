@@ -21,7 +21,7 @@ import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.j
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
 import { decidePush, getTokenForkPermission, getTokenRepoPermission } from './github/permissions.js';
-import { readEvent } from './github/context.js';
+import { readEvent } from './github/event.js';
 import { getTokenIdentity } from './github/identity.js';
 import { readOnlyFromEvent } from './github/read-only-token.js';
 import { reviewOnlyAfterRefusal, WritesRefused } from './writes-refused.js';

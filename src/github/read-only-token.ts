@@ -15,7 +15,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 export interface EventFacts {
   eventName: string;
-  /** The workflow event payload, as context.ts reads it. */
+  /** The workflow event payload, as event.ts reads it. */
   payload: Obj;
   identity: TokenIdentity;
 }

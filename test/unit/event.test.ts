@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   BadCommandError, NothingToDoError, UnsupportedEventError, parsePrTarget, requestedSha,
-} from '../../src/github/context.js';
+} from '../../src/github/event.js';
 
 // Event payloads derived from @octokit/webhooks-examples (test/fixtures/events/source.json).
 type Payload = Record<string, unknown>;
