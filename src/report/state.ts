@@ -1,9 +1,11 @@
 // The hidden, machine-readable state every comment carries (SPEC §7), so a later run
 // knows which head was reviewed and which findings were reported fixed.
 import * as z from 'zod';
+import { MARKER } from './marker.js';
 import { MAX_COMMENT_CHARS, sanitize } from './sanitize.js';
 
-export const MARKER = '<!-- pr-review-loop-marker -->';
+export { MARKER };
+
 const STATE_OPEN = '<!-- pr-review-loop-state: ';
 const STATE_CLOSE = ' -->';
 

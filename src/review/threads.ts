@@ -3,10 +3,9 @@
 // neither invent a thread nor drop one.
 import type { RawFinding } from '../agents/envelope.js';
 import type { ReviewThread } from '../github/types.js';
+import { MARKER } from '../report/marker.js';
 import { threadFindingId } from './finding-id.js';
 import type { Finding } from './types.js';
-
-export const MARKER = '<!-- pr-review-loop-marker -->';
 
 /**
  * Author associations of people who can write to the repository. GitHub's

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFinding } from '../../src/agents/envelope.js';
+import { MARKER } from '../../src/report/marker.js';
 import {
-  MARKER, humanUnresolved, splitByWriters, startedByWriter, threadFindings, threadsForReview,
+  humanUnresolved, splitByWriters, startedByWriter, threadFindings, threadsForReview,
 } from '../../src/review/threads.js';
 import { comment, thread } from './helpers.js';
 
