@@ -9,7 +9,7 @@ import { openSandbox } from './sandbox/announce.js';
 import { createRegistry } from './agents/registry.js';
 import { buildCliAdapters } from './agents/cli-adapters.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
-import { defaultOutputs, type OutputName } from './config/outputs.js';
+import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
 import { runFixRound } from './fix/fix-round.js';
 import { guardLocalConfig } from './git/config-guard.js';
@@ -42,6 +42,7 @@ import { renderFailureReport, renderFinalSummary, renderFixReport, renderReviewR
 import { block, type ReportContext } from './report/format.js';
 import { guardedIO } from './report/guarded-io.js';
 import { withEnd } from './report/markdown-end.js';
+import { failureState, reportState, type StateWriter } from './report/state.js';
 import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 import { runReviewRound } from './review/round.js';
 import { fingerprint } from './review/stuck.js';
@@ -171,7 +172,11 @@ async function execute(
   // A state counts only if this workflow job wrote it in a run of this workflow (issue 7).
   const self = workflowIdentity(env);
   const trust = { job: self.job, workflow: self.workflow, checkRun: createRunCheck(octokit, repo, self.runId), log };
-  const writtenBy = { ...(self.job ? { job: self.job } : {}), ...(self.workflow ? { workflow: self.workflow } : {}) };
+  const writer: StateWriter = {
+    runId: env.GITHUB_RUN_ID ?? null,
+    ...(self.job ? { job: self.job } : {}),
+    ...(self.workflow ? { workflow: self.workflow } : {}),
+  };
   const prior = await readPriorRuns(comments, ownLogin, meta.headSha, trust);
   if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
@@ -252,8 +257,6 @@ async function execute(
   const fixedBefore = prior.fixed;
   const seen = new Map<string, Finding>();
   let lastCounts: Counts | null = null;
-  const stateOf = (kind: 'review' | 'fix', round: number, headSha: string, status: string | null, ids: string[], fixedIds: string[], stuckIds: string[]) =>
-    ({ v: 1 as const, kind, headSha, round, runId: env.GITHUB_RUN_ID ?? null, findingIds: ids, fixedIds, stuckIds, status, ...writtenBy });
 
   const result = await runLoop(
     {
@@ -270,7 +273,13 @@ async function execute(
         for (const f of rec.findings) seen.set(f.id, f);
         publisher.annotate(rec.findings);
         lastCounts = rec.counts;
-        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...stateOf('review', rec.round, rec.headSha, end?.status ?? null, rec.findings.map((f) => f.id), [], rec.stuck.map((f) => f.id)), counts: rec.counts });
+        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), {
+          ...reportState(writer, {
+            kind: 'review', round: rec.round, headSha: rec.headSha, status: end?.status ?? null,
+            findingIds: rec.findings.map((f) => f.id), stuckIds: rec.stuck.map((f) => f.id),
+          }),
+          counts: rec.counts,
+        });
         // GitHub refused the report: nothing may follow it (no fixer, push or comment).
         if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
       },
@@ -284,7 +293,10 @@ async function execute(
       publishFix: async (rec, end) => {
         const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
-        const state = { ...stateOf('fix', rec.round, rec.previousHeadSha, end?.status ?? null, [], pushed, []), fixed, ...(lastCounts ? { counts: lastCounts } : {}) };
+        const base = reportState(writer, {
+          kind: 'fix', round: rec.round, headSha: rec.previousHeadSha, status: end?.status ?? null, fixedIds: pushed,
+        });
+        const state = { ...base, fixed, ...(lastCounts ? { counts: lastCounts } : {}) };
         await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
         // After the report, so a failing hook cannot lose the record of a pushed fix.
         await hooks.run('after-fix', { round: rec.round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
@@ -321,7 +333,7 @@ async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: Rep
   // (setFailed prints the message as an error annotation afterwards.)
   if (publisher && ctx && publisher.commentsPosted > 0) {
     try {
-      await publisher.report(renderFailureReport(message, ctx), { v: 1, kind: 'failure', headSha: where.headSha, round: 0, runId: where.runId, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed' });
+      await publisher.report(renderFailureReport(message, ctx), failureState(where.headSha, where.runId));
       return;
     } catch (e) {
       io.warning(`could not post the failure comment: ${String(e)}`);
@@ -338,20 +350,4 @@ function describeError(e: unknown): string {
   if (e instanceof ConfigError) return e.message;
   if (e instanceof Error) return e.message || e.name;
   return `non-Error thrown: ${String(e)}`;
-}
-
-function outputsOf(r: LoopResult): Partial<Record<OutputName, string>> {
-  const c = r.last?.counts ?? { p0: 0, p1: 0, p2: 0, p3: 0 };
-  return {
-    status: r.status,
-    consensus: r.last?.consensus ?? '',
-    rounds: String(r.rounds.length),
-    p0: String(c.p0),
-    p1: String(c.p1),
-    p2: String(c.p2),
-    p3: String(c.p3),
-    fixed: String(r.rounds.reduce((n, x) => n + (x.fix?.outcome === 'pushed' ? x.fix.fixed.length : 0), 0)),
-    stuck: String(r.stuck.length),
-    'head-sha': r.headSha,
-  };
 }

@@ -1,5 +1,6 @@
 // The action's outputs, as declared in action.yml (a test keeps the two in step), so the run
 // code can set every output on every path, safe defaults first (STYLE.md habit 5).
+import type { LoopResult } from '../loop.js';
 
 export const OUTPUT_NAMES = [
   'status',
@@ -34,5 +35,22 @@ export function defaultOutputs(): Record<OutputName, string> {
     stuck: '0',
     'head-sha': '',
     'report-json': '',
+  };
+}
+
+/** The outputs a loop's result sets (all but `report-json`, which the run knows). */
+export function outputsOf(r: LoopResult): Partial<Record<OutputName, string>> {
+  const c = r.last?.counts ?? { p0: 0, p1: 0, p2: 0, p3: 0 };
+  return {
+    status: r.status,
+    consensus: r.last?.consensus ?? '',
+    rounds: String(r.rounds.length),
+    p0: String(c.p0),
+    p1: String(c.p1),
+    p2: String(c.p2),
+    p3: String(c.p3),
+    fixed: String(r.rounds.reduce((n, x) => n + (x.fix?.outcome === 'pushed' ? x.fix.fixed.length : 0), 0)),
+    stuck: String(r.stuck.length),
+    'head-sha': r.headSha,
   };
 }

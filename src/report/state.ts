@@ -27,7 +27,9 @@ const stateSchema = z.object({
     .array(z.object({ id: z.string(), category: z.string(), file: z.string().nullable(), title: z.string() }))
     .optional(),
   /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
-  counts: z.object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() }).optional(),
+  counts: z
+    .object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() })
+    .optional(),
   /** The fix commit this run pushed: only that commit's trailer means "our own fix commit". */
   commitSha: z.string().optional(),
   /** The workflow job that wrote it (workflow name and job id). */
@@ -36,6 +38,44 @@ const stateSchema = z.object({
   workflow: z.string().optional(),
 });
 export type HiddenState = z.infer<typeof stateSchema>;
+
+/** The run that writes a state: its id, and the workflow job a state must name to be trusted (memory.ts). */
+export interface StateWriter {
+  runId: string | null;
+  job?: string;
+  workflow?: string;
+}
+
+export interface ReportState {
+  kind: 'review' | 'fix';
+  round: number;
+  headSha: string;
+  /** The run's end status when this report ends it, else null. */
+  status: string | null;
+  findingIds?: string[];
+  fixedIds?: string[];
+  stuckIds?: string[];
+}
+
+/** The hidden state of a review or fix report of this run. */
+export function reportState(writer: StateWriter, r: ReportState): HiddenState {
+  const { runId, job, workflow } = writer;
+  return {
+    v: 1, kind: r.kind, headSha: r.headSha, round: r.round, runId,
+    findingIds: r.findingIds ?? [], fixedIds: r.fixedIds ?? [], stuckIds: r.stuckIds ?? [], status: r.status,
+    ...(job ? { job } : {}), ...(workflow ? { workflow } : {}),
+  };
+}
+
+/**
+ * The state of the final failure comment. It names no job, so no later run trusts it as memory:
+ * a failed run has settled nothing.
+ */
+export function failureState(headSha: string, runId: string | null): HiddenState {
+  return {
+    v: 1, kind: 'failure', headSha, round: 0, runId, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed',
+  };
+}
 
 // Inside JSON string literals every character that could end the HTML comment (`--`,
 // `>`), open markup, or form a secret-like pattern for the sanitizer (`=`, `:`, `/`,

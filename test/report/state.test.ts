@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, sanitize } from '../../src/report/sanitize.js';
 import {
-  MARKER, STATE_FIELD_CAPS, composeComment, decodeState, encodeState, fitState, type HiddenState,
+  MARKER, STATE_FIELD_CAPS, composeComment, decodeState, encodeState, failureState, fitState, reportState,
+  type HiddenState,
 } from '../../src/report/state.js';
 
 const state: HiddenState = {
@@ -71,6 +72,26 @@ describe('encodeState / decodeState', () => {
 
   it('refuses to encode an invalid state', () => {
     expect(() => encodeState({ ...state, round: Number.NaN })).toThrow();
+  });
+});
+
+describe('reportState / failureState', () => {
+  const head = 'a'.repeat(40);
+  it('names the writing job and workflow when the run knows them, and round-trips', () => {
+    const writer = { runId: '42', job: 'Review/review', workflow: '.github/workflows/review.yml' };
+    const s = reportState(writer, { kind: 'fix', round: 2, headSha: head, status: null, fixedIds: ['BUG-1'] });
+    expect(s).toEqual({
+      v: 1, kind: 'fix', headSha: head, round: 2, runId: '42', findingIds: [], fixedIds: ['BUG-1'], stuckIds: [],
+      status: null, job: 'Review/review', workflow: '.github/workflows/review.yml',
+    });
+    expect(decodeState(encodeState(s))).toEqual(s);
+  });
+  it('leaves job and workflow out when unknown, and a failure state never names a job', () => {
+    const s = reportState({ runId: null }, { kind: 'review', round: 1, headSha: head, status: 'converged' });
+    expect('job' in s || 'workflow' in s).toBe(false);
+    expect(failureState(head, '7')).toEqual({
+      v: 1, kind: 'failure', headSha: head, round: 0, runId: '7', findingIds: [], fixedIds: [], stuckIds: [], status: 'failed',
+    });
   });
 });
 
