@@ -11,12 +11,9 @@ import { buildCliAdapters } from './agents/cli-adapters.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
-import { runFixRound } from './fix/fix-round.js';
-import { guardLocalConfig } from './git/config-guard.js';
+import { runFixRound, type FixEnv } from './fix/fix-round.js';
 import { deriveForkUrl, originUrl } from './git/fork-url.js';
-import { createGit, ensureAtPrHead, ensureIdentity, isWorkTree, restoreAgentConfigFromBase, statusPorcelain, stripPersistedCredentials } from './git/index.js';
-import { agentConfigPaths } from './git/agent-config.js';
-import { ensureMergeBase } from './git/merge-base.js';
+import { openCheckout, prepareForAgents } from './git/prepare.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
@@ -158,14 +155,8 @@ async function execute(
   onPublisher(publisher, reportCtx);
 
   // 4. the checkout: a clean git work tree at the PR head, without persisted credentials
-  const git = createGit(cwd, { auth: { serverUrl, token: inputs.githubToken } });
-  if (!(await isWorkTree(git))) throw new Error(`The working directory ${cwd} is not a git work tree. Add actions/checkout before this step.`);
-  const removed = await stripPersistedCredentials(git);
-  if (removed.length) log(`removed persisted credentials from the checkout's git config (${removed.join(', ')}); the action authenticates its own fetch and push`);
-  const dirty = await statusPorcelain(git);
-  if (dirty.length) throw new Error(`The checkout has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}); the action needs a clean work tree.`);
   const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
-  await ensureAtPrHead(git, { headRef: meta.headRef, headSha: meta.headSha, ...(fork ? { fetchRef: `refs/pull/${meta.number}/head` } : {}) });
+  const git = await openCheckout(cwd, { serverUrl, token: inputs.githubToken }, { ...meta, fork }, log);
 
   // 5. memory of earlier runs: only our own marker comments count
   const ownLogin = identity.login;
@@ -225,24 +216,8 @@ async function execute(
       : {}),
   });
   if (!push.canPush) log(`review-only: ${push.reason}`);
-  // SPEC §8: on every PR (a same-repo PR's agent config is its author's too), the files the
-  // agent CLIs read at start come from the base branch, and fix commits leave them out. The
-  // list depends on the trees (`.env*` names), so each restore refreshes it in place.
-  const commitExclude: string[] = [];
-  const restoreAgentConfig = async (): Promise<string[]> => {
-    commitExclude.splice(0, commitExclude.length, ...(await agentConfigPaths(git, meta.baseSha)));
-    return restoreAgentConfigFromBase(git, meta.baseSha, commitExclude);
-  };
-  // The restore reads the base commit, which a shallow checkout of the head lacks: fetch it first.
-  await ensureMergeBase(git, meta.baseSha, meta.headSha);
-  const restored = await restoreAgentConfig();
-  if (restored.length) log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
-  // Round 1 starts right after this restore, with no agent run in between: nothing to redo.
-  let agentConfigFresh = true;
-  await ensureIdentity(git);
-  // The git config as the action left it; anything an agent, verify command or hook writes
-  // into .git/config later is undone before the push.
-  const restoreGitConfig = await guardLocalConfig(git);
+  // SPEC §8: agent config from the base branch, the commit identity, the local git config pinned.
+  const checkout = await prepareForAgents(git, meta, log);
 
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
   // Hooks are trusted commands, but they run in a checkout of the PR's code; on a PR from
@@ -258,12 +233,32 @@ async function execute(
   const seen = new Map<string, Finding>();
   let lastCounts: Counts | null = null;
 
+  const fixEnv: FixEnv = {
+    ...roundEnv,
+    git,
+    fixer: config.fixer,
+    ...(config.gateReviewer ? { gate: config.gateReviewer } : {}),
+    gateMaxLoops: config.gateMaxLoops,
+    verify: config.verify,
+    dryRun: config.dryRun,
+    verifyEnv: commandEnv,
+    sandbox,
+    redact: (t) => redactSecrets(t, redactValues),
+    log,
+    session,
+    commitExclude: checkout.commitExclude,
+    confirm: config.confirm,
+    alreadyConfirmed,
+    beforePush: checkout.restoreGitConfig,
+    beforeGate: checkout.restoreAgentConfig,
+    pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin',
+  };
+
   const result = await runLoop(
     {
       loadContext: async (m) => {
         // A fixer may have rewritten agent config files; later rounds' agents must not load them.
-        if (!agentConfigFresh) await restoreAgentConfig();
-        agentConfigFresh = false;
+        await checkout.beforeRound();
         const { maxDiffLines, maxDiffChars } = config;
         const budget = { maxDiffLines, maxDiffChars, ...(keep ? { keep } : {}) };
         return loadPrContext(octokit, repo, m, budget, push, { git, log });
@@ -283,13 +278,7 @@ async function execute(
         // GitHub refused the report: nothing may follow it (no fixer, push or comment).
         if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
       },
-      fix: (ctx, round, findings) =>
-        runFixRound(
-          { ...roundEnv, git, fixer: config.fixer, ...(config.gateReviewer ? { gate: config.gateReviewer } : {}), gateMaxLoops: config.gateMaxLoops, verify: config.verify, dryRun: config.dryRun, verifyEnv: commandEnv, sandbox, redact: (t) => redactSecrets(t, redactValues), log, session, commitExclude, confirm: config.confirm, alreadyConfirmed, beforePush: restoreGitConfig, beforeGate: restoreAgentConfig, pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin' },
-          ctx,
-          round,
-          findings,
-        ),
+      fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
       publishFix: async (rec, end) => {
         const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
         const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));

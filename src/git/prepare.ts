@@ -1,0 +1,94 @@
+// The checkout as the loop needs it (SPEC §6, §8), in two steps run.ts calls at their places:
+// - openCheckout: a clean git work tree at the PR head, without persisted credentials;
+// - prepareForAgents, before any agent runs: the agent config the CLIs read at start from the
+//   base branch, the commit identity, and the local git config pinned.
+import { agentConfigPaths, restoreAgentConfigFromBase } from './agent-config.js';
+import { ensureAtPrHead } from './checkout.js';
+import { guardLocalConfig } from './config-guard.js';
+import { stripPersistedCredentials } from './credentials.js';
+import { ensureIdentity } from './identity.js';
+import { ensureMergeBase } from './merge-base.js';
+import { createGit, type Git, type GitAuth } from './runner.js';
+import { isWorkTree, statusPorcelain } from './state.js';
+
+export interface PrCommits {
+  number: number;
+  baseSha: string;
+  headSha: string;
+  headRef: string;
+  /** A PR from another repository: its head is fetched through refs/pull/<n>/head. */
+  fork: boolean;
+}
+
+type Log = (line: string) => void;
+
+/** The action's git for the checkout in `cwd`, at the PR head; throws when the checkout cannot serve. */
+export async function openCheckout(cwd: string, auth: GitAuth, pr: PrCommits, log: Log): Promise<Git> {
+  const git = createGit(cwd, { auth });
+  if (!(await isWorkTree(git))) {
+    throw new Error(`The working directory ${cwd} is not a git work tree. Add actions/checkout before this step.`);
+  }
+  const removed = await stripPersistedCredentials(git);
+  if (removed.length) {
+    const keys = removed.join(', ');
+    log(`removed persisted credentials from the checkout's git config (${keys}); `
+      + 'the action authenticates its own fetch and push');
+  }
+  const dirty = await statusPorcelain(git);
+  if (dirty.length) {
+    const some = `${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}`;
+    throw new Error(`The checkout has uncommitted changes (${some}); the action needs a clean work tree.`);
+  }
+  const fetchRef = pr.fork ? { fetchRef: `refs/pull/${pr.number}/head` } : {};
+  await ensureAtPrHead(git, { headRef: pr.headRef, headSha: pr.headSha, ...fetchRef });
+  return git;
+}
+
+export interface PreparedCheckout {
+  /** Agent config paths every fix commit leaves out; each restore refreshes the list in place. */
+  commitExclude: readonly string[];
+  /** Puts agent config back to the base branch's; returns the files that differ from HEAD. */
+  restoreAgentConfig(): Promise<string[]>;
+  /** Before each round: restores agent config a fixer may have rewritten (round 1 needs none). */
+  beforeRound(): Promise<void>;
+  /** Puts the local git config back as pinned; true when something had changed it. */
+  restoreGitConfig(): Promise<boolean>;
+}
+
+/**
+ * SPEC §8: on every PR (a same-repo PR's agent config is its author's too), the files the agent
+ * CLIs read at start come from the base branch, and fix commits leave them out. The list
+ * depends on the trees (`.env*` names), so each restore refreshes it.
+ */
+export async function prepareForAgents(
+  git: Git,
+  pr: Pick<PrCommits, 'baseSha' | 'headSha'>,
+  log: Log,
+): Promise<PreparedCheckout> {
+  const commitExclude: string[] = [];
+  const restoreAgentConfig = async (): Promise<string[]> => {
+    commitExclude.splice(0, commitExclude.length, ...(await agentConfigPaths(git, pr.baseSha)));
+    return restoreAgentConfigFromBase(git, pr.baseSha, commitExclude);
+  };
+  // The restore reads the base commit, which a shallow checkout of the head lacks: fetch it first.
+  await ensureMergeBase(git, pr.baseSha, pr.headSha);
+  const restored = await restoreAgentConfig();
+  if (restored.length) {
+    log(`restored agent config files from the base branch before running agents: ${restored.join(', ')}`);
+  }
+  // Round 1 starts right after this restore, with no agent run in between: nothing to redo.
+  let fresh = true;
+  await ensureIdentity(git);
+  // The git config as the action left it; anything an agent, verify command or hook writes
+  // into .git/config later is undone before the push (and before every git command: config-guard.ts).
+  const restoreGitConfig = await guardLocalConfig(git);
+  return {
+    commitExclude,
+    restoreAgentConfig,
+    async beforeRound() {
+      if (!fresh) await restoreAgentConfig();
+      fresh = false;
+    },
+    restoreGitConfig,
+  };
+}
