@@ -67,20 +67,13 @@ export async function run(deps: RunDeps): Promise<void> {
   const redact = (t: string) => redactSecrets(t, redactValues);
   const outputs = defaultOutputs();
   let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
-  let publisher: Publisher | null = null;
-  let reportCtx: ReportContext | null = null;
-  let result: LoopResult | null = null;
   let failure: string | null = null;
-  const knownHead = { sha: '' };
-  const closers: Array<() => Promise<void>> = [];
+  const state: RunState = { headSha: '', publisher: null, reportCtx: null, result: null, closers: [] };
   try {
     const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
     reportPath = path.join(scratchDir, 'report.json');
-    const r = await execute({ ...deps, io }, secrets, redactValues, scratchDir, knownHead, closers, (p, c) => ((publisher = p), (reportCtx = c)), (partial) => {
-      result = partial;
-      Object.assign(outputs, outputsOf(partial));
-    });
-    result = r;
+    const r = await execute({ ...deps, io }, secrets, redactValues, scratchDir, state);
+    state.result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === 'failed') failure = r.message;
     else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = failOnMessage(r.failOn, r.last.counts);
@@ -97,15 +90,21 @@ export async function run(deps: RunDeps): Promise<void> {
         if (breachesFailOn(c, e.recorded.failOn)) failure = failOnMessage(e.recorded.failOn, c);
       }
     } else {
+      // The loop's outcome stands in the outputs even when a later step failed; the status says failed.
+      if (state.result) Object.assign(outputs, outputsOf(state.result));
       outputs.status = 'failed';
       failure = redact(describeError(e));
-      await reportFailure(io, publisher, reportCtx, failure, { headSha: knownHead.sha, runId: env.GITHUB_RUN_ID ?? null });
+      const where = { headSha: state.headSha, runId: env.GITHUB_RUN_ID ?? null };
+      await reportFailure(io, state.publisher, state.reportCtx, failure, where);
     }
   } finally {
-    for (const close of closers.reverse()) await close().catch((e) => io.warning(`cleanup failed: ${redact(String(e))}`));
-    if (!outputs['head-sha']) outputs['head-sha'] = knownHead.sha;
+    for (const close of state.closers.reverse()) {
+      await close().catch((e) => io.warning(`cleanup failed: ${redact(String(e))}`));
+    }
+    if (!outputs['head-sha']) outputs['head-sha'] = state.headSha;
     outputs['report-json'] = reportPath;
-    await writeReportJson(reportPath, { outputs, result, failure }, redactValues).catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
+    await writeReportJson(reportPath, { outputs, result: state.result, failure }, redactValues)
+      .catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
     for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
   }
   if (failure) io.setFailed(failure);
@@ -113,15 +112,24 @@ export async function run(deps: RunDeps): Promise<void> {
 
 type Execution = LoopResult & { failOn: 'none' | 'P0' | 'P1' | 'P2' };
 
+/** What a run has learned so far: execute() fills it in, run() reads it on every path, failures included. */
+interface RunState {
+  /** The PR head the run works on, once known. */
+  headSha: string;
+  publisher: Publisher | null;
+  reportCtx: ReportContext | null;
+  /** The loop's outcome as soon as the loop ends (a later step may still fail). */
+  result: LoopResult | null;
+  /** What the run opened and must close (closed newest first). */
+  closers: Array<() => Promise<void>>;
+}
+
 async function execute(
   deps: RunDeps,
   secrets: string[],
   redactValues: string[],
   scratchDir: string,
-  knownHead: { sha: string },
-  closers: Array<() => Promise<void>>,
-  onPublisher: (p: Publisher, ctx: ReportContext) => void,
-  onLoopResult: (r: LoopResult) => void,
+  state: RunState,
 ): Promise<Execution> {
   const { io, env, cwd } = deps;
   const log = (m: string) => io.info(m); // io is guarded: redacted, workflow commands defused
@@ -139,7 +147,7 @@ async function execute(
   const meta = await getPrMeta(octokit, repo, target.number);
   checkOpen(meta);
   await checkCommandCoversHead(octokit, repo, target, meta, log);
-  knownHead.sha = meta.headSha;
+  state.headSha = meta.headSha;
   // Independent reads at once (issue 8, part 4): the repo config, who the token is (one GraphQL
   // `viewer` request: the login its comments carry, App tokens included), and the comments
   // that hold the memory of earlier runs.
@@ -152,7 +160,8 @@ async function execute(
   const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
   const reportCtx: ReportContext = { serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl, maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun };
   const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets: redactValues, io });
-  onPublisher(publisher, reportCtx);
+  state.publisher = publisher;
+  state.reportCtx = reportCtx;
 
   // 4. the checkout: a clean git work tree at the PR head, without persisted credentials
   const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
@@ -173,7 +182,7 @@ async function execute(
 
   // 6. the sandbox user every agent, verify command and hook runs as; then agents and push permission
   const sandbox = await openSandbox(config.isolation, cwd, io);
-  closers.push(() => sandbox.close());
+  state.closers.push(() => sandbox.close());
   const specs = [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])];
   const adapters =
     deps.adapters ??
@@ -309,7 +318,7 @@ async function execute(
     throw e;
   });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
-  onLoopResult(result);
+  state.result = result;
   await hooks.run('after-finish', { prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
   await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").
