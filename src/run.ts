@@ -142,7 +142,13 @@ async function execute(
   const prompts = await loadPrompts(deps.promptsUrl);
   // 3. which PR, and who asked
   const { target, repo } = readTarget(env, inputs.pr);
-  const octokit = createClient({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env), log, ...(env.PR_REVIEW_LOOP_RETRY_BASE_MS ? { retryAfterBaseValue: Number(env.PR_REVIEW_LOOP_RETRY_BASE_MS) } : {}) });
+  const retryBase = env.PR_REVIEW_LOOP_RETRY_BASE_MS;
+  const octokit = createClient({
+    token: inputs.githubToken,
+    baseUrl: apiUrlFromEnv(env),
+    log,
+    ...(retryBase ? { retryAfterBaseValue: Number(retryBase) } : {}),
+  });
   await checkTrigger(octokit, repo, target, inputs.allowedBots);
   const meta = await getPrMeta(octokit, repo, target.number);
   checkOpen(meta);
@@ -158,8 +164,13 @@ async function execute(
   ]);
   const serverUrl = serverUrlFromEnv(env);
   const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
-  const reportCtx: ReportContext = { serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl, maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun };
-  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets: redactValues, io });
+  const reportCtx: ReportContext = {
+    serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl,
+    maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun,
+  };
+  const publisher = createPublisher({
+    octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets: redactValues, io,
+  });
   state.publisher = publisher;
   state.reportCtx = reportCtx;
 
@@ -183,7 +194,8 @@ async function execute(
   // 6. the sandbox user every agent, verify command and hook runs as; then agents and push permission
   const sandbox = await openSandbox(config.isolation, cwd, io);
   state.closers.push(() => sandbox.close());
-  const specs = [...config.reviewers, config.analyzer, config.fixer, ...(config.gateReviewer ? [config.gateReviewer] : [])];
+  const gate = config.gateReviewer ? [config.gateReviewer] : [];
+  const specs = [...config.reviewers, config.analyzer, config.fixer, ...gate];
   const adapters =
     deps.adapters ??
     (await buildCliAdapters({
@@ -208,7 +220,9 @@ async function execute(
   const commandEnv = agentEnv(env, {}, secrets, commandAllowlist(config.verifyEnv));
   for (const spec of specs) registry.get(spec.agent);
   const forkFixes = fork && config.allowForkFixes && config.mode === 'fix';
-  const forkPushUrl = forkFixes ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName) : null;
+  const forkPushUrl = forkFixes
+    ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName)
+    : null;
   const [headOwner, headName] = meta.headRepoFullName.split('/');
   // A token the event says is read-only writes nothing at all, not even a refused comment.
   const readOnlyToken = readOnlyFromEvent({ ...readEvent(env), identity });
@@ -232,9 +246,16 @@ async function execute(
   // Hooks are trusted commands, but they run in a checkout of the PR's code; on a PR from
   // another repository that code is untrusted, so hooks run only when fork fixes are allowed.
   const hooksAllowed = !fork || config.allowForkFixes;
-  if (!hooksAllowed && Object.values(config.hooks).some((h) => h.length)) log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
-  const hooks = createHookRunner({ hooks: hooksAllowed ? config.hooks : { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] }, cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, redactValues), log, sandbox });
-  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...(config.instructions ? { instructions: config.instructions } : {}) };
+  if (!hooksAllowed && Object.values(config.hooks).some((h) => h.length)) {
+    log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
+  }
+  const noHooks = { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] };
+  const hooks = createHookRunner({
+    hooks: hooksAllowed ? config.hooks : noHooks,
+    cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, redactValues), log, sandbox,
+  });
+  const instructions = config.instructions ? { instructions: config.instructions } : {};
+  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...instructions };
   const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
   const session = { id: null as string | null, history: [] as string[] };
   const alreadyConfirmed = new Set<string>();
@@ -290,22 +311,33 @@ async function execute(
       fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
       publishFix: async (rec, end) => {
         const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
-        const fixed = pushed.flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : [])).map((f) => ({ ...f, title: f.title.slice(0, 120) }));
+        const fixed = pushed
+          .flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : []))
+          .map((f) => ({ ...f, title: f.title.slice(0, 120) }));
         const base = reportState(writer, {
           kind: 'fix', round: rec.round, headSha: rec.previousHeadSha, status: end?.status ?? null, fixedIds: pushed,
         });
         const state = { ...base, fixed, ...(lastCounts ? { counts: lastCounts } : {}) };
-        await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state);
+        const pushedState = rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state;
+        await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
         // After the report, so a failing hook cannot lose the record of a pushed fix.
-        await hooks.run('after-fix', { round: rec.round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha, previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected });
+        await hooks.run('after-fix', {
+          round: rec.round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha,
+          previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected,
+        });
       },
-      waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, env.PR_REVIEW_LOOP_HEAD_POLL_MS ? { delayMs: Number(env.PR_REVIEW_LOOP_HEAD_POLL_MS) } : {}),
+      waitForHead: (sha) => {
+        const pollMs = env.PR_REVIEW_LOOP_HEAD_POLL_MS;
+        return waitForHead(octokit, repo, meta.number, sha, pollMs ? { delayMs: Number(pollMs) } : {});
+      },
       afterPush: async (headRef) => {
         for (const wf of config.dispatchWorkflows) {
           try {
             await dispatchWorkflow(octokit, repo, wf, headRef);
           } catch (e) {
-            throw new Error(`could not start workflow ${wf} on ${headRef} (dispatch-workflows): ${describeError(e)}; the fix was pushed`);
+            const why = describeError(e);
+            const what = `could not start workflow ${wf} on ${headRef} (dispatch-workflows)`;
+            throw new Error(`${what}: ${why}; the fix was pushed`);
           }
           log(`dispatched workflow ${wf} on ${headRef}`);
         }
@@ -319,13 +351,23 @@ async function execute(
   });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
-  await hooks.run('after-finish', { prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length, remaining: result.remaining.map((f) => f.id) });
-  await publisher.summaryOnly(renderFinalSummary({ status: result.status, rounds: result.rounds, remaining: result.remaining, stuck: result.stuck, message: result.message }, reportCtx));
+  await hooks.run('after-finish', {
+    prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length,
+    remaining: result.remaining.map((f) => f.id),
+  });
+  const { status, rounds, remaining, stuck, message } = result;
+  await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").
   return { ...result, failOn: config.failOn };
 }
 
-async function reportFailure(io: ActionIO, publisher: Publisher | null, ctx: ReportContext | null, message: string, where: { headSha: string; runId: string | null }): Promise<void> {
+async function reportFailure(
+  io: ActionIO,
+  publisher: Publisher | null,
+  ctx: ReportContext | null,
+  message: string,
+  where: { headSha: string; runId: string | null },
+): Promise<void> {
   // SPEC §7 failure policy: before the first comment, log and job summary only;
   // after at least one comment, one final marker comment explains the failure.
   // (setFailed prints the message as an error annotation afterwards.)
