@@ -3,11 +3,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentEnv } from './agents/env.js';
-import { agentAllowlist, commandAllowlist } from './agents/env-allowlist.js';
+import { agentsForRun } from './agents/for-run.js';
 import { openSandbox } from './sandbox/announce.js';
-import { createRegistry } from './agents/registry.js';
-import { buildCliAdapters } from './agents/cli-adapters.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
@@ -195,30 +192,19 @@ async function execute(
   const sandbox = await openSandbox(config.isolation, cwd, io);
   state.closers.push(() => sandbox.close());
   const gate = config.gateReviewer ? [config.gateReviewer] : [];
-  const specs = [...config.reviewers, config.analyzer, config.fixer, ...gate];
-  const adapters =
-    deps.adapters ??
-    (await buildCliAdapters({
-      kinds: specs.map((s) => s.agent),
-      agentConfig: config.agentConfig,
-      agentVersions: config.agentVersions,
-      toolCacheDir: path.join(env.RUNNER_TOOL_CACHE || env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-clis'),
-      baseEnv: env,
-      secretValues: secrets,
-      log,
-      agentEnvNames: config.agentEnv,
-      sandbox,
-    }));
-  const registry = createRegistry({
+  const { registry, commandEnv } = await agentsForRun({
+    kinds: [...config.reviewers, config.analyzer, config.fixer, ...gate].map((spec) => spec.agent),
     ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
-    baseEnv: agentEnv(env, {}, secrets, agentAllowlist('command', config.agentEnv)),
-    secretValues: secrets,
-    adapters,
+    agentConfig: config.agentConfig,
+    agentVersions: config.agentVersions,
+    agentEnvNames: config.agentEnv,
+    verifyEnvNames: config.verifyEnv,
+    env,
+    secrets,
     sandbox,
+    log,
+    ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
-  // Verify commands and hooks: runner basics and the names in verify-env, nothing else.
-  const commandEnv = agentEnv(env, {}, secrets, commandAllowlist(config.verifyEnv));
-  for (const spec of specs) registry.get(spec.agent);
   const forkFixes = fork && config.allowForkFixes && config.mode === 'fix';
   const forkPushUrl = forkFixes
     ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName)
