@@ -9,15 +9,12 @@ import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
 import { runFixRound, type FixEnv } from './fix/fix-round.js';
-import { deriveForkUrl, originUrl } from './git/fork-url.js';
 import { openCheckout, prepareForAgents } from './git/prepare.js';
+import { planPush } from './push-plan.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
-import { decidePush, getTokenForkPermission, getTokenRepoPermission } from './github/permissions.js';
-import { readEvent } from './github/event.js';
 import { getTokenIdentity } from './github/identity.js';
-import { readOnlyFromEvent } from './github/read-only-token.js';
 import { reviewOnlyAfterRefusal, WritesRefused } from './writes-refused.js';
 import { loadPrContext, waitForHead } from './github/pr-context.js';
 import type { ActionIO } from './io.js';
@@ -205,25 +202,11 @@ async function execute(
     log,
     ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
-  const forkFixes = fork && config.allowForkFixes && config.mode === 'fix';
-  const forkPushUrl = forkFixes
-    ? deriveForkUrl(await originUrl(git), meta.baseRepoFullName, meta.headRepoFullName)
-    : null;
-  const [headOwner, headName] = meta.headRepoFullName.split('/');
-  // A token the event says is read-only writes nothing at all, not even a refused comment.
-  const readOnlyToken = readOnlyFromEvent({ ...readEvent(env), identity });
-  if (readOnlyToken) publisher.refuseWrites(readOnlyToken);
-  const push = decidePush({
-    mode: config.mode,
-    meta,
-    allowForkFixes: config.allowForkFixes,
-    // Asked only when it can change the answer: a review-only run needs no permission check.
-    tokenPermission: config.mode === 'fix' && !readOnlyToken ? await getTokenRepoPermission(octokit, repo) : null,
-    readOnlyToken,
-    ...(forkFixes && headOwner && headName
-      ? { headPermission: await getTokenForkPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl }
-      : {}),
+  const push = await planPush({
+    octokit, repo, meta, git, mode: config.mode, allowForkFixes: config.allowForkFixes, fork, identity, env,
   });
+  // A token the event says is read-only writes nothing at all, not even a refused comment.
+  if (push.readOnlyToken) publisher.refuseWrites(push.readOnlyToken);
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // SPEC §8: agent config from the base branch, the commit identity, the local git config pinned.
   const checkout = await prepareForAgents(git, meta, log);
@@ -267,7 +250,7 @@ async function execute(
     alreadyConfirmed,
     beforePush: checkout.restoreGitConfig,
     beforeGate: checkout.restoreAgentConfig,
-    pushRemote: fork ? forkPushUrl ?? 'no-fork-url' : 'origin',
+    pushRemote: push.remote,
   };
 
   const result = await runLoop(
