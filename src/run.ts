@@ -11,6 +11,7 @@ import { ConfigError } from './config/errors.js';
 import { runFixRound, type FixEnv } from './fix/fix-round.js';
 import { openCheckout, prepareForAgents } from './git/prepare.js';
 import { planPush } from './push-plan.js';
+import { roundReports } from './round-reports.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
@@ -29,15 +30,13 @@ import {
 import { loadPrompts } from './prompts.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { redactSecrets } from './report/sanitize.js';
-import { renderFailureReport, renderFinalSummary, renderFixReport, renderReviewReport } from './report/markdown.js';
+import { renderFailureReport, renderFinalSummary } from './report/markdown.js';
 import { block, type ReportContext } from './report/format.js';
 import { guardedIO } from './report/guarded-io.js';
-import { withEnd } from './report/markdown-end.js';
-import { failureState, reportState, type StateWriter } from './report/state.js';
+import { failureState, type StateWriter } from './report/state.js';
 import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 import { runReviewRound } from './review/round.js';
-import { fingerprint } from './review/stuck.js';
-import type { Counts, Finding } from './review/types.js';
+import type { Counts } from './review/types.js';
 import { skipIfHandled } from './skip.js';
 import { writeReportJson } from './report/report-json.js';
 import { breachesFailOn } from './review/consensus.js';
@@ -229,8 +228,6 @@ async function execute(
   const session = { id: null as string | null, history: [] as string[] };
   const alreadyConfirmed = new Set<string>();
   const fixedBefore = prior.fixed;
-  const seen = new Map<string, Finding>();
-  let lastCounts: Counts | null = null;
 
   const fixEnv: FixEnv = {
     ...roundEnv,
@@ -263,38 +260,8 @@ async function execute(
         return loadPrContext(octokit, repo, m, budget, push, { git, log });
       },
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
-      publishReview: async (rec, end) => {
-        for (const f of rec.findings) seen.set(f.id, f);
-        publisher.annotate(rec.findings);
-        lastCounts = rec.counts;
-        await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), {
-          ...reportState(writer, {
-            kind: 'review', round: rec.round, headSha: rec.headSha, status: end?.status ?? null,
-            findingIds: rec.findings.map((f) => f.id), stuckIds: rec.stuck.map((f) => f.id),
-          }),
-          counts: rec.counts,
-        });
-        // GitHub refused the report: nothing may follow it (no fixer, push or comment).
-        if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
-      },
       fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
-      publishFix: async (rec, end) => {
-        const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
-        const fixed = pushed
-          .flatMap((id) => (seen.has(id) ? [fingerprint(seen.get(id)!)] : []))
-          .map((f) => ({ ...f, title: f.title.slice(0, 120) }));
-        const base = reportState(writer, {
-          kind: 'fix', round: rec.round, headSha: rec.previousHeadSha, status: end?.status ?? null, fixedIds: pushed,
-        });
-        const state = { ...base, fixed, ...(lastCounts ? { counts: lastCounts } : {}) };
-        const pushedState = rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state;
-        await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
-        // After the report, so a failing hook cannot lose the record of a pushed fix.
-        await hooks.run('after-fix', {
-          round: rec.round, prNumber: meta.number, headSha: rec.commitSha ?? rec.previousHeadSha,
-          previousHeadSha: rec.previousHeadSha, outcome: rec.outcome, fixed: rec.fixed, rejected: rec.rejected,
-        });
-      },
+      ...roundReports({ publisher, reportCtx, writer, hooks, prNumber: meta.number }),
       waitForHead: (sha) => {
         const pollMs = env.PR_REVIEW_LOOP_HEAD_POLL_MS;
         return waitForHead(octokit, repo, meta.number, sha, pollMs ? { delayMs: Number(pollMs) } : {});
