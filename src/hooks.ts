@@ -57,12 +57,21 @@ export function createHookRunner(opts: HookOptions): HookRunner {
       };
       for (const command of commands) {
         opts.log(`hook ${point}: ${command}`);
-        const spec = { command: '/bin/sh', args: ['-c', `exec 2>&1; ${command}`], cwd: opts.cwd, env, timeoutMs: opts.timeoutMs };
-        const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd, owned: [dir] }) : await runProcess(spec);
+        const spec = {
+          command: '/bin/sh',
+          args: ['-c', `exec 2>&1; ${command}`],
+          cwd: opts.cwd,
+          env,
+          timeoutMs: opts.timeoutMs,
+        };
+        const r = opts.sandbox
+          ? await opts.sandbox.run(spec, { workTree: opts.cwd, owned: [dir] })
+          : await runProcess(spec);
         if (r.exitCode !== 0 || r.timedOut) {
           const tail = opts.redact(r.stdout.slice(-TAIL_CHARS).trim());
           const why = r.timedOut ? 'timed out' : `exited with ${r.exitCode}`;
-          throw new HookError(`The ${point} hook \`${command}\` ${why}; the run was stopped.${tail ? `\n\nOutput (tail):\n\n\`\`\`text\n${tail}\n\`\`\`` : ''}`);
+          const output = tail ? `\n\nOutput (tail):\n\n\`\`\`text\n${tail}\n\`\`\`` : '';
+          throw new HookError(`The ${point} hook \`${command}\` ${why}; the run was stopped.${output}`);
         }
       }
       return readFindings(findingsFile, point);
@@ -77,13 +86,16 @@ async function readFindings(file: string, point: HookPoint): Promise<RawFinding[
   const st = await lstat(file).catch(() => null);
   if (!st) return [];
   if (!st.isFile() || st.size > MAX_FINDINGS_BYTES) {
-    throw new HookError(`The ${point} hook's findings file must be a regular file of at most ${MAX_FINDINGS_BYTES} bytes.`);
+    throw new HookError(
+      `The ${point} hook's findings file must be a regular file of at most ${MAX_FINDINGS_BYTES} bytes.`,
+    );
   }
   const text = await readFile(file, 'utf8');
   const parsed = z.array(findingSchema).safeParse(safeJson(text));
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new HookError(`The ${point} hook wrote findings that are not a JSON array of findings (${first ? `${first.path.join('.')}: ${first.message}` : 'invalid JSON'}).`);
+    const detail = first ? `${first.path.join('.')}: ${first.message}` : 'invalid JSON';
+    throw new HookError(`The ${point} hook wrote findings that are not a JSON array of findings (${detail}).`);
   }
   return parsed.data;
 }

@@ -51,7 +51,12 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
   const rounds: LoopResult['rounds'] = [];
   const fixed = [...input.fixedBefore];
   let meta = input.meta;
-  const end = (status: RunStatus, message: string, last: ReviewRoundRecord | null, remaining?: Finding[]): LoopResult => ({
+  const end = (
+    status: RunStatus,
+    message: string,
+    last: ReviewRoundRecord | null,
+    remaining?: Finding[],
+  ): LoopResult => ({
     status,
     message,
     rounds,
@@ -110,14 +115,28 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
 }
 
 /** Ends the loop right after a review, or null when the fixer should run. */
-function decide(rec: ReviewRoundRecord, ctx: PrContext, failure: string | null): { status: RunStatus; message: string } | null {
-  if (failure) return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
-  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus)) return { status: 'converged', message: 'No blocking findings remain.' };
-  if (!ctx.canPush) return { status: 'review-only', message: `Review only: ${ctx.reviewOnlyReason ?? 'fixing is not allowed'}.` };
+function decide(
+  rec: ReviewRoundRecord,
+  ctx: PrContext,
+  failure: string | null,
+): { status: RunStatus; message: string } | null {
+  if (failure)
+    return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
+  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus))
+    return { status: 'converged', message: 'No blocking findings remain.' };
+  if (!ctx.canPush)
+    return { status: 'review-only', message: `Review only: ${ctx.reviewOnlyReason ?? 'fixing is not allowed'}.` };
   const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');
-  if (rec.threadsTruncated) return { status: 'manual', message: 'The PR has more review threads than the action reads (300); fixing is blocked until a human resolves some.' };
+  if (rec.threadsTruncated)
+    return {
+      status: 'manual',
+      message:
+        'The PR has more review threads than the action reads (300); fixing is blocked until a human resolves some.',
+    };
   if (fixable.length === 0) {
-    const why = rec.stuck.length ? 'only stuck findings remain' : 'only unresolved review threads or requested changes remain';
+    const why = rec.stuck.length
+      ? 'only stuck findings remain'
+      : 'only unresolved review threads or requested changes remain';
     return { status: 'manual', message: `Manual resolution required: ${why}.` };
   }
   return null;

@@ -43,11 +43,18 @@ export function readTarget(env: NodeJS.ProcessEnv, prInput: number | undefined):
 }
 
 /** SPEC §8: who may start a run. */
-export async function checkTrigger(octokit: Octokit, repo: RepoRef, target: PrTarget, allowedBots: string[]): Promise<void> {
+export async function checkTrigger(
+  octokit: Octokit,
+  repo: RepoRef,
+  target: PrTarget,
+  allowedBots: string[],
+): Promise<void> {
   const actorType = target.kind === 'issue_comment' ? target.actorType : undefined;
   if (target.actor && isBot(target.actor, actorType)) {
     if (!allowedBots.some((b) => b.toLowerCase() === target.actor.toLowerCase())) {
-      throw new RefusedRun(`Refused: ${target.actor} is a bot, and bots may start a run only when listed in allowed-bots.`);
+      throw new RefusedRun(
+        `Refused: ${target.actor} is a bot, and bots may start a run only when listed in allowed-bots.`,
+      );
     }
     // An app is no collaborator, so GitHub reports no permission for it: being listed in
     // allowed-bots (written by the repository's own people) is its permission.
@@ -56,7 +63,9 @@ export async function checkTrigger(octokit: Octokit, repo: RepoRef, target: PrTa
   if (target.kind !== 'issue_comment') return;
   const permission = await getCollaboratorPermission(octokit, repo, target.actor);
   if (!canWrite(permission)) {
-    throw new RefusedRun(`Refused: ${target.actor} has "${permission}" permission; /review-loop needs write, maintain or admin.`);
+    throw new RefusedRun(
+      `Refused: ${target.actor} has "${permission}" permission; /review-loop needs write, maintain or admin.`,
+    );
   }
 }
 
@@ -81,7 +90,9 @@ export async function checkCommandCoversHead(
     if (!head.startsWith(want)) {
       throw new RefusedRun(
         `Refused: the comment asks to review commit ${want}, but the PR head is now ${head}: it changed after the ` +
-          'command was written, so nothing was reviewed. Check the new head, then comment ' + SHA_COMMAND + '.',
+          'command was written, so nothing was reviewed. Check the new head, then comment ' +
+          SHA_COMMAND +
+          '.',
       );
     }
     if (want.length < 40 && (await resolveShortSha(octokit, repo, want)) !== head) {
@@ -139,11 +150,18 @@ export function checkOpen(meta: PrMeta): void {
 }
 
 /** Repo config from the BASE branch, so a PR cannot change the rules it is reviewed by. */
-export async function loadResolvedConfig(octokit: Octokit, repo: RepoRef, raw: RawInputs, file: string, baseSha: string): Promise<ResolvedConfig> {
+export async function loadResolvedConfig(
+  octokit: Octokit,
+  repo: RepoRef,
+  raw: RawInputs,
+  file: string,
+  baseSha: string,
+): Promise<ResolvedConfig> {
   let text: string | undefined;
   try {
     const { data } = await octokit.rest.repos.getContent({ ...repo, path: file, ref: baseSha });
-    if (!Array.isArray(data) && data.type === 'file' && 'content' in data) text = Buffer.from(data.content, 'base64').toString('utf8');
+    if (!Array.isArray(data) && data.type === 'file' && 'content' in data)
+      text = Buffer.from(data.content, 'base64').toString('utf8');
   } catch (e) {
     if ((e as { status?: number }).status !== 404) throw e;
   }

@@ -13,7 +13,10 @@ export async function isPushSkipCommit(git: Git, sha: string): Promise<boolean> 
 }
 
 export function skipOwnFixCommit(sha: string): string {
-  return `Head ${sha.slice(0, 7)} is this action's own fix commit (it carries the ${ROUND_TRAILER} trailer); skipping so the loop cannot re-trigger itself.`;
+  return (
+    `Head ${sha.slice(0, 7)} is this action's own fix commit (it carries the ${ROUND_TRAILER} trailer); ` +
+    'skipping so the loop cannot re-trigger itself.'
+  );
 }
 
 /** Throws SkipRun, carrying the counts recorded for the head so fail-on still holds. */
@@ -24,10 +27,12 @@ export async function skipIfHandled(git: Git, prior: PriorRuns, headSha: string,
   // workflow job wrote in a run of this workflow (memory.ts), so a state forged by another
   // workflow posting as the same github-actions[bot] cannot make a run skip.
   const ownFix = prior.states.find((s) => s.kind === 'fix' && s.commitSha === headSha);
-  if (ownFix && (await isPushSkipCommit(git, headSha))) throw new SkipRun(skipOwnFixCommit(headSha), recorded(ownFix.counts));
+  if (ownFix && (await isPushSkipCommit(git, headSha)))
+    throw new SkipRun(skipOwnFixCommit(headSha), recorded(ownFix.counts));
   if (prior.finalForHead) {
     throw new SkipRun(
-      `Head ${headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); start a manual round with workflow_dispatch or /review-loop to review it again.`,
+      `Head ${headSha.slice(0, 7)} was already reviewed (status ${prior.finalForHead.status}); ` +
+        'start a manual round with workflow_dispatch or /review-loop to review it again.',
       recorded(prior.finalForHead.counts),
     );
   }

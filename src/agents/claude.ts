@@ -11,7 +11,18 @@
 // Model: reported. The result's `modelUsage` keys are the models the CLI called.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cliEnv, cliError, findLast, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull } from './cli-common.js';
+import {
+  cliEnv,
+  cliError,
+  findLast,
+  isObject,
+  isReadOnly,
+  jsonLines,
+  num,
+  processFailure,
+  runCli,
+  sumOrNull,
+} from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import { modelMatches } from './run-role.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
@@ -83,7 +94,11 @@ async function runClaude(opts: CliAdapterOptions, inv: Invocation): Promise<Agen
     model: reportedModel(result, inv.model),
     sessionId: typeof result.session_id === 'string' ? result.session_id : null,
     usage: {
-      inputTokens: sumOrNull(num(usage.input_tokens), num(usage.cache_creation_input_tokens), num(usage.cache_read_input_tokens)),
+      inputTokens: sumOrNull(
+        num(usage.input_tokens),
+        num(usage.cache_creation_input_tokens),
+        num(usage.cache_read_input_tokens),
+      ),
       outputTokens: num(usage.output_tokens),
       costUsd: num(result.total_cost_usd),
     },

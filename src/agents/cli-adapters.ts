@@ -37,7 +37,12 @@ export async function buildCliAdapters(setup: CliAdapterSetup): Promise<Partial<
   const wanted = [...new Set(setup.kinds)].filter((k): k is CliKind => (CLI_KINDS as readonly string[]).includes(k));
   for (const kind of wanted) {
     const version = setup.agentVersions[kind];
-    const binPath = await ensureCli(kind, { toolCacheDir: setup.toolCacheDir, log: setup.log, ...(version ? { version } : {}), searchPath: setup.baseEnv.PATH ?? '' });
+    const binPath = await ensureCli(kind, {
+      toolCacheDir: setup.toolCacheDir,
+      log: setup.log,
+      ...(version ? { version } : {}),
+      searchPath: setup.baseEnv.PATH ?? '',
+    });
     const agentConfig = setup.agentConfig[kind];
     // Only what this CLI needs (env-allowlist.ts), plus variables its agent-config refers to.
     const allow = agentAllowlist(kind, [...(setup.agentEnvNames ?? []), ...envNamesReferencedBy(agentConfig)]);

@@ -14,7 +14,17 @@
 // session rollout file (`turn_context.model`), which is read here.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli } from './cli-common.js';
+import {
+  cliEnv,
+  cliError,
+  deepMerge,
+  isObject,
+  isReadOnly,
+  jsonLines,
+  num,
+  processFailure,
+  runCli,
+} from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
@@ -67,8 +77,11 @@ async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<Agent
   const threadId = events.map((e) => e.thread_id).find((t): t is string => typeof t === 'string') ?? null;
   const turns = events.filter((e) => e.type === 'turn.completed');
   if (failure || turns.length === 0) {
-    const cause = errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a turn`;
-    const hint = /api key|auth|401|missing environment variable/i.test(cause) ? ' (not authenticated: set OPENAI_API_KEY or the provider\'s env_key)' : '';
+    const cause =
+      errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a turn`;
+    const hint = /api key|auth|401|missing environment variable/i.test(cause)
+      ? " (not authenticated: set OPENAI_API_KEY or the provider's env_key)"
+      : '';
     throw cliError('codex', inv, `${cause}${hint}`, res);
   }
   const messages = events
@@ -107,7 +120,8 @@ async function rolloutModel(home: string, threadId: string): Promise<string | nu
   let model: string | null = null;
   for (const f of files) {
     for (const rec of jsonLines(await readFile(path.join(home, 'sessions', f), 'utf8'))) {
-      if (rec.type === 'turn_context' && isObject(rec.payload) && typeof rec.payload.model === 'string') model = rec.payload.model;
+      if (rec.type === 'turn_context' && isObject(rec.payload) && typeof rec.payload.model === 'string')
+        model = rec.payload.model;
     }
   }
   return model;
@@ -125,7 +139,11 @@ function tomlValue(v: unknown): string {
     return String(v);
   }
   if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.filter((x) => x != null).map(tomlValue).join(', ')}]`;
+  if (Array.isArray(v))
+    return `[${v
+      .filter((x) => x != null)
+      .map(tomlValue)
+      .join(', ')}]`;
   if (isObject(v)) {
     const items = Object.entries(v).filter(([, x]) => x != null);
     return `{ ${items.map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`).join(', ')} }`;

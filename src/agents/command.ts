@@ -20,9 +20,9 @@ export interface CommandAdapterOptions {
   sandbox?: Sandbox;
 }
 
-
 export function createCommandAdapter(commandLine: string, opts: CommandAdapterOptions = {}): AgentAdapter {
-  if (commandLine.trim() === '') throw new Error('agent-command is empty: give a command line that reads the prompt on stdin');
+  if (commandLine.trim() === '')
+    throw new Error('agent-command is empty: give a command line that reads the prompt on stdin');
   return {
     kind: 'command',
     async run(inv: Invocation): Promise<AgentAnswer> {
@@ -40,7 +40,14 @@ export function createCommandAdapter(commandLine: string, opts: CommandAdapterOp
         opts.secretValues,
       );
       // sh -c so users can write pipes and redirections in agent-command.
-      const spec = { command: '/bin/sh', args: ['-c', commandLine], cwd: inv.cwd, env, stdin: inv.prompt, timeoutMs: inv.timeoutMs };
+      const spec = {
+        command: '/bin/sh',
+        args: ['-c', commandLine],
+        cwd: inv.cwd,
+        env,
+        stdin: inv.prompt,
+        timeoutMs: inv.timeoutMs,
+      };
       const res = opts.sandbox ? await opts.sandbox.run(spec, callAccess(inv)) : await runProcess(spec);
       const cause = processFailure(res, inv.timeoutMs);
       if (cause !== undefined) {
@@ -54,4 +61,3 @@ export function createCommandAdapter(commandLine: string, opts: CommandAdapterOp
     },
   };
 }
-

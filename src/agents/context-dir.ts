@@ -43,7 +43,8 @@ export async function writeContextDir(root: string, name: string, data: ContextD
   if (data.fixPayload !== undefined) files.set('fix-payload.json', json(data.fixPayload));
   for (const [file, content] of Object.entries(data.extra ?? {})) {
     assertPlainName(file, 'extra file');
-    if (STANDARD_FILES.includes(file)) throw new Error(`context folder: extra file '${file}' would replace a standard file`);
+    if (STANDARD_FILES.includes(file))
+      throw new Error(`context folder: extra file '${file}' would replace a standard file`);
     files.set(file, typeof content === 'string' ? content : json(content));
   }
 

@@ -12,7 +12,17 @@
 // Model: reported. The `stats.models` keys are the models the CLI called.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cliEnv, cliError, deepMerge, isObject, isReadOnly, num, processFailure, runCli, sumOrNull } from './cli-common.js';
+import {
+  cliEnv,
+  cliError,
+  deepMerge,
+  isObject,
+  isReadOnly,
+  num,
+  processFailure,
+  runCli,
+  sumOrNull,
+} from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import { modelMatches } from './run-role.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
@@ -131,7 +141,8 @@ function parseJsonOutput(stdout: string): JsonObject | null {
 /** Gemini prints `{session_id, error{type,message,code}}` on stderr; exit codes 41/42 mean auth. */
 function describeError(stderr: string, exitCode: number | null): string {
   const message = lastErrorObject(stderr);
-  const auth = exitCode === 41 || /auth|api key|GEMINI_API_KEY/i.test(message) ? ' (not authenticated: set GEMINI_API_KEY)' : '';
+  const auth =
+    exitCode === 41 || /auth|api key|GEMINI_API_KEY/i.test(message) ? ' (not authenticated: set GEMINI_API_KEY)' : '';
   return `${message ? `: ${message}` : ' and printed no JSON result'}${auth}`;
 }
 

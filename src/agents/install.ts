@@ -60,7 +60,9 @@ export async function installCli(kind: CliKind, version: string, prefix: string)
   if (res.exitCode !== 0) {
     await rm(tmp, { recursive: true, force: true });
     const tail = res.stderr.trimEnd().split('\n').slice(-15).join('\n');
-    throw new Error(`installing ${pkg}@${version} with npm failed (${res.timedOut ? 'timed out' : `exit ${res.exitCode}`}):\n${tail}`);
+    throw new Error(
+      `installing ${pkg}@${version} with npm failed (${res.timedOut ? 'timed out' : `exit ${res.exitCode}`}):\n${tail}`,
+    );
   }
   try {
     await rename(tmp, prefix);
@@ -68,7 +70,10 @@ export async function installCli(kind: CliKind, version: string, prefix: string)
     await rm(tmp, { recursive: true, force: true }); // another process finished first
   }
   const bin = await installedBin(kind, prefix, version);
-  if (!bin) throw new Error(`installed ${pkg}@${version} into ${prefix}, but found no runnable '${CLI_PACKAGES[kind].bin}' in it`);
+  if (!bin)
+    throw new Error(
+      `installed ${pkg}@${version} into ${prefix}, but found no runnable '${CLI_PACKAGES[kind].bin}' in it`,
+    );
   return bin;
 }
 
@@ -101,7 +106,9 @@ async function nativeFallback(kind: 'claude' | 'opencode', modules: string): Pro
           path.join(modules, '@anthropic-ai', `claude-code-${p}`, 'claude'),
         )
       : // baseline first: it runs on every x64 CPU, with or without AVX2.
-        ['-baseline', '', '-baseline-musl', '-musl'].map((v) => path.join(modules, `opencode-${os}-${process.arch}${v}`, 'bin', 'opencode'));
+        ['-baseline', '', '-baseline-musl', '-musl'].map((v) =>
+          path.join(modules, `opencode-${os}-${process.arch}${v}`, 'bin', 'opencode'),
+        );
   for (const c of candidates) if (await isExecutable(c)) return c;
   return null;
 }

@@ -14,7 +14,18 @@
 // so `model` is null and the model check reports "not reported".
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull } from './cli-common.js';
+import {
+  cliEnv,
+  cliError,
+  deepMerge,
+  isObject,
+  isReadOnly,
+  jsonLines,
+  num,
+  processFailure,
+  runCli,
+  sumOrNull,
+} from './cli-common.js';
 import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import { AgentError } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
@@ -27,7 +38,9 @@ export function createOpencodeAdapter(opts: CliAdapterOptions = {}): AgentAdapte
 
 function permissions(inv: Invocation): JsonObject {
   const mode = isReadOnly(inv.role) ? 'deny' : 'allow';
-  return { permission: { edit: mode, bash: mode, webfetch: 'deny', external_directory: { [`${inv.contextDir}/**`]: 'allow' } } };
+  return {
+    permission: { edit: mode, bash: mode, webfetch: 'deny', external_directory: { [`${inv.contextDir}/**`]: 'allow' } },
+  };
 }
 
 function opencodeArgs(inv: Invocation): string[] {
@@ -70,7 +83,13 @@ const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md'];
 async function checkoutInstructions(cwd: string): Promise<string[]> {
   for (const name of INSTRUCTION_FILES) {
     const file = path.join(cwd, name);
-    if (await stat(file).then((s) => s.isFile(), () => false)) return [file];
+    if (
+      await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return [file];
   }
   return [];
 }
@@ -97,7 +116,9 @@ async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<Ag
   await mkdir(path.join(dirs.XDG_CONFIG_HOME!, 'opencode'), { recursive: true, mode: 0o700 });
   const config = deepMerge(deepMerge(BASE_CONFIG, opts.agentConfig ?? {}), permissions(inv));
   config.instructions = [...(await checkoutInstructions(inv.cwd)), ...asArray(config.instructions)];
-  await writeFile(path.join(dirs.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+  await writeFile(path.join(dirs.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(config, null, 2), {
+    mode: 0o600,
+  });
   const env = cliEnv(opts, inv, {
     ...dirs,
     OPENCODE_DISABLE_AUTOUPDATE: '1',
@@ -119,11 +140,14 @@ async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<Ag
   const steps = events.filter((e) => e.type === 'step_finish' && isObject(e.part)).map((e) => e.part as JsonObject);
   // An error event without a non-zero exit is a retry OpenCode recovered from.
   if (failure || steps.length === 0) {
-    const cause = errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a step`;
+    const cause =
+      errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a step`;
     const hint = /api key|auth|401|unauthori/i.test(cause) ? " (not authenticated: set the provider's API key)" : '';
     throw cliError('opencode', inv, `${cause}${hint}`, res);
   }
-  const texts = events.filter((e) => e.type === 'text' && isObject(e.part)).map((e) => String((e.part as JsonObject).text ?? ''));
+  const texts = events
+    .filter((e) => e.type === 'text' && isObject(e.part))
+    .map((e) => String((e.part as JsonObject).text ?? ''));
   const tokens = steps.map((s) => (isObject(s.tokens) ? s.tokens : {}));
   const cache = (t: JsonObject, k: string): number | null => (isObject(t.cache) ? num(t.cache[k]) : null);
   const cost = sumOrNull(...steps.map((s) => num(s.cost)));
@@ -145,5 +169,6 @@ function errorMessage(e: JsonObject): string {
   const err = isObject(e.error) ? e.error : {};
   const data = isObject(err.data) ? err.data : {};
   const status = num(data.statusCode);
-  return `${typeof data.message === 'string' ? data.message : String(err.name ?? 'error')}${status ? ` (HTTP ${status})` : ''}`;
+  const message = typeof data.message === 'string' ? data.message : String(err.name ?? 'error');
+  return `${message}${status ? ` (HTTP ${status})` : ''}`;
 }

@@ -36,7 +36,8 @@ function parseMap(name: string, value: string, ex: string, failsafe: boolean): R
   }
   if (!isMap(data)) fail(`must be a YAML or JSON map, not ${kindOf(data)}`, null, example(name, ex));
   for (const key of Object.keys(data)) {
-    if (!isCli(key)) fail(`has an unknown CLI "${key}" (known: ${CONFIGURABLE_CLIS.join(', ')})`, null, example(name, ex));
+    if (!isCli(key))
+      fail(`has an unknown CLI "${key}" (known: ${CONFIGURABLE_CLIS.join(', ')})`, null, example(name, ex));
   }
   return data;
 }
@@ -78,7 +79,11 @@ export function agentVersions(name: string) {
     const versions: Partial<Record<AgentKind, string>> = {};
     for (const [cli, version] of entries) {
       if (!isCli(cli)) {
-        fail(`has an unknown CLI "${cli}" (known: ${CONFIGURABLE_CLIS.join(', ')})`, cli, example(name, VERSIONS_EXAMPLE));
+        fail(
+          `has an unknown CLI "${cli}" (known: ${CONFIGURABLE_CLIS.join(', ')})`,
+          cli,
+          example(name, VERSIONS_EXAMPLE),
+        );
       }
       versions[cli] = checkVersion(name, cli, version);
     }

@@ -31,7 +31,11 @@ export const inputLayer = z.record(z.string(), z.unknown()).transform((layer, ct
   const raw: RawInputs = {};
   for (const [key, value] of Object.entries(layer)) {
     if (!(INPUT_NAMES as string[]).includes(key)) {
-      ctx.addIssue({ code: 'custom', path: [key], message: 'is not an action input (see the Inputs table in the README)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: 'is not an action input (see the Inputs table in the README)',
+      });
     } else if (WORKFLOW_ONLY.includes(key as InputName)) {
       ctx.addIssue({ code: 'custom', path: [key], message: 'can only be set in the workflow file, as an input' });
     } else {

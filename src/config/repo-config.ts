@@ -109,7 +109,8 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
   const text = args.repoConfigText;
   const problems: string[] = [];
   // Without a file (or with a broken one, already reported) the file adds nothing.
-  const repo = (text !== undefined && collect(problems, () => parseRepoConfig(text, file))) || parseRepoConfig('', file);
+  const repo =
+    (text !== undefined && collect(problems, () => parseRepoConfig(text, file))) || parseRepoConfig('', file);
   const presetName = given.preset ?? 'default';
   const preset = Object.hasOwn(repo.presets, presetName) ? repo.presets[presetName] : undefined;
   if (!preset && presetName !== 'default' && problems.length === 0) {

@@ -34,7 +34,12 @@ export function roles(o: Loose): Roles {
   const given = Array.isArray(o.reviewers) ? o.reviewers.filter(isRef) : [];
   const reviewers = (given.length > 0 ? given : [{ model: DEFAULT_MODELS[agent] }]).map((r) => spec(r)!);
   const first = reviewers[0]!;
-  return { reviewers, analyzer: spec(o.analyzer) ?? first, fixer: spec(o.fixer) ?? first, gate: spec(o['gate-reviewer']) };
+  return {
+    reviewers,
+    analyzer: spec(o.analyzer) ?? first,
+    fixer: spec(o.fixer) ?? first,
+    gate: spec(o['gate-reviewer']),
+  };
 }
 
 // Runs even when single fields failed (zod then passes their values as aborted), so every
@@ -54,7 +59,8 @@ export function crossCheck(o: Loose, ctx: z.RefinementCtx): void {
   }
   // SPEC §6: the gate is a second opinion on the fix, so it must not be the fixer's own model.
   if (r.gate && r.gate.agent === r.fixer.agent && r.gate.model === r.fixer.model) {
-    const message = `must differ from the fixer (${r.fixer.agent}:${r.fixer.model}). Example: gate-reviewer: codex:gpt-5-codex`;
+    const message =
+      `must differ from the fixer (${r.fixer.agent}:${r.fixer.model}). ` + 'Example: gate-reviewer: codex:gpt-5-codex';
     ctx.addIssue({ code: 'custom', path: ['gate-reviewer'], message });
   }
 }

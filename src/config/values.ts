@@ -24,7 +24,11 @@ export function presetName(name: string) {
 /** A GitHub login; bots may be written with or without their `[bot]` suffix. */
 export function botLogin(item: string): string {
   if (/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/.test(item)) return item;
-  return fail('must list GitHub logins, one per line or comma-separated', item, example('allowed-bots', 'renovate[bot]'));
+  return fail(
+    'must list GitHub logins, one per line or comma-separated',
+    item,
+    example('allowed-bots', 'renovate[bot]'),
+  );
 }
 
 /**
@@ -49,10 +53,18 @@ export function workflowFile(item: string): string {
 export function envName(input: string) {
   return (item: string): string => {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) {
-      return fail('must list environment variable names, one per line or comma-separated', item, example(input, 'NPM_TOKEN'));
+      return fail(
+        'must list environment variable names, one per line or comma-separated',
+        item,
+        example(input, 'NPM_TOKEN'),
+      );
     }
     if (isForbiddenEnvName(item)) {
-      return fail('names a GitHub or Actions credential, which no child process may get', item, example(input, 'NPM_TOKEN'));
+      return fail(
+        'names a GitHub or Actions credential, which no child process may get',
+        item,
+        example(input, 'NPM_TOKEN'),
+      );
     }
     return item;
   };

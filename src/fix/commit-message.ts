@@ -4,7 +4,11 @@ import type { Finding } from '../review/types.js';
 
 export const ROUND_TRAILER = 'Review-Loop-Round';
 
-export function fixCommitMessage(round: number, fixed: { findingId: string; description: string }[], findings: Finding[]): string {
+export function fixCommitMessage(
+  round: number,
+  fixed: { findingId: string; description: string }[],
+  findings: Finding[],
+): string {
   const titles = new Map(findings.map((f) => [f.id, f.title]));
   const lines = fixed.map((f) => `- ${f.findingId}: ${oneLine(titles.get(f.findingId) ?? f.description)}`);
   const subject = `fix: address ${fixed.length} review finding${fixed.length === 1 ? '' : 's'} (round ${round})`;

@@ -36,7 +36,12 @@ export function needsConfirmation(f: Finding, threshold: ConfirmEnv['threshold']
   return PRIORITIES.indexOf(f.priority) <= PRIORITIES.indexOf(threshold as Priority);
 }
 
-export async function confirmFindings(env: ConfirmEnv, ctx: PrContext, round: number, issues: Finding[]): Promise<ConfirmOutcome> {
+export async function confirmFindings(
+  env: ConfirmEnv,
+  ctx: PrContext,
+  round: number,
+  issues: Finding[],
+): Promise<ConfirmOutcome> {
   const out: ConfirmOutcome = { confirmed: [], unconfirmed: [] };
   for (const finding of issues.filter((f) => needsConfirmation(f, env.threshold) && !env.alreadyConfirmed.has(f.id))) {
     const before = new Set(await statusPorcelain(env.git));
@@ -46,7 +51,17 @@ export async function confirmFindings(env: ConfirmEnv, ctx: PrContext, round: nu
     const prompt = fillTemplate(env.prompts.confirm, sharedPromptValues(ctx, round, contextDir, env.instructions));
     const { outcome } = await runAgentRole(
       env.registry,
-      { role: 'confirm', name: 'confirm', spec: env.confirmer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(dir, `confirm-${finding.id}-home`), round, timeoutMs: env.timeoutMs },
+      {
+        role: 'confirm',
+        name: 'confirm',
+        spec: env.confirmer,
+        prompt,
+        cwd: env.workDir,
+        contextDir,
+        stateDir: path.join(dir, `confirm-${finding.id}-home`),
+        round,
+        timeoutMs: env.timeoutMs,
+      },
       confirmResultSchema,
     );
     // "Confirmed" counts only with a test on disk: the agent must have written something.

@@ -55,18 +55,39 @@ export interface FixEnv extends RoundEnv {
   pushRemote: string;
 }
 
-export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord> {
+export async function runFixRound(
+  env: FixEnv,
+  ctx: PrContext,
+  round: number,
+  findings: Finding[],
+): Promise<FixRoundRecord> {
   const previousHeadSha = ctx.meta.headSha;
   const payload = buildFixPayload(ctx.meta.number, round, findings);
-  const rec: FixRoundRecord = { round, outcome: 'fixer-failed', fixer: null, fixed: [], rejected: [], commitSha: null, previousHeadSha, verify: [], message: '' };
+  const rec: FixRoundRecord = {
+    round,
+    outcome: 'fixer-failed',
+    fixer: null,
+    fixed: [],
+    rejected: [],
+    commitSha: null,
+    previousHeadSha,
+    verify: [],
+    message: '',
+  };
   const roundDir = path.join(env.scratchDir, `round-${round}`);
   if (env.confirm !== 'none') {
-    const c = await confirmFindings({ ...env, confirmer: env.fixer, threshold: env.confirm }, ctx, round, payload.issuesToFix);
+    const c = await confirmFindings(
+      { ...env, confirmer: env.fixer, threshold: env.confirm },
+      ctx,
+      round,
+      payload.issuesToFix,
+    );
     rec.confirmed = c.confirmed;
     rec.unconfirmed = c.unconfirmed;
     const dropped = new Set(c.unconfirmed.map((u) => u.findingId));
     payload.issuesToFix = payload.issuesToFix.filter((f) => !dropped.has(f.id));
-    if (payload.issuesToFix.length === 0) return done(rec, 'no-changes', 'No finding could be confirmed by a failing test, so nothing was fixed.');
+    if (payload.issuesToFix.length === 0)
+      return done(rec, 'no-changes', 'No finding could be confirmed by a failing test, so nothing was fixed.');
   }
   let feedback = '';
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
@@ -79,19 +100,38 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
     if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
     takeResult(rec, outcome.value);
 
-    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), { exclude: env.commitExclude });
+    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), {
+      exclude: env.commitExclude,
+    });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
-    const verify = await runVerify(env.verify, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, redact: env.redact, log: env.log, ...(env.sandbox ? { sandbox: env.sandbox } : {}) });
+    const verify = await runVerify(env.verify, {
+      cwd: env.workDir,
+      env: env.verifyEnv,
+      timeoutMs: env.timeoutMs,
+      redact: env.redact,
+      log: env.log,
+      ...(env.sandbox ? { sandbox: env.sandbox } : {}),
+    });
     rec.verify = verify.results;
     if (!verify.ok) {
       const failed = verify.results[verify.results.length - 1]!;
-      return done(rec, 'verify-failed', `Verification failed: \`${failed.command}\` exited with ${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`);
+      return done(
+        rec,
+        'verify-failed',
+        `Verification failed: \`${failed.command}\` exited with ` +
+          `${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`,
+      );
     }
     if (!env.gate) break;
     await env.beforeGate?.();
     const gate = await runGate(env, ctx, round, loop, roundDir, payload);
     if (gate.approved) break;
-    if (loop >= env.gateMaxLoops) return done(rec, 'gate-blocked', `The gate reviewer did not approve the fix after ${loop} loop(s): ${gate.feedback}`);
+    if (loop >= env.gateMaxLoops)
+      return done(
+        rec,
+        'gate-blocked',
+        `The gate reviewer did not approve the fix after ${loop} loop(s): ${gate.feedback}`,
+      );
     // The gate's words are an agent's, written after reading the PR: data for the fixer, fenced.
     feedback = fenceAsData('The gate reviewer asked for more changes', gate.feedback);
   }
@@ -99,15 +139,29 @@ export async function runFixRound(env: FixEnv, ctx: PrContext, round: number, fi
   // Checks and push are about the commit that was verified, never about HEAD or the tree:
   // a verify command or hook could have moved either since.
   const head = (await env.git(['rev-parse', 'HEAD'])).stdout.trim();
-  if (head !== rec.commitSha) return done(rec, 'refused', `HEAD moved after the fix commit ${rec.commitSha!.slice(0, 7)} was made (a verify command or hook changed it). Nothing was pushed.`);
+  if (head !== rec.commitSha)
+    return done(
+      rec,
+      'refused',
+      `HEAD moved after the fix commit ${rec.commitSha!.slice(0, 7)} was made ` +
+        '(a verify command or hook changed it). Nothing was pushed.',
+    );
   const changed = await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha!);
   const touched = refusedChanges(changed);
-  if (touched.length) return done(rec, 'refused', `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`);
+  if (touched.length)
+    return done(
+      rec,
+      'refused',
+      `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`,
+    );
   if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');
-  if (await env.beforePush()) env.log('.git/config was changed during the round; the action restored it before pushing');
+  if (await env.beforePush())
+    env.log('.git/config was changed during the round; the action restored it before pushing');
   const push = await pushHead(env.git, ctx.meta.headRef, rec.commitSha!, env.pushRemote);
   if (!push.ok) {
-    const why = push.rejected ? 'someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost' : push.message;
+    const why = push.rejected
+      ? 'someone pushed to the branch meanwhile; the fix was not pushed and nothing was lost'
+      : push.message;
     return done(rec, 'push-rejected', `The push was rejected: ${why}.`);
   }
   return done(rec, 'pushed', `Pushed ${rec.commitSha!.slice(0, 7)} to ${ctx.meta.headRef}.`);
@@ -128,7 +182,18 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
     const restoreConfig = await guardLocalConfig(env.git);
     const result = await runAgentRole(
       env.registry,
-      { role: 'fixer', name: 'fixer', spec: env.fixer, prompt, cwd: env.workDir, contextDir, stateDir: path.join(env.scratchDir, 'fixer-home'), round, timeoutMs: env.timeoutMs, ...(sessionId ? { sessionId } : {}) },
+      {
+        role: 'fixer',
+        name: 'fixer',
+        spec: env.fixer,
+        prompt,
+        cwd: env.workDir,
+        contextDir,
+        stateDir: path.join(env.scratchDir, 'fixer-home'),
+        round,
+        timeoutMs: env.timeoutMs,
+        ...(sessionId ? { sessionId } : {}),
+      },
       fixResultSchema,
     );
     if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
@@ -136,7 +201,10 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
   };
   let result = await attempt(env.session.id, feedback);
   if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
-    env.log(`the fixer could not resume session ${env.session.id}; starting a fresh session with the earlier context in the prompt`);
+    env.log(
+      `the fixer could not resume session ${env.session.id}; ` +
+        'starting a fresh session with the earlier context in the prompt',
+    );
     const first = result.run;
     const earlier = env.session.history.join('\n');
     const history = earlier ? fenceAsData('Earlier in this run', earlier) : '';
@@ -146,7 +214,9 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
   env.session.id = result.outcome.answer?.sessionId ?? (result.outcome.ok ? null : env.session.id);
   if (result.outcome.ok) {
     const v = result.outcome.value;
-    env.session.history.push(`- Round ${round}: fixed ${v.fixedIssues.map((f) => f.findingId).join(', ') || 'nothing'}; rejected ${v.rejectedIssues.map((r) => `${r.findingId} (${r.reason})`).join(', ') || 'nothing'}.`);
+    const fixed = v.fixedIssues.map((f) => f.findingId).join(', ') || 'nothing';
+    const rejected = v.rejectedIssues.map((r) => `${r.findingId} (${r.reason})`).join(', ') || 'nothing';
+    env.session.history.push(`- Round ${round}: fixed ${fixed}; rejected ${rejected}.`);
   }
   return result;
 }
@@ -158,12 +228,25 @@ async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number,
   const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
   const { outcome } = await runAgentRole(
     env.registry,
-    { role: 'gate', name: 'gate', spec: env.gate!, prompt, cwd: env.workDir, contextDir, stateDir: path.join(dir, `gate-${loop}-home`), round, timeoutMs: env.timeoutMs },
+    {
+      role: 'gate',
+      name: 'gate',
+      spec: env.gate!,
+      prompt,
+      cwd: env.workDir,
+      contextDir,
+      stateDir: path.join(dir, `gate-${loop}-home`),
+      round,
+      timeoutMs: env.timeoutMs,
+    },
     gateResultSchema,
   );
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
   env.log(`gate (loop ${loop}): ${outcome.value.decision}`);
-  return { approved: outcome.value.decision === 'approve', feedback: outcome.value.requestedChanges.map((c) => `- ${c}`).join('\n') || outcome.value.summary };
+  return {
+    approved: outcome.value.decision === 'approve',
+    feedback: outcome.value.requestedChanges.map((c) => `- ${c}`).join('\n') || outcome.value.summary,
+  };
 }
 
 function takeResult(rec: FixRoundRecord, r: FixResult): void {
@@ -177,7 +260,11 @@ function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {
   return {
     ...next,
     durationMs: prev.durationMs + next.durationMs,
-    usage: { inputTokens: add(prev.usage.inputTokens, next.usage.inputTokens), outputTokens: add(prev.usage.outputTokens, next.usage.outputTokens), costUsd: add(prev.usage.costUsd, next.usage.costUsd) },
+    usage: {
+      inputTokens: add(prev.usage.inputTokens, next.usage.inputTokens),
+      outputTokens: add(prev.usage.outputTokens, next.usage.outputTokens),
+      costUsd: add(prev.usage.costUsd, next.usage.costUsd),
+    },
   };
 }
 

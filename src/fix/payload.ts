@@ -51,6 +51,7 @@ export function checkAccounting(payload: FixPayload, result: FixResult): string 
     if (!want.has(id) && !optional.has(id)) return `the fix result names ${id}, which was not in the fix payload`;
   }
   const missing = [...want].filter((id) => !seen.has(id));
-  if (missing.length) return `the fix result does not account for ${missing.join(', ')} (each issue must be fixed or rejected)`;
+  if (missing.length)
+    return `the fix result does not account for ${missing.join(', ')} (each issue must be fixed or rejected)`;
   return null;
 }

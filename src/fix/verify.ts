@@ -22,11 +22,20 @@ function tail(text: string, lines: number): string {
 }
 
 /** Runs the commands in order and stops at the first failure. */
-export async function runVerify(commands: string[], opts: VerifyOptions): Promise<{ ok: boolean; results: VerifyResult[] }> {
+export async function runVerify(
+  commands: string[],
+  opts: VerifyOptions,
+): Promise<{ ok: boolean; results: VerifyResult[] }> {
   const results: VerifyResult[] = [];
   for (const command of commands) {
     opts.log(`verify: ${command}`);
-    const spec = { command: '/bin/sh', args: ['-c', `exec 2>&1; ${command}`], cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs };
+    const spec = {
+      command: '/bin/sh',
+      args: ['-c', `exec 2>&1; ${command}`],
+      cwd: opts.cwd,
+      env: opts.env,
+      timeoutMs: opts.timeoutMs,
+    };
     const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd }) : await runProcess(spec);
     const result: VerifyResult = {
       command,

@@ -38,7 +38,14 @@ export async function ensureAtPrHead(git: Git, pr: PrHead): Promise<boolean> {
   // A shallow clone would otherwise pull the branch's whole history; a bounded depth is
   // enough to hold the head commit and a little context for the agents.
   const depth = (await isShallow(git)) ? [`--depth=${pr.shallowDepth ?? 50}`] : [];
-  await git(['fetch', '--no-tags', '--no-recurse-submodules', ...depth, 'origin', `+${pr.fetchRef ?? `refs/heads/${branch}`}:${tracking}`]);
+  await git([
+    'fetch',
+    '--no-tags',
+    '--no-recurse-submodules',
+    ...depth,
+    'origin',
+    `+${pr.fetchRef ?? `refs/heads/${branch}`}:${tracking}`,
+  ]);
 
   // Checked before switching so a moved PR leaves the checkout where it was.
   const fetched = await resolveCommit(git, tracking);

@@ -22,7 +22,12 @@ export async function commitAll(git: Git, message: string, opts: CommitOptions =
  * parent is baseSha. Nothing has been pushed yet, so no remote history is rewritten.
  * Returns null (HEAD left at baseSha) when the result's tree equals baseSha's.
  */
-export async function squashSince(git: Git, baseSha: string, message: string, opts: CommitOptions = {}): Promise<string | null> {
+export async function squashSince(
+  git: Git,
+  baseSha: string,
+  message: string,
+  opts: CommitOptions = {},
+): Promise<string | null> {
   const base = await resolveCommit(git, baseSha);
   if (!base) throw new Error(`squash base ${baseSha} is not a commit`);
   const isAncestor = await git(['merge-base', '--is-ancestor', base, 'HEAD'], { allowFail: true });

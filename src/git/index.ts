@@ -1,7 +1,15 @@
 // The git layer: every git process the action starts goes through runner.ts.
 export { createGit, GitError, subcommandOf } from './runner.js';
 export type { Git, GitAuth, GitCallOptions, GitResult } from './runner.js';
-export { checkBranchName, currentBranch, headSha, isShallow, isWorkTree, resolveCommit, statusPorcelain } from './state.js';
+export {
+  checkBranchName,
+  currentBranch,
+  headSha,
+  isShallow,
+  isWorkTree,
+  resolveCommit,
+  statusPorcelain,
+} from './state.js';
 export { ensureAtPrHead, PrMovedError } from './checkout.js';
 export type { PrHead } from './checkout.js';
 export { stripPersistedCredentials } from './credentials.js';

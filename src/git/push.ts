@@ -17,12 +17,16 @@ export async function pushHead(git: Git, branch: string, sha = 'HEAD', remote = 
   await checkBranchName(git, branch);
   if (sha !== 'HEAD' && !/^[0-9a-f]{40}$/.test(sha)) throw new Error(`not a full commit sha: ${JSON.stringify(sha)}`);
   // origin, or the URL of the PR's fork (git/fork-url.ts); never an option-like word.
-  if (remote !== 'origin' && !/^(https?|file|ssh):\/\//.test(remote)) throw new Error(`not a push target: ${JSON.stringify(remote)}`);
+  if (remote !== 'origin' && !/^(https?|file|ssh):\/\//.test(remote))
+    throw new Error(`not a push target: ${JSON.stringify(remote)}`);
   // The push sends the real objects whatever replace refs say; with them gone, what the guard
   // was shown and what is pushed cannot differ for any tool reading the checkout afterwards.
   await removeReplaceRefsAndGrafts(git);
   const refspec = `${sha}:refs/heads/${branch}`;
-  const r = await git(['push', '--porcelain', '--no-verify', '--no-follow-tags', '--recurse-submodules=no', remote, refspec], { allowFail: true });
+  const r = await git(
+    ['push', '--porcelain', '--no-verify', '--no-follow-tags', '--recurse-submodules=no', remote, refspec],
+    { allowFail: true },
+  );
   // --porcelain: one "<flag>\t<from>:<to>\t<summary>" line per ref; "!" means refused.
   const refused = r.stdout.split('\n').filter((l) => l.startsWith('!\t'));
   if (r.code === 0 && refused.length === 0) return { ok: true };

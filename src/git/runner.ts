@@ -86,7 +86,11 @@ export function beforeEveryCommand(git: Git, hook: () => Promise<void>): void {
 
 // Git itself needs none of these; a filter or hook an agent planted must not see them either
 // (GitAuth is the only way a token reaches a git child, and only a network one).
-const TOKEN_VARS = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+const TOKEN_VARS = new RegExp(
+  '^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|' +
+    'ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$',
+  'i',
+);
 
 function withoutTokens(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !TOKEN_VARS.test(k)));
@@ -133,12 +137,17 @@ export function subcommandOf(args: readonly string[]): string {
 
 function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<GitResult> {
   return new Promise((resolve) => {
-    const child = execFile('git', args, { cwd, env, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (!err) return resolve({ code: 0, stdout, stderr });
-      const code = typeof err.code === 'number' ? err.code : 128;
-      const extra = typeof err.code === 'number' ? '' : `${err.message}\n`;
-      resolve({ code, stdout: stdout ?? '', stderr: `${stderr ?? ''}${extra}` });
-    });
+    const child = execFile(
+      'git',
+      args,
+      { cwd, env, maxBuffer: MAX_BUFFER, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (!err) return resolve({ code: 0, stdout, stderr });
+        const code = typeof err.code === 'number' ? err.code : 128;
+        const extra = typeof err.code === 'number' ? '' : `${err.message}\n`;
+        resolve({ code, stdout: stdout ?? '', stderr: `${stderr ?? ''}${extra}` });
+      },
+    );
     // Closing stdin always: some subcommands read it when given nothing.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');

@@ -38,8 +38,15 @@ export function createClient(opts: ClientOptions): Octokit {
           opts.log(`GitHub rate limit on ${options.method} ${options.url}; retry ${count + 1} in ${retryAfter}s`);
           return count < 2;
         },
-        onSecondaryRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, count: number) => {
-          opts.log(`GitHub secondary rate limit on ${options.method} ${options.url}; retry ${count + 1} in ${retryAfter}s`);
+        onSecondaryRateLimit: (
+          retryAfter: number,
+          options: { method: string; url: string },
+          _o: unknown,
+          count: number,
+        ) => {
+          opts.log(
+            `GitHub secondary rate limit on ${options.method} ${options.url}; retry ${count + 1} in ${retryAfter}s`,
+          );
           return count < 2;
         },
       },
@@ -47,10 +54,17 @@ export function createClient(opts: ClientOptions): Octokit {
     retry,
     throttling,
   );
-  return withUnpacedQueries(octokit, getOctokit(opts.token, {
-    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-    retry: { retryAfterBaseValue, doNotRetry: DO_NOT_RETRY },
-  }, retry));
+  return withUnpacedQueries(
+    octokit,
+    getOctokit(
+      opts.token,
+      {
+        baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+        retry: { retryAfterBaseValue, doNotRetry: DO_NOT_RETRY },
+      },
+      retry,
+    ),
+  );
 }
 
 /**

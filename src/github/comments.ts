@@ -13,7 +13,11 @@ export interface IssueComment {
 }
 
 export async function listComments(octokit: Octokit, repo: RepoRef, number: number): Promise<IssueComment[]> {
-  const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
+  const rows = await octokit.paginate(octokit.rest.issues.listComments, {
+    ...repo,
+    issue_number: number,
+    per_page: 100,
+  });
   return rows.map((c) => ({
     id: c.id,
     body: c.body ?? '',
@@ -24,9 +28,21 @@ export async function listComments(octokit: Octokit, repo: RepoRef, number: numb
   }));
 }
 
-export async function postComment(octokit: Octokit, repo: RepoRef, number: number, body: string): Promise<IssueComment> {
+export async function postComment(
+  octokit: Octokit,
+  repo: RepoRef,
+  number: number,
+  body: string,
+): Promise<IssueComment> {
   const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
-  return { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', authorType: data.user?.type ?? '', createdAt: data.created_at, htmlUrl: data.html_url };
+  return {
+    id: data.id,
+    body: data.body ?? '',
+    author: data.user?.login ?? '',
+    authorType: data.user?.type ?? '',
+    createdAt: data.created_at,
+    htmlUrl: data.html_url,
+  };
 }
 
 export { GITHUB_ACTIONS_BOT } from './identity.js';

@@ -84,21 +84,39 @@ export function decidePush(input: PushDecisionInput): { canPush: boolean; reason
   if (input.mode === 'review') return { canPush: false, reason: 'mode is "review"' };
   const fork = input.meta.headRepoFullName.toLowerCase() !== input.meta.baseRepoFullName.toLowerCase();
   if (fork && !input.allowForkFixes) {
-    return { canPush: false, reason: `the PR comes from a fork (${input.meta.headRepoFullName || 'deleted repository'}); set allow-fork-fixes to push there` };
+    return {
+      canPush: false,
+      reason:
+        `the PR comes from a fork (${input.meta.headRepoFullName || 'deleted repository'}); ` +
+        'set allow-fork-fixes to push there',
+    };
   }
   if (fork) {
     if (!input.meta.headRepoFullName) return { canPush: false, reason: 'the fork the PR comes from was deleted' };
-    if (!input.forkPushUrl) return { canPush: false, reason: `the URL of the fork ${input.meta.headRepoFullName} cannot be derived from origin's URL` };
+    if (!input.forkPushUrl)
+      return {
+        canPush: false,
+        reason: `the URL of the fork ${input.meta.headRepoFullName} cannot be derived from origin's URL`,
+      };
     // Pushing to someone else's fork needs write there, or the author's "allow edits by
     // maintainers" together with write on the base repository.
-    const viaMaintainer = input.meta.maintainerCanModify && input.tokenPermission !== null && canWrite(input.tokenPermission);
+    const viaMaintainer =
+      input.meta.maintainerCanModify && input.tokenPermission !== null && canWrite(input.tokenPermission);
     if (input.headPermission != null && !canWrite(input.headPermission) && !viaMaintainer) {
-      return { canPush: false, reason: `the token cannot push to the fork ${input.meta.headRepoFullName}, and the author does not allow edits by maintainers` };
+      return {
+        canPush: false,
+        reason:
+          `the token cannot push to the fork ${input.meta.headRepoFullName}, ` +
+          'and the author does not allow edits by maintainers',
+      };
     }
     return { canPush: true, reason: null };
   }
   if (input.tokenPermission !== null && !canWrite(input.tokenPermission)) {
-    return { canPush: false, reason: `the token has "${input.tokenPermission}" permission; pushing needs write, maintain or admin` };
+    return {
+      canPush: false,
+      reason: `the token has "${input.tokenPermission}" permission; pushing needs write, maintain or admin`,
+    };
   }
   return { canPush: true, reason: null };
 }

@@ -35,7 +35,9 @@ const RULE0_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
  * review (APPROVED, CHANGES_REQUESTED or DISMISSED; comments do not change it) counts
  * when it requests changes and the reviewer is an owner, member or collaborator.
  */
-export function computeReviewState(reviews: { login: string; state: string; association: string; submittedAt: string }[]): ReviewState {
+export function computeReviewState(
+  reviews: { login: string; state: string; association: string; submittedAt: string }[],
+): ReviewState {
   const latest = new Map<string, { state: string; association: string }>();
   const ordered = [...reviews].sort((a, b) => a.submittedAt.localeCompare(b.submittedAt));
   for (const r of ordered) {

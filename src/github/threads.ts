@@ -9,12 +9,25 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
     repository(owner: $owner, name: $name) {
       pullRequest(number: $number) {
         reviews(first: 100) @include(if: $withReviews) {
-          pageInfo { hasNextPage endCursor }
-          nodes { state author { login } authorAssociation submittedAt }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            state
+            author {
+              login
+            }
+            authorAssociation
+            submittedAt
+          }
         }
         reviewThreads(first: 100, after: $after) {
           totalCount
-          pageInfo { hasNextPage endCursor }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
           nodes {
             id
             isResolved
@@ -22,7 +35,18 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
             path
             line
             comments(first: 50) {
-              nodes { id databaseId body author { login } authorAssociation path line createdAt }
+              nodes {
+                id
+                databaseId
+                body
+                author {
+                  login
+                }
+                authorAssociation
+                path
+                line
+                createdAt
+              }
             }
           }
         }
@@ -37,8 +61,18 @@ export const MORE_REVIEWS_QUERY = /* GraphQL */ `
     repository(owner: $owner, name: $name) {
       pullRequest(number: $number) {
         reviews(first: 100, after: $after) {
-          pageInfo { hasNextPage endCursor }
-          nodes { state author { login } authorAssociation submittedAt }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            state
+            author {
+              login
+            }
+            authorAssociation
+            submittedAt
+          }
         }
       }
     }
@@ -124,7 +158,14 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
     totalCount = conn.totalCount;
     for (const n of conn.nodes) {
       const comments = n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null }));
-      threads.push({ id: n.id, isResolved: n.isResolved, isOutdated: n.isOutdated, path: n.path, line: n.line, comments });
+      threads.push({
+        id: n.id,
+        isResolved: n.isResolved,
+        isOutdated: n.isOutdated,
+        path: n.path,
+        line: n.line,
+        comments,
+      });
     }
     if (!conn.pageInfo.hasNextPage) {
       truncated = false;
@@ -144,7 +185,12 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
 function addReviews(into: ReviewEntry[], conn: ReviewsConnection): string | null {
   for (const r of conn.nodes) {
     // A pending review (the viewer's own draft) has no submittedAt and decides nothing.
-    into.push({ login: r.author?.login ?? '', state: r.state, association: r.authorAssociation, submittedAt: r.submittedAt ?? '' });
+    into.push({
+      login: r.author?.login ?? '',
+      state: r.state,
+      association: r.authorAssociation,
+      submittedAt: r.submittedAt ?? '',
+    });
   }
   return conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
 }

@@ -2,7 +2,15 @@
 
 /** Which PR a run is about and why it started: our own union over the event payloads. */
 export type PrTarget =
-  | { kind: 'pull_request'; eventName: 'pull_request' | 'pull_request_target'; action: string; number: number; headSha: string; headRef: string; actor: string }
+  | {
+      kind: 'pull_request';
+      eventName: 'pull_request' | 'pull_request_target';
+      action: string;
+      number: number;
+      headSha: string;
+      headRef: string;
+      actor: string;
+    }
   | { kind: 'workflow_dispatch'; eventName: 'workflow_dispatch'; number: number; actor: string }
   | {
       kind: 'issue_comment';

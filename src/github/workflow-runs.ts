@@ -31,7 +31,9 @@ const RUN_ID = /^[1-9]\d{0,15}$/;
  * one per distinct run id; answers are cached for the whole run.
  */
 export function createRunCheck(
-  octokit: Octokit, repo: RepoRef, currentRunId: string | null,
+  octokit: Octokit,
+  repo: RepoRef,
+  currentRunId: string | null,
 ): (runId: string) => Promise<string | null> {
   const cache = new Map<string, Promise<Lookup>>();
   const lookup = (id: string): Promise<Lookup> => {
@@ -42,7 +44,8 @@ export function createRunCheck(
   const fullName = `${repo.owner}/${repo.repo}`.toLowerCase();
 
   return async (runId) => {
-    if (!currentRunId || !RUN_ID.test(currentRunId)) return "this run has no GITHUB_RUN_ID to compare the state's run with";
+    if (!currentRunId || !RUN_ID.test(currentRunId))
+      return "this run has no GITHUB_RUN_ID to compare the state's run with";
     if (!RUN_ID.test(runId)) return `"${runId.slice(0, 40)}" is not a run id`;
     const current = await lookup(currentRunId);
     // This run surely exists: a 404 for it also means the token may not read runs.

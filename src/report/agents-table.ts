@@ -11,14 +11,19 @@ export function agentsTable(agents: AgentRun[]): string {
     inline(a.agent, 40),
     code(a.modelRequested),
     modelReported(a),
-    a.status === 'failed' && a.error ? `${AGENT_STATUS_LABEL.failed} ${inline(a.error, 200)}` : AGENT_STATUS_LABEL[a.status],
+    a.status === 'failed' && a.error
+      ? `${AGENT_STATUS_LABEL.failed} ${inline(a.error, 200)}`
+      : AGENT_STATUS_LABEL[a.status],
     fmtDuration(a.durationMs),
     a.usage.inputTokens === null && a.usage.outputTokens === null
       ? dash
       : `${fmtInt(a.usage.inputTokens)} / ${fmtInt(a.usage.outputTokens)}`,
     fmtCost(a.usage.costUsd),
   ]);
-  return table(['Name', 'Agent', 'Model requested', 'Model reported', 'Status', 'Time', 'Tokens in / out', 'Cost'], rows);
+  return table(
+    ['Name', 'Agent', 'Model requested', 'Model reported', 'Status', 'Time', 'Tokens in / out', 'Cost'],
+    rows,
+  );
 }
 
 function modelReported(a: AgentRun): string {

@@ -62,7 +62,9 @@ function roundsTable(rounds: FinalSummaryInput['rounds'], ctx: ReportContext): s
 
 function fixCommit(fix: FixRoundRecord | null, ctx: ReportContext): string {
   if (!fix?.commitSha) return dash;
-  return fix.outcome === 'pushed' ? commitLink(ctx, fix.commitSha) : `${code(shortSha(fix.commitSha))} ${NOTE.notPushed}`;
+  return fix.outcome === 'pushed'
+    ? commitLink(ctx, fix.commitSha)
+    : `${code(shortSha(fix.commitSha))} ${NOTE.notPushed}`;
 }
 
 function findingList(findings: Finding[], sha: string | null, ctx: ReportContext): string | null {

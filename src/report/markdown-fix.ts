@@ -16,10 +16,12 @@ export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string
       ? `${SECTION.rejected} (${rec.rejected.length})\n\n${idList(rec.rejected.map((r) => [r.findingId, r.reason]))}`
       : null,
     rec.confirmed?.length
-      ? `${SECTION.confirmed} (${rec.confirmed.length})\n\n${idList(rec.confirmed.map((c) => [c.findingId, c.testFile ? `regression test ${code(c.testFile)}` : '']))}`
+      ? `${SECTION.confirmed} (${rec.confirmed.length})\n\n` +
+        idList(rec.confirmed.map((c) => [c.findingId, c.testFile ? `regression test ${code(c.testFile)}` : '']))
       : null,
     rec.unconfirmed?.length
-      ? `${SECTION.unconfirmed} (${rec.unconfirmed.length})\n\n${idList(rec.unconfirmed.map((u) => [u.findingId, u.reason]))}`
+      ? `${SECTION.unconfirmed} (${rec.unconfirmed.length})\n\n` +
+        idList(rec.unconfirmed.map((u) => [u.findingId, u.reason]))
       : null,
     verification(rec.verify),
     rec.fixer ? `${SECTION.fixer}\n\n${agentsTable([rec.fixer])}` : null,
@@ -32,7 +34,8 @@ function commits(rec: FixRoundRecord, ctx: ReportContext): string {
   const before = `Previous head: ${commitLink(ctx, rec.previousHeadSha)}`;
   if (!rec.commitSha) return `${before} · ${NOTE.noFixCommit}`;
   // Only a pushed commit exists on GitHub; any other is a local commit that was dropped.
-  const commit = rec.outcome === 'pushed' ? commitLink(ctx, rec.commitSha) : `${code(shortSha(rec.commitSha))} ${NOTE.notPushed}`;
+  const commit =
+    rec.outcome === 'pushed' ? commitLink(ctx, rec.commitSha) : `${code(shortSha(rec.commitSha))} ${NOTE.notPushed}`;
   return `${before} · fix commit: ${commit}`;
 }
 

@@ -20,7 +20,8 @@ export function renderReviewReport(rec: ReviewRoundRecord, ctx: ReportContext): 
 
   const sections: (string | null)[] = [
     TITLE.review(rec.round, ctx.maxRounds, CONSENSUS_LABEL[rec.consensus]),
-    `PR #${ctx.prNumber} · head ${commitLink(ctx, rec.headSha)} · ${codeFindings.length} code finding(s), ${human.length} open thread(s)`,
+    `PR #${ctx.prNumber} · head ${commitLink(ctx, rec.headSha)} · ` +
+      `${codeFindings.length} code finding(s), ${human.length} open thread(s)`,
     ctx.dryRun ? NOTE.dryRun : null,
     ctx.mode === 'review' ? NOTE.reviewOnly : null,
     rec.partial ? NOTE.partial : null,
@@ -58,7 +59,10 @@ function findingsByPriority(findings: Finding[], sha: string, okReviewers: numbe
   return PRIORITIES.flatMap((p) => {
     const group = findings.filter((f) => f.priority === p);
     if (group.length === 0) return [];
-    return [`#### ${PRIORITY_LABEL[p]} (${group.length})`, ...group.map((f) => renderFinding(f, sha, okReviewers, ctx))];
+    return [
+      `#### ${PRIORITY_LABEL[p]} (${group.length})`,
+      ...group.map((f) => renderFinding(f, sha, okReviewers, ctx)),
+    ];
   }).join('\n\n');
 }
 

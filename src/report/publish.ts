@@ -81,7 +81,10 @@ export function createPublisher(opts: PublisherOptions): Publisher {
     annotate(findings) {
       for (const f of findings) {
         if (!f.file) continue;
-        const message = redactSecrets(`${f.id}: ${f.title}${f.description ? ` — ${f.description.slice(0, 500)}` : ''}`, opts.secrets);
+        const message = redactSecrets(
+          `${f.id}: ${f.title}${f.description ? ` — ${f.description.slice(0, 500)}` : ''}`,
+          opts.secrets,
+        );
         const annotation = { title: `${f.priority} ${f.id}`, file: f.file, ...(f.line ? { startLine: f.line } : {}) };
         if (f.priority === 'P0' || f.priority === 'P1') opts.io.error(message, annotation);
         else if (f.priority === 'P2') opts.io.warning(message, annotation);

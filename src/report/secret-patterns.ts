@@ -36,7 +36,8 @@ export function isNonTrivialValue(value: string, quoted: boolean): boolean {
 // Words that make a key a credential; a suffix is allowed only in the listed forms so
 // `tokenizer` or `max_tokens` do not count.
 const KEY_WORD =
-  '(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)';
+  '(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|' +
+  'access[_-]?key|private[_-]?key|client[_-]?secret|auth)';
 const ASSIGNMENT = new RegExp(
   `(?<![A-Za-z0-9])([A-Za-z0-9_.-]{0,40}?${KEY_WORD}(?:_access_key|_key|_value)?)(?![A-Za-z0-9])` +
     `(["']?\\s*(?::=|[:=])\\s*)(["'\`]?)([^\\s"'\`<>,;)\\]}]+)`,
@@ -46,7 +47,11 @@ const ASSIGNMENT = new RegExp(
 // Rules that keep the syntax around the secret (header names, URL scheme, assignment keys) and
 // decide in code whether a value is real. Token formats are data: secret-rules.json.
 const STRUCTURAL_FIRST: readonly SecretRule[] = [
-  { name: 'private-key', re: new RegExp(`${PEM_BEGIN}[\\s\\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'), replace: whole },
+  {
+    name: 'private-key',
+    re: new RegExp(`${PEM_BEGIN}[\\s\\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'),
+    replace: whole,
+  },
   // A block cut off before its END line: redact up to the next blank line, quote (the
   // end of a JSON string) or the end.
   { name: 'private-key-open', re: new RegExp(`${PEM_BEGIN}[^"'\`]*?(?=\\n[ \\t]*\\n|["'\`]|$)`, 'g'), replace: whole },
@@ -57,7 +62,11 @@ const STRUCTURAL_FIRST: readonly SecretRule[] = [
   },
   {
     name: 'authorization-header',
-    re: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?)(?:(Basic|Bearer|Token|Digest|Negotiate)\s+)?([A-Za-z0-9\-._~+/=:]+)/gi,
+    re: new RegExp(
+      String.raw`\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?)` +
+        String.raw`(?:(Basic|Bearer|Token|Digest|Negotiate)\s+)?([A-Za-z0-9\-._~+/=:]+)`,
+      'gi',
+    ),
     replace: (m, head = '', scheme, value = '') => {
       if (scheme) return value.length >= 4 ? `${head}${scheme} ${REDACTED}` : m;
       return isNonTrivialValue(value, false) ? `${head}${REDACTED}` : m;

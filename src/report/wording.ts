@@ -66,10 +66,14 @@ export const SECTION = {
 } as const;
 
 export const NOTE = {
-  partial: '> [!WARNING]\n> Partial round: at least one reviewer failed; the findings below come from the reviewers that answered.',
+  partial:
+    '> [!WARNING]\n> Partial round: at least one reviewer failed; ' +
+    'the findings below come from the reviewers that answered.',
   threadsTruncated:
-    '> [!WARNING]\n> There are more review threads than the action reads (3 pages of 100). Fixing is blocked until some are resolved.',
-  stuckIntro: 'Reported fixed in an earlier round but found again. They are no longer handed to the fixer and need a human.',
+    '> [!WARNING]\n> There are more review threads than the action reads (3 pages of 100). ' +
+    'Fixing is blocked until some are resolved.',
+  stuckIntro:
+    'Reported fixed in an earlier round but found again. They are no longer handed to the fixer and need a human.',
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
   dryRun: '> [!NOTE]\n> Dry run: nothing is posted or pushed; this report goes to the job summary only.',
@@ -79,11 +83,13 @@ export const NOTE = {
   runLink: 'Workflow run',
   noRunLink: 'Workflow run link unavailable.',
   failureNotDone:
-    'The loop stopped here: no further review, fix or push happens in this run. Reports and commits posted earlier stay as they are.',
+    'The loop stopped here: no further review, fix or push happens in this run. ' +
+    'Reports and commits posted earlier stay as they are.',
   failureDryRun: 'Dry run: nothing was posted or pushed.',
   failureWhat: (pr: number) => `**What failed** (PR #${pr}):`,
   changesRequested: (who: string) =>
-    `**Changes requested by:** ${who}. A change request from the repository's people keeps the consensus at "request changes" or worse.`,
+    `**Changes requested by:** ${who}. ` +
+    'A change request from the repository\'s people keeps the consensus at "request changes" or worse.',
   noLocation: 'no specific location',
   none: 'None.',
   noRounds: 'No review round ran.',

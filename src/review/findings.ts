@@ -55,7 +55,8 @@ export function groupFindings(findings: Finding[]): Finding[] {
 
 export function sortFindings(findings: Finding[]): Finding[] {
   return [...findings].sort(
-    (a, b) => rank(a.priority) - rank(b.priority) || b.reportedBy.length - a.reportedBy.length || a.id.localeCompare(b.id),
+    (a, b) =>
+      rank(a.priority) - rank(b.priority) || b.reportedBy.length - a.reportedBy.length || a.id.localeCompare(b.id),
   );
 }
 

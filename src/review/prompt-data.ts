@@ -9,7 +9,12 @@ const LISTED_FILES = 50;
 /** A path longer than this is cut in the prompt (git allows paths of thousands of characters). */
 const MAX_PATH_CHARS = 160;
 
-export function sharedPromptValues(ctx: PrContext, round: number, contextDir: string, instructions?: string): Record<string, string | number> {
+export function sharedPromptValues(
+  ctx: PrContext,
+  round: number,
+  contextDir: string,
+  instructions?: string,
+): Record<string, string | number> {
   const prData = [
     fenceAsData('PR title', ctx.meta.title),
     fenceAsData('PR description', ctx.meta.body || '(empty)'),
@@ -21,7 +26,9 @@ export function sharedPromptValues(ctx: PrContext, round: number, contextDir: st
     contextDir,
     prData,
     diffNote: ctx.diffTruncated ? ` (large-diff sampled: ${diffShares(ctx.files)}; files.json says which)` : '',
-    instructions: instructions?.trim() ? `## Extra review instructions from the repository\n${instructions.trim()}` : '',
+    instructions: instructions?.trim()
+      ? `## Extra review instructions from the repository\n${instructions.trim()}`
+      : '',
   };
 }
 

@@ -68,13 +68,23 @@ export function reviewContextData(ctx: PrContext) {
 
 export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<RoundOutcome> {
   const { ctx, round } = plan;
-  const hookInfo = { round, prNumber: ctx.meta.number, headSha: ctx.meta.headSha, baseSha: ctx.meta.baseSha, files: ctx.files.map((f) => f.filename) };
+  const hookInfo = {
+    round,
+    prNumber: ctx.meta.number,
+    headSha: ctx.meta.headSha,
+    baseSha: ctx.meta.baseSha,
+    files: ctx.files.map((f) => f.filename),
+  };
   const beforeHook = (await env.hooks?.run('before-review', hookInfo)) ?? [];
   const roundDir = path.join(env.scratchDir, `round-${round}`);
   const data = reviewContextData(ctx);
   const role = async (name: string) => {
     const contextDir = await writeContextDir(roundDir, name, data);
-    return { contextDir, stateDir: path.join(roundDir, `${name}-home`), values: sharedPromptValues(ctx, round, contextDir, env.instructions) };
+    return {
+      contextDir,
+      stateDir: path.join(roundDir, `${name}-home`),
+      values: sharedPromptValues(ctx, round, contextDir, env.instructions),
+    };
   };
   const common = { cwd: env.workDir, round, timeoutMs: env.timeoutMs };
 
@@ -82,7 +92,11 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
     const name = `reviewer-${i + 1}`;
     const r = await role(name);
     const prompt = fillTemplate(env.prompts.reviewer, { ...r.values, agentName: name });
-    return runAgentRole(env.registry, { ...common, role: 'reviewer', name, spec, prompt, contextDir: r.contextDir, stateDir: r.stateDir }, reviewerResultSchema);
+    return runAgentRole(
+      env.registry,
+      { ...common, role: 'reviewer', name, spec, prompt, contextDir: r.contextDir, stateDir: r.stateDir },
+      reviewerResultSchema,
+    );
   });
   const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
@@ -92,7 +106,15 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
       : role('analyzer').then((r) =>
           runAgentRole(
             env.registry,
-            { ...common, role: 'analyzer', name: 'analyzer', spec: plan.analyzer, prompt: fillTemplate(env.prompts.analyzer, r.values), contextDir: r.contextDir, stateDir: r.stateDir },
+            {
+              ...common,
+              role: 'analyzer',
+              name: 'analyzer',
+              spec: plan.analyzer,
+              prompt: fillTemplate(env.prompts.analyzer, r.values),
+              contextDir: r.contextDir,
+              stateDir: r.stateDir,
+            },
             analyzerResultSchema,
           ),
         );
@@ -105,8 +127,15 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
     if (r.outcome.ok) for (const f of r.outcome.value.findings) raw.push({ finding: f, reviewer: r.run.name });
   }
   const okCount = reviewerResults.filter((r) => r.outcome.ok).length;
-  const afterHook = (await env.hooks?.run('after-review', { ...hookInfo, findings: raw.map((r) => ({ ...r.finding, reviewer: r.reviewer })) })) ?? [];
-  raw.push(...beforeHook.map((finding) => ({ finding, reviewer: 'hook:before-review' })), ...afterHook.map((finding) => ({ finding, reviewer: 'hook:after-review' })));
+  const afterHook =
+    (await env.hooks?.run('after-review', {
+      ...hookInfo,
+      findings: raw.map((r) => ({ ...r.finding, reviewer: r.reviewer })),
+    })) ?? [];
+  raw.push(
+    ...beforeHook.map((finding) => ({ finding, reviewer: 'hook:before-review' })),
+    ...afterHook.map((finding) => ({ finding, reviewer: 'hook:after-review' })),
+  );
 
   let pending: RawFinding[] = [];
   let failure: string | null = okCount === 0 ? 'no reviewer succeeded' : null;

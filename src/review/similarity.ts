@@ -8,7 +8,26 @@ import { categoryCode } from './finding-id.js';
 export const LINE_WINDOW = 3;
 export const TITLE_THRESHOLD = 0.5;
 
-const STOP = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'to', 'is', 'for', 'and', 'or', 'with', 'when', 'be', 'not', 'no', 'it', 'this']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'to',
+  'is',
+  'for',
+  'and',
+  'or',
+  'with',
+  'when',
+  'be',
+  'not',
+  'no',
+  'it',
+  'this',
+]);
 
 export function titleWords(title: string): Set<string> {
   return new Set(

@@ -24,7 +24,10 @@ export function markStuck(
   for (const f of findings) {
     const back =
       f.source.type === 'agent' &&
-      fixedBefore.some((p) => p.id === f.id || sameProblem({ ...p, line: null }, f, { useLines: false, ...(renames ? { renames } : {}) }));
+      fixedBefore.some(
+        (p) =>
+          p.id === f.id || sameProblem({ ...p, line: null }, f, { useLines: false, ...(renames ? { renames } : {}) }),
+      );
     if (back) stuck.push({ ...f, stuck: true });
     else active.push(f);
   }

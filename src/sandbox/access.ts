@@ -117,7 +117,20 @@ export class AccessGrants {
     await mustAsRoot(this.privilege, ['chown', '-R', `--from=${this.user.uid}`, '--', this.ids(owner), dir]);
     // chown(2) clears set-user-ID and set-group-ID bits of files (Linux, since 2.2.13, for root
     // too); this makes sure a file the user planted can never run with the owner's rights.
-    await mustAsRoot(this.privilege, ['find', dir, '-xdev', '-type', 'f', '-perm', '/6000', '-exec', 'chmod', 'ug-s', '{}', '+']);
+    await mustAsRoot(this.privilege, [
+      'find',
+      dir,
+      '-xdev',
+      '-type',
+      'f',
+      '-perm',
+      '/6000',
+      '-exec',
+      'chmod',
+      'ug-s',
+      '{}',
+      '+',
+    ]);
   }
 
   private ids(o: Owner): string {

@@ -9,7 +9,20 @@ const IMAGE_ALT = /!\[[^\]]*\]/g;
 // HTML attributes that carry text a reader never sees.
 const HIDDEN_ATTRS = /\s(?:alt|title|aria-label|data-[\w-]+)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi;
 const HIDDEN_OPEN = /<([a-z][\w-]*)\b[^>]*\bhidden\b[^>]*>/i;
-const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /**
  * Removes each element marked hidden with everything inside it, counting nested tags of
