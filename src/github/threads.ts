@@ -151,10 +151,8 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
     const pr = data.repository?.pullRequest;
     if (pr?.reviews) reviewsAfter = addReviews(reviews, pr.reviews);
     const conn = pr?.reviewThreads;
-    if (!conn) {
-      truncated = false;
-      break;
-    }
+    // No PR in the answer: read as before this query carried reviews, truncated (fixing blocked).
+    if (!conn) break;
     totalCount = conn.totalCount;
     for (const n of conn.nodes) {
       const comments = n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null }));

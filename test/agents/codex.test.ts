@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createCodexAdapter } from '../../src/agents/codex.js';
 import { describeCliAdapter } from './cli-suite.js';
-import { FAKE_MODEL_KEY, parentEnv } from './helpers.js';
+import { codexFakeProvider, FAKE_MODEL_KEY, parentEnv } from './helpers.js';
 
 const patch = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch\n`;
 
@@ -16,17 +16,7 @@ describeCliAdapter({
     baseEnv: parentEnv(ws, auth ? { FAKE_API_KEY: FAKE_MODEL_KEY } : {}),
     // What a user would put under `codex:` in agent-config to reach a gateway.
     agentConfig: {
-      model_provider: 'fake',
-      model_providers: {
-        fake: {
-          name: 'Fake',
-          base_url: `${fake.url}/v1`,
-          env_key: 'FAKE_API_KEY',
-          wire_api: 'responses',
-          request_max_retries: 0,
-          stream_max_retries: 0,
-        },
-      },
+      ...codexFakeProvider(fake.url),
       // Codex hides *TOKEN* variables from its shell by itself; turn that off so
       // the env test proves our own scrubbing, not Codex's.
       shell_environment_policy: { inherit: 'all', ignore_default_excludes: true },

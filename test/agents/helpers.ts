@@ -100,3 +100,24 @@ export const reviewerPayload = {
   findings: [{ priority: 'P1', category: 'bug', file: 'app.txt', line: 1, title: 'x is wrong', description: 'BUG marker' }],
   fullReport: 'One issue.',
 };
+
+/**
+ * Codex's agent-config for the fake model server, as a user would put it under `codex:` to reach
+ * a gateway (the Responses API, no retries); `extra` adds fields to the provider.
+ */
+export function codexFakeProvider(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    model_provider: 'fake',
+    model_providers: {
+      fake: {
+        name: 'Fake',
+        base_url: `${url}/v1`,
+        env_key: 'FAKE_API_KEY',
+        wire_api: 'responses',
+        request_max_retries: 0,
+        stream_max_retries: 0,
+        ...extra,
+      },
+    },
+  };
+}

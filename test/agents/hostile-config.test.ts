@@ -18,7 +18,7 @@ import type { AgentAdapter, Role } from '../../src/agents/types.js';
 import { always, envelopeText, startFakeModelServer, toolsThenText } from '../fakes/model-server/index.js';
 import type { FakeModelServer, ToolReply } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
-import { FAKE_MODEL_KEY, invocation, makeWorkspace, parentEnv, reviewerPayload } from './helpers.js';
+import { codexFakeProvider, FAKE_MODEL_KEY, invocation, makeWorkspace, parentEnv, reviewerPayload } from './helpers.js';
 import type { Workspace } from './helpers.js';
 
 /** A value only the checkout's files hold: any request header carrying it means the CLI loaded them. */
@@ -132,21 +132,8 @@ const SPECS: HostileSpec[] = [
     options: (fake, ws, bin) => ({
       binPath: bin,
       baseEnv: parentEnv(ws, { FAKE_API_KEY: FAKE_MODEL_KEY }),
-      agentConfig: {
-        model_provider: 'fake',
-        model_providers: {
-          fake: {
-            name: 'Fake',
-            base_url: `${fake.url}/v1`,
-            env_key: 'FAKE_API_KEY',
-            wire_api: 'responses',
-            request_max_retries: 0,
-            stream_max_retries: 0,
-            // A header whose value only a loaded .env could supply.
-            env_http_headers: { 'x-prl-probe': 'PRL_DOTENV_PROBE' },
-          },
-        },
-      },
+      // A header whose value only a loaded .env could supply.
+      agentConfig: codexFakeProvider(fake.url, { env_http_headers: { 'x-prl-probe': 'PRL_DOTENV_PROBE' } }),
     }),
     plant: (p) => {
       const provider =
