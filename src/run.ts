@@ -10,24 +10,24 @@ import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js'
 import { ConfigError } from './config/errors.js';
 import { runFixRound, type FixEnv } from './fix/fix-round.js';
 import { openCheckout, prepareForAgents } from './git/prepare.js';
-import { planPush } from './push-plan.js';
-import { roundReports } from './round-reports.js';
+import { planPush } from './preflight/push-plan.js';
+import { roundReports } from './report/round-reports.js';
 import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
 import { getTokenIdentity } from './github/identity.js';
-import { reviewOnlyAfterRefusal, WritesRefused } from './writes-refused.js';
+import { reviewOnlyAfterRefusal, WritesRefused } from './preflight/writes-refused.js';
 import { loadPrContext, waitForHead } from './github/pr-context.js';
 import type { ActionIO } from './io.js';
 import { runLoop, type LoopResult } from './loop.js';
-import { createHookRunner } from './hooks.js';
-import { makePathMatcher } from './review/path-filter.js';
-import { readPriorRuns } from './memory.js';
+import { createHookRunner } from './commands/hooks.js';
+import { makePathMatcher } from './github/path-filter.js';
+import { readPriorRuns } from './preflight/memory.js';
 import { createRunCheck, workflowIdentity } from './github/workflow-runs.js';
 import {
   checkCommandCoversHead, checkOpen, checkTrigger, loadResolvedConfig, readConfig, readTarget, RefusedRun, SkipRun,
-} from './preflight.js';
-import { loadPrompts } from './prompts.js';
+} from './preflight/checks.js';
+import { loadPrompts } from './roles/prompts.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { redactSecrets } from './report/sanitize.js';
 import { renderFailureReport, renderFinalSummary } from './report/markdown.js';
@@ -37,7 +37,7 @@ import { failureState, type StateWriter } from './report/state.js';
 import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 import { runReviewRound } from './review/round.js';
 import type { Counts } from './review/types.js';
-import { skipIfHandled } from './skip.js';
+import { skipIfHandled } from './preflight/skip.js';
 import { writeReportJson } from './report/report-json.js';
 import { breachesFailOn } from './review/consensus.js';
 
@@ -132,7 +132,8 @@ async function execute(
   redactValues.push(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
   // 2. prompts readable
-  const prompts = await loadPrompts(deps.promptsUrl);
+  // run.ts sits one level below the repository root in src/ and, bundled, in dist/.
+  const prompts = await loadPrompts(deps.promptsUrl ?? new URL('../prompts/', import.meta.url));
   // 3. which PR, and who asked
   const { target, repo } = readTarget(env, inputs.pr);
   const retryBase = env.PR_REVIEW_LOOP_RETRY_BASE_MS;

@@ -5,14 +5,14 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { confirmResultSchema, PRIORITIES, type Priority } from '../agents/envelope.js';
-import { writeContextDir } from '../agents/context-dir.js';
+import { writeContextDir } from '../roles/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
 import { commitAll, statusPorcelain, type Git } from '../git/index.js';
 import type { PrContext } from '../github/types.js';
-import { fillTemplate } from '../prompts.js';
-import { runAgentRole } from '../review/agent-runner.js';
-import { sharedPromptValues } from '../review/prompt-data.js';
-import { findingAsData } from '../review/finding-data.js';
+import { fillTemplate } from '../roles/prompts.js';
+import { runAgentRole } from '../roles/call.js';
+import { sharedPromptValues } from '../roles/prompt-data.js';
+import { findingAsData } from '../roles/finding-data.js';
 import { fixContextData, type RoundEnv } from '../review/round.js';
 import type { Finding } from '../review/types.js';
 

@@ -2,7 +2,7 @@
 // looping back to the fixer) → guard → push. Nothing is pushed unless every step passed.
 import path from 'node:path';
 import { fixResultSchema, gateResultSchema, type FixResult } from '../agents/envelope.js';
-import { writeContextDir } from '../agents/context-dir.js';
+import { writeContextDir } from '../roles/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
 import { changedPathsInCommit } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
@@ -10,15 +10,15 @@ import { guardLocalConfig } from '../git/config-guard.js';
 import { confirmFindings } from './confirm.js';
 import { pushHead } from '../git/push.js';
 import type { Git } from '../git/runner.js';
-import { fillTemplate } from '../prompts.js';
-import { runAgentRole } from '../review/agent-runner.js';
-import { sharedPromptValues } from '../review/prompt-data.js';
+import { fillTemplate } from '../roles/prompts.js';
+import { runAgentRole } from '../roles/call.js';
+import { sharedPromptValues } from '../roles/prompt-data.js';
 import { fixContextData, type RoundEnv } from '../review/round.js';
 import type { AgentRun, Finding, FixRoundRecord } from '../review/types.js';
 import { fixCommitMessage } from './commit-message.js';
 import { refusedChanges } from './guard.js';
 import { buildFixPayload, checkAccounting, payloadForAgents, type FixPayload } from './payload.js';
-import { runVerify } from './verify.js';
+import { runVerify } from '../commands/verify.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { PrContext } from '../github/types.js';
 import { fenceAsData } from '../security/untrusted.js';

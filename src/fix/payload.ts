@@ -1,6 +1,6 @@
 // The fix payload (Appendix A4) and the check that the fixer accounted for every issue.
 import type { FixResult } from '../agents/envelope.js';
-import { findingAsData, type FindingData } from '../review/finding-data.js';
+import { findingAsData, type FindingData } from '../roles/finding-data.js';
 import type { Finding } from '../review/types.js';
 
 export interface FixPayload {

@@ -3,19 +3,19 @@
 import path from 'node:path';
 import { analyzerResultSchema, reviewerResultSchema, type RawFinding } from '../agents/envelope.js';
 import type { AgentRegistry } from '../agents/registry.js';
-import { writeContextDir } from '../agents/context-dir.js';
+import { writeContextDir } from '../roles/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
 import type { PrContext } from '../github/types.js';
-import { fillTemplate, type Prompts } from '../prompts.js';
+import { fillTemplate, type Prompts } from '../roles/prompts.js';
 import { cleanDeep } from '../security/untrusted.js';
-import { runAgentRole } from './agent-runner.js';
+import { runAgentRole } from '../roles/call.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
-import { sharedPromptValues } from './prompt-data.js';
+import { sharedPromptValues } from '../roles/prompt-data.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { AgentRun, ReviewRoundRecord } from './types.js';
-import type { HookRunner } from '../hooks.js';
+import type { HookRunner } from '../commands/hooks.js';
 
 export interface RoundEnv {
   registry: AgentRegistry;

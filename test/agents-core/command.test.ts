@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCommandAdapter } from '../../src/agents/command.js';
-import { writeContextDir } from '../../src/agents/context-dir.js';
+import { writeContextDir } from '../../src/roles/context-dir.js';
 import { reviewerResultSchema } from '../../src/agents/envelope.js';
 import { runRole } from '../../src/agents/run-role.js';
 import { AgentError } from '../../src/agents/types.js';

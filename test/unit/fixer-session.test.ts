@@ -8,9 +8,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createRegistry } from '../../src/agents/registry.js';
 import { AgentError, NO_USAGE, type AgentAdapter, type Invocation } from '../../src/agents/types.js';
 import { callFixer, type FixEnv } from '../../src/fix/fix-round.js';
-import { loadPrompts } from '../../src/prompts.js';
+import { loadPrompts } from '../../src/roles/prompts.js';
 import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
-import { prContext } from './helpers.js';
+import { prContext, PROMPTS_URL } from './helpers.js';
 
 const answer = (ids: string[]) =>
   `BEGIN_JSON\n${JSON.stringify({ fixedIssues: ids.map((findingId) => ({ findingId, description: 'done' })), rejectedIssues: [], commits: [] })}\nEND_JSON`;
@@ -48,7 +48,7 @@ afterEach(async () => {
 async function env(adapter: AgentAdapter): Promise<FixEnv> {
   return {
     registry: createRegistry({ adapters: { claude: adapter } }),
-    prompts: await loadPrompts(),
+    prompts: await loadPrompts(PROMPTS_URL),
     workDir: sandbox.workDir,
     scratchDir: scratch,
     timeoutMs: 10_000,

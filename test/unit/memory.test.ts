@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IssueComment } from '../../src/github/comments.js';
-import { readPriorRuns, type StateTrust } from '../../src/memory.js';
+import { readPriorRuns, type StateTrust } from '../../src/preflight/memory.js';
 import { composeComment, encodeState, MARKER, type HiddenState } from '../../src/report/state.js';
 import { HEAD } from './helpers.js';
 

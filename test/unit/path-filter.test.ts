@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterDiff, globToRegExp, makePathMatcher } from '../../src/review/path-filter.js';
+import { filterDiff, globToRegExp, makePathMatcher } from '../../src/github/path-filter.js';
 
 describe('globToRegExp', () => {
   it('matches like .gitignore-style globs', () => {

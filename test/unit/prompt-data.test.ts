@@ -2,9 +2,9 @@
 // large the PR, with counts, the first paths and a pointer to files.json.
 import { describe, expect, it } from 'vitest';
 import type { PrFile } from '../../src/github/types.js';
-import { fillTemplate, loadPrompts } from '../../src/prompts.js';
-import { sharedPromptValues } from '../../src/review/prompt-data.js';
-import { prContext } from './helpers.js';
+import { fillTemplate, loadPrompts } from '../../src/roles/prompts.js';
+import { sharedPromptValues } from '../../src/roles/prompt-data.js';
+import { prContext, PROMPTS_URL } from './helpers.js';
 
 const many = (n: number): PrFile[] =>
   Array.from({ length: n }, (_v, i) => ({
@@ -28,7 +28,7 @@ describe('sharedPromptValues: the changed files', () => {
   });
 
   it('does not grow with the PR: 3,000 files cost what 60 do, and files.json has the rest', async () => {
-    const reviewer = (await loadPrompts()).reviewer;
+    const reviewer = (await loadPrompts(PROMPTS_URL)).reviewer;
     const values = (n: number) => sharedPromptValues(prContext({ files: many(n) }), 1, '/tmp/ctx');
     const size = (n: number) => fillTemplate(reviewer, { ...values(n), agentName: 'reviewer-1' }).length;
     expect(size(3000)).toBeLessThanOrEqual(size(60) + 10);

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROMPT_NAMES, PromptError, fillTemplate, loadPrompts, type PromptName } from '../../src/prompts.js';
-import { sharedPromptValues } from '../../src/review/prompt-data.js';
-import { prContext } from './helpers.js';
+import { PROMPT_NAMES, PromptError, fillTemplate, loadPrompts, type PromptName } from '../../src/roles/prompts.js';
+import { sharedPromptValues } from '../../src/roles/prompt-data.js';
+import { prContext, PROMPTS_URL } from './helpers.js';
 
 const realDir = fileURLToPath(new URL('../../prompts/', import.meta.url));
 const temps: string[] = [];
@@ -19,7 +19,7 @@ const dirUrl = (d: string) => pathToFileURL(`${d}${path.sep}`);
 
 describe('loadPrompts', () => {
   it('loads all five real templates from prompts/', async () => {
-    const prompts = await loadPrompts();
+    const prompts = await loadPrompts(PROMPTS_URL);
     expect(Object.keys(prompts).sort()).toEqual([...PROMPT_NAMES].sort());
     for (const name of PROMPT_NAMES) expect(prompts[name]).toBe(readFileSync(path.join(realDir, `${name}.md`), 'utf8'));
   });

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/agents/registry.js';
 import { NO_USAGE, type AgentAdapter, type Invocation } from '../../src/agents/types.js';
-import { loadPrompts } from '../../src/prompts.js';
+import { loadPrompts } from '../../src/roles/prompts.js';
 import { isConverged } from '../../src/review/consensus.js';
 import { runReviewRound, type RoundEnv } from '../../src/review/round.js';
-import { comment, prContext, thread } from './helpers.js';
+import { comment, prContext, thread, PROMPTS_URL } from './helpers.js';
 
 const writerThread = thread({ id: 'PRRT_writer', comments: [comment({ databaseId: 1001 })] });
 const outsiderThread = thread({
@@ -51,7 +51,7 @@ afterEach(async () => {
 async function round(threads: ReturnType<typeof thread>[], analyzer: string, calls: Invocation[] = []) {
   const env: RoundEnv = {
     registry: createRegistry({ adapters: { claude: adapter(calls, analyzer) } }),
-    prompts: await loadPrompts(),
+    prompts: await loadPrompts(PROMPTS_URL),
     workDir: scratch,
     scratchDir: scratch,
     timeoutMs: 10_000,

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/github/client.js';
 import type { PrTarget } from '../../src/github/types.js';
-import { checkCommandCoversHead, RefusedRun } from '../../src/preflight.js';
+import { checkCommandCoversHead, RefusedRun } from '../../src/preflight/checks.js';
 import { createOrigin, type Origin } from '../contract/git-origin.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';
 import { meta } from './helpers.js';

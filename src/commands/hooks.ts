@@ -6,10 +6,10 @@
 import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { findingSchema, type RawFinding } from './agents/envelope.js';
-import { runProcess } from './agents/process.js';
-import type { HookPoint } from './config/repo-config.js';
-import type { Sandbox } from './sandbox/sandbox.js';
+import { findingSchema, type RawFinding } from '../agents/envelope.js';
+import { runProcess } from '../agents/process.js';
+import type { HookPoint } from '../config/repo-config.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 
 export class HookError extends Error {}
 

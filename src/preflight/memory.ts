@@ -2,9 +2,9 @@
 // identity. Anyone else's comment is never trusted as state, whatever it contains. And since
 // every workflow of the repository posts as that same github-actions[bot] (issue 7), a state
 // counts only when it names this workflow job and a run GitHub says is a run of this workflow.
-import type { IssueComment } from './github/comments.js';
-import { MARKER, decodeState, type HiddenState } from './report/state.js';
-import type { FixedFingerprint } from './review/stuck.js';
+import type { IssueComment } from '../github/comments.js';
+import { MARKER, decodeState, type HiddenState } from '../report/state.js';
+import type { FixedFingerprint } from '../review/stuck.js';
 
 // A head that ended in one of these was reviewed for good; a failed run may be retried.
 const FINAL = new Set(['converged', 'manual', 'review-only', 'max-rounds']);

@@ -1,5 +1,5 @@
-// Prompt templates live in prompts/ at the repository root (never inside TypeScript).
-// new URL('../prompts/…', import.meta.url) resolves from both src/ and dist/.
+// Prompt templates live in prompts/ at the repository root (never inside TypeScript). The
+// caller says where: run.ts (in src/, bundled into dist/, both one level below the root).
 import { readFile } from 'node:fs/promises';
 
 export const PROMPT_NAMES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
@@ -8,7 +8,7 @@ export type Prompts = Record<PromptName, string>;
 
 export class PromptError extends Error {}
 
-export async function loadPrompts(baseUrl: URL = new URL('../prompts/', import.meta.url)): Promise<Prompts> {
+export async function loadPrompts(baseUrl: URL): Promise<Prompts> {
   const entries = await Promise.all(
     PROMPT_NAMES.map(async (name) => {
       const url = new URL(`${name}.md`, baseUrl);

@@ -2,8 +2,8 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeContextDir } from '../../src/agents/context-dir.js';
-import { withTempDir } from './helpers.js';
+import { writeContextDir } from '../../src/roles/context-dir.js';
+import { withTempDir } from '../agents-core/helpers.js';
 
 const DATA = {
   pr: { number: 7, title: 'Add x' },

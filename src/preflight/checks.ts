@@ -1,15 +1,15 @@
 // Checks that run before any agent, in the order of SPEC §2, failing fast with no PR
 // action: config → prompts → PR found and open → clean work tree → at PR head → agents.
-import { resolveConfig, type ResolvedConfig } from './config/repo-config.js';
-import { readInputsFromEnv, validateInputs, type RawInputs } from './config/inputs.js';
-import type { Octokit } from './github/client.js';
-import { getTokenLogin } from './github/comments.js';
-import { BadCommandError, NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from './github/event.js';
-import { headArrival, resolveShortSha } from './github/head-arrival.js';
-import { getCollaboratorPermission, canWrite, isBot } from './github/permissions.js';
-import type { PrMeta, PrTarget, RepoRef } from './github/types.js';
-import type { FailOn } from './review/consensus.js';
-import type { Counts } from './review/types.js';
+import { resolveConfig, type ResolvedConfig } from '../config/repo-config.js';
+import { readInputsFromEnv, validateInputs, type RawInputs } from '../config/inputs.js';
+import type { Octokit } from '../github/client.js';
+import { getTokenLogin } from '../github/comments.js';
+import { BadCommandError, NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from '../github/event.js';
+import { headArrival, resolveShortSha } from '../github/head-arrival.js';
+import { getCollaboratorPermission, canWrite, isBot } from '../github/permissions.js';
+import type { PrMeta, PrTarget, RepoRef } from '../github/types.js';
+import type { FailOn } from '../review/consensus.js';
+import type { Counts } from '../review/types.js';
 
 /**
  * The run has nothing to do: status `skipped`, not a failure. `recorded` carries the finding

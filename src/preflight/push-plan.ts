@@ -1,14 +1,14 @@
 // Whether this run may push its fixes, and where (SPEC §6, §8): decided once, before the first
 // round. A token the event shows is read-only pushes nothing and writes nothing at all; a fork
 // PR's fixes go to the fork's URL, derived from origin's, only with allow-fork-fixes.
-import { deriveForkUrl, originUrl } from './git/fork-url.js';
-import type { Git } from './git/runner.js';
-import type { Octokit } from './github/client.js';
-import { readEvent } from './github/event.js';
-import type { TokenIdentity } from './github/identity.js';
-import { decidePush, getTokenForkPermission, getTokenRepoPermission } from './github/permissions.js';
-import { readOnlyFromEvent } from './github/read-only-token.js';
-import type { PrMeta, RepoRef } from './github/types.js';
+import { deriveForkUrl, originUrl } from '../git/fork-url.js';
+import type { Git } from '../git/runner.js';
+import type { Octokit } from '../github/client.js';
+import { readEvent } from '../github/event.js';
+import type { TokenIdentity } from '../github/identity.js';
+import { decidePush, getTokenForkPermission, getTokenRepoPermission } from '../github/permissions.js';
+import { readOnlyFromEvent } from '../github/read-only-token.js';
+import type { PrMeta, RepoRef } from '../github/types.js';
 
 export interface PushPlan {
   canPush: boolean;

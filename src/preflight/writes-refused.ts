@@ -3,9 +3,9 @@
 // refused write is always the first review report (it is the run's first write, and a token's
 // permissions do not change during a run), so the run ends review-only on that review, as it
 // would have had the token been known read-only from the start.
-import type { LoopResult } from './loop.js';
-import type { FixedFingerprint } from './review/stuck.js';
-import type { ReviewRoundRecord } from './review/types.js';
+import type { LoopResult } from '../loop.js';
+import type { FixedFingerprint } from '../review/stuck.js';
+import type { ReviewRoundRecord } from '../review/types.js';
 
 export class WritesRefused extends Error {
   constructor(

@@ -1,12 +1,12 @@
 // Loop safety and memory (SPEC §6, §7): a pull_request run is skipped when its head is the
 // action's own fix commit (so a loop can never re-trigger itself), or was already reviewed
 // to a final state. Manual rounds (workflow_dispatch, /review-loop) never come here.
-import { ROUND_TRAILER } from './fix/commit-message.js';
-import { commitMessage, hasTrailer, type Git } from './git/index.js';
+import { ROUND_TRAILER } from '../fix/commit-message.js';
+import { commitMessage, hasTrailer, type Git } from '../git/index.js';
 import type { PriorRuns } from './memory.js';
-import { SkipRun } from './preflight.js';
-import type { FailOn } from './review/consensus.js';
-import type { Counts } from './review/types.js';
+import { SkipRun } from './checks.js';
+import type { FailOn } from '../review/consensus.js';
+import type { Counts } from '../review/types.js';
 
 export async function isPushSkipCommit(git: Git, sha: string): Promise<boolean> {
   return hasTrailer(git, await commitMessage(git, sha), ROUND_TRAILER);

@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import type { AgentRegistry } from '../agents/registry.js';
 import { runRole, type RoleOutcome } from '../agents/run-role.js';
 import { NO_USAGE, type AgentSpec, type Invocation, type Role } from '../agents/types.js';
-import type { AgentRun } from './types.js';
+import type { AgentRun } from '../review/types.js';
 
 export interface RoleRequest {
   role: Role;

@@ -2,16 +2,16 @@
 // report followed by the after-fix hook, each with the hidden state a later run reads. It also
 // remembers, across rounds, what a fix report needs from the review before it: each finding's
 // fingerprint (a later run recognises a fixed finding that comes back) and the review's counts.
-import type { HookRunner } from './hooks.js';
-import type { LoopSteps } from './loop.js';
-import type { ReportContext } from './report/format.js';
-import { renderFixReport, renderReviewReport } from './report/markdown.js';
-import { withEnd } from './report/markdown-end.js';
-import type { Publisher } from './report/publish.js';
-import { reportState, type StateWriter } from './report/state.js';
-import { fingerprint } from './review/stuck.js';
-import type { Counts, Finding } from './review/types.js';
-import { WritesRefused } from './writes-refused.js';
+import type { HookRunner } from '../commands/hooks.js';
+import type { LoopSteps } from '../loop.js';
+import type { ReportContext } from './format.js';
+import { renderFixReport, renderReviewReport } from './markdown.js';
+import { withEnd } from './markdown-end.js';
+import type { Publisher } from './publish.js';
+import { reportState, type StateWriter } from './state.js';
+import { fingerprint } from '../review/stuck.js';
+import type { Counts, Finding } from '../review/types.js';
+import { WritesRefused } from '../preflight/writes-refused.js';
 
 export interface RoundReportsSetup {
   publisher: Publisher;

@@ -3,7 +3,7 @@
 // an injection can ride on it. Those fields are handed over only fenced and labelled as
 // untrusted data; the values the action computed or checked (id, priority, line) stay plain.
 import { fenceAsData } from '../security/untrusted.js';
-import type { Finding } from './types.js';
+import type { Finding } from '../review/types.js';
 
 export interface FindingData {
   id: string;
