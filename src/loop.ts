@@ -6,7 +6,8 @@ import type { PrContext, PrMeta } from './github/types.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
 import { isConverged } from './review/consensus.js';
-import type { Finding, FixRoundRecord, ReviewRoundRecord } from './review/types.js';
+import type { Finding, ReviewRoundRecord } from './review/types.js';
+import type { FixRoundRecord } from './fix/types.js';
 
 export interface LoopSteps {
   loadContext(meta: PrMeta): Promise<PrContext>;

@@ -1,10 +1,9 @@
 // The JSON envelope every role answers with (SPEC §4) and the zod shapes of
 // Appendix A (A1–A5) of seeds/001, plus the gate and confirm answers.
 import * as z from 'zod';
+import { PRIORITIES, priorityRank, type Priority } from '../priority.js';
 
-export const PRIORITIES = ['P0', 'P1', 'P2', 'P3'] as const;
-export const prioritySchema = z.enum(PRIORITIES);
-export type Priority = z.infer<typeof prioritySchema>;
+const prioritySchema = z.enum(PRIORITIES);
 
 // Length caps on every field of an agent's answer (issue 7). An agent is untrusted: a 5,000-
 // character file name or a megabyte of title must not reach the reports, the hidden state or
@@ -42,7 +41,7 @@ const cappedList = <T extends z.ZodType>(item: T) => z.array(item).transform((xs
 /** The MAX_FINDINGS most severe findings, in the order the agent gave them. */
 function mostSevere<T extends { priority: Priority }>(findings: T[]): T[] {
   if (findings.length <= MAX_FINDINGS) return findings;
-  const rank = (f: T) => PRIORITIES.indexOf(f.priority);
+  const rank = (f: T) => priorityRank(f.priority);
   const kept = new Set(
     findings
       .map((f, i) => ({ f, i }))

@@ -2,7 +2,7 @@
 // They run the PR's code, so they get the same token-free environment as the agents.
 import { runProcess } from '../agents/process.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { VerifyResult } from '../review/types.js';
+import type { VerifyResult } from '../fix/types.js';
 
 export const TAIL_LINES = 40;
 

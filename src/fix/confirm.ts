@@ -4,19 +4,17 @@
 // regression test); an unconfirmed finding is marked, its test removed, and not fixed.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { confirmResultSchema, PRIORITIES, type Priority } from '../agents/envelope.js';
-import { writeContextDir } from '../roles/context-dir.js';
+import { confirmResultSchema } from '../agents/envelope.js';
+import { priorityRank } from '../priority.js';
 import type { AgentSpec } from '../agents/types.js';
 import { commitAll, statusPorcelain, type Git } from '../git/index.js';
 import type { PrContext } from '../github/types.js';
-import { fillTemplate } from '../roles/prompts.js';
-import { runAgentRole } from '../roles/call.js';
-import { sharedPromptValues } from '../roles/prompt-data.js';
+import { callRole, type RoleEnv } from '../roles/call.js';
+import { prContextData } from '../roles/context-data.js';
 import { findingAsData } from '../roles/finding-data.js';
-import { fixContextData, type RoundEnv } from '../review/round.js';
 import type { Finding } from '../review/types.js';
 
-export interface ConfirmEnv extends RoundEnv {
+export interface ConfirmEnv extends RoleEnv {
   git: Git;
   confirmer: AgentSpec;
   threshold: 'none' | 'P0' | 'P1';
@@ -33,7 +31,7 @@ export interface ConfirmOutcome {
 
 export function needsConfirmation(f: Finding, threshold: ConfirmEnv['threshold']): boolean {
   if (threshold === 'none') return false;
-  return PRIORITIES.indexOf(f.priority) <= PRIORITIES.indexOf(threshold as Priority);
+  return priorityRank(f.priority) <= priorityRank(threshold);
 }
 
 export async function confirmFindings(
@@ -45,25 +43,16 @@ export async function confirmFindings(
   const out: ConfirmOutcome = { confirmed: [], unconfirmed: [] };
   for (const finding of issues.filter((f) => needsConfirmation(f, env.threshold) && !env.alreadyConfirmed.has(f.id))) {
     const before = new Set(await statusPorcelain(env.git));
-    const dir = path.join(env.scratchDir, `round-${round}`);
-    const data = { ...fixContextData(ctx), extra: { 'finding.json': findingAsData(finding) } };
-    const contextDir = await writeContextDir(dir, `confirm-${finding.id}`, data);
-    const prompt = fillTemplate(env.prompts.confirm, sharedPromptValues(ctx, round, contextDir, env.instructions));
-    const { outcome } = await runAgentRole(
-      env.registry,
-      {
-        role: 'confirm',
-        name: 'confirm',
-        spec: env.confirmer,
-        prompt,
-        cwd: env.workDir,
-        contextDir,
-        stateDir: path.join(dir, `confirm-${finding.id}-home`),
-        round,
-        timeoutMs: env.timeoutMs,
-      },
-      confirmResultSchema,
-    );
+    const { outcome } = await callRole(env, {
+      role: 'confirm',
+      name: 'confirm',
+      folder: `confirm-${finding.id}`,
+      spec: env.confirmer,
+      ctx,
+      round,
+      data: { ...prContextData(ctx), extra: { 'finding.json': findingAsData(finding) } },
+      schema: confirmResultSchema,
+    });
     // "Confirmed" counts only with a test on disk: the agent must have written something.
     const wrote = (await statusPorcelain(env.git)).some((p) => !before.has(p));
     if (outcome.ok && outcome.value.confirmed && wrote) {

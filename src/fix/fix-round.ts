@@ -2,7 +2,6 @@
 // looping back to the fixer) → guard → push. Nothing is pushed unless every step passed.
 import path from 'node:path';
 import { fixResultSchema, gateResultSchema, type FixResult } from '../agents/envelope.js';
-import { writeContextDir } from '../roles/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
 import { changedPathsInCommit } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
@@ -10,11 +9,11 @@ import { guardLocalConfig } from '../git/config-guard.js';
 import { confirmFindings } from './confirm.js';
 import { pushHead } from '../git/push.js';
 import type { Git } from '../git/runner.js';
-import { fillTemplate } from '../roles/prompts.js';
-import { runAgentRole } from '../roles/call.js';
-import { sharedPromptValues } from '../roles/prompt-data.js';
-import { fixContextData, type RoundEnv } from '../review/round.js';
-import type { AgentRun, Finding, FixRoundRecord } from '../review/types.js';
+import { callRole, type RoleEnv } from '../roles/call.js';
+import { prContextData } from '../roles/context-data.js';
+import type { AgentRun } from '../roles/types.js';
+import type { Finding } from '../review/types.js';
+import type { FixRoundRecord } from './types.js';
 import { fixCommitMessage } from './commit-message.js';
 import { refusedChanges } from './guard.js';
 import { buildFixPayload, checkAccounting, payloadForAgents, type FixPayload } from './payload.js';
@@ -23,7 +22,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import type { PrContext } from '../github/types.js';
 import { fenceAsData } from '../security/untrusted.js';
 
-export interface FixEnv extends RoundEnv {
+export interface FixEnv extends RoleEnv {
   git: Git;
   fixer: AgentSpec;
   gate?: AgentSpec;
@@ -74,7 +73,6 @@ export async function runFixRound(
     verify: [],
     message: '',
   };
-  const roundDir = path.join(env.scratchDir, `round-${round}`);
   if (env.confirm !== 'none') {
     const c = await confirmFindings(
       { ...env, confirmer: env.fixer, threshold: env.confirm },
@@ -91,9 +89,7 @@ export async function runFixRound(
   }
   let feedback = '';
   for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
-    const fixerData = { ...fixContextData(ctx), fixPayload: payloadForAgents(payload) };
-    const contextDir = await writeContextDir(roundDir, `fixer-${loop}`, fixerData);
-    const { outcome, run } = await callFixer(env, ctx, round, contextDir, feedback);
+    const { outcome, run } = await callFixer(env, { ctx, round, loop, payload, feedback });
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
     const accounting = checkAccounting(payload, outcome.value);
@@ -124,7 +120,7 @@ export async function runFixRound(
     }
     if (!env.gate) break;
     await env.beforeGate?.();
-    const gate = await runGate(env, ctx, round, loop, roundDir, payload);
+    const gate = await runGate(env, { ctx, round, loop, payload });
     if (gate.approved) break;
     if (loop >= env.gateMaxLoops)
       return done(
@@ -167,39 +163,44 @@ export async function runFixRound(
   return done(rec, 'pushed', `Pushed ${rec.commitSha!.slice(0, 7)} to ${ctx.meta.headRef}.`);
 }
 
+interface FixCall {
+  ctx: PrContext;
+  round: number;
+  /** The gate loop: each has its own context folder. */
+  loop: number;
+  payload: FixPayload;
+  /** What the fixer is told besides the payload (the gate's requested changes), fenced as data. */
+  feedback: string;
+}
+
 /**
  * Runs the fixer, resuming its session when there is one. When the CLI cannot resume (the
  * session is gone, or the CLI has no sessions), a fresh session gets the earlier rounds'
  * outcome in the prompt instead.
  */
-export async function callFixer(env: FixEnv, ctx: PrContext, round: number, contextDir: string, feedback: string) {
-  const attempt = async (sessionId: string | null, prior: string) => {
-    const prompt = fillTemplate(env.prompts.fixer, {
-      ...sharedPromptValues(ctx, round, contextDir, env.instructions),
-      priorContext: prior,
-      verifyCommands: env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)',
-    });
+export async function callFixer(env: FixEnv, call: FixCall) {
+  const { ctx, round, loop } = call;
+  const verifyCommands = env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)';
+  const attempt = async (sessionId: string | null, priorContext: string) => {
     const restoreConfig = await guardLocalConfig(env.git);
-    const result = await runAgentRole(
-      env.registry,
-      {
-        role: 'fixer',
-        name: 'fixer',
-        spec: env.fixer,
-        prompt,
-        cwd: env.workDir,
-        contextDir,
-        stateDir: path.join(env.scratchDir, 'fixer-home'),
-        round,
-        timeoutMs: env.timeoutMs,
-        ...(sessionId ? { sessionId } : {}),
-      },
-      fixResultSchema,
-    );
+    const result = await callRole(env, {
+      role: 'fixer',
+      name: 'fixer',
+      folder: `fixer-${loop}`,
+      // One home for every round: a resumed session lives there.
+      stateDir: path.join(env.scratchDir, 'fixer-home'),
+      spec: env.fixer,
+      ctx,
+      round,
+      data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload) },
+      values: { priorContext, verifyCommands },
+      sessionId,
+      schema: fixResultSchema,
+    });
     if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
     return result;
   };
-  let result = await attempt(env.session.id, feedback);
+  let result = await attempt(env.session.id, call.feedback);
   if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
     env.log(
       `the fixer could not resume session ${env.session.id}; ` +
@@ -208,7 +209,7 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
     const first = result.run;
     const earlier = env.session.history.join('\n');
     const history = earlier ? fenceAsData('Earlier in this run', earlier) : '';
-    result = await attempt(null, [history, feedback].filter(Boolean).join('\n\n'));
+    result = await attempt(null, [history, call.feedback].filter(Boolean).join('\n\n'));
     result = { ...result, run: mergeRuns(first, result.run) };
   }
   env.session.id = result.outcome.answer?.sessionId ?? (result.outcome.ok ? null : env.session.id);
@@ -221,26 +222,19 @@ export async function callFixer(env: FixEnv, ctx: PrContext, round: number, cont
   return result;
 }
 
-async function runGate(env: FixEnv, ctx: PrContext, round: number, loop: number, dir: string, payload: FixPayload) {
+async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
+  const { ctx, loop } = call;
   const diff = await env.git(['diff', '--no-ext-diff', '--no-textconv', ctx.meta.headSha, 'HEAD']);
-  const data = { ...fixContextData(ctx), fixPayload: payloadForAgents(payload), extra: { 'fix.patch': diff.stdout } };
-  const contextDir = await writeContextDir(dir, `gate-${loop}`, data);
-  const prompt = fillTemplate(env.prompts.gate, sharedPromptValues(ctx, round, contextDir, env.instructions));
-  const { outcome } = await runAgentRole(
-    env.registry,
-    {
-      role: 'gate',
-      name: 'gate',
-      spec: env.gate!,
-      prompt,
-      cwd: env.workDir,
-      contextDir,
-      stateDir: path.join(dir, `gate-${loop}-home`),
-      round,
-      timeoutMs: env.timeoutMs,
-    },
-    gateResultSchema,
-  );
+  const { outcome } = await callRole(env, {
+    role: 'gate',
+    name: 'gate',
+    folder: `gate-${loop}`,
+    spec: env.gate!,
+    ctx,
+    round: call.round,
+    data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload), extra: { 'fix.patch': diff.stdout } },
+    schema: gateResultSchema,
+  });
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
   env.log(`gate (loop ${loop}): ${outcome.value.decision}`);
   return {

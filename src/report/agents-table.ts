@@ -1,6 +1,6 @@
 // The table of agent runs (reviewers, analyzer, fixer): model asked for and model
 // that answered, status, time, tokens and cost.
-import type { AgentRun } from '../review/types.js';
+import type { AgentRun } from '../roles/types.js';
 import { modelMatches } from '../agents/run-role.js';
 import { code, dash, fmtCost, fmtDuration, fmtInt, inline, table } from './format.js';
 import { AGENT_STATUS_LABEL, NOTE } from './wording.js';

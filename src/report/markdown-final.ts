@@ -1,6 +1,7 @@
 // The failure report (SPEC §7 failure policy) and the final job-summary overview.
-import { PRIORITIES } from '../agents/envelope.js';
-import type { Finding, FixRoundRecord, ReviewRoundRecord } from '../review/types.js';
+import { PRIORITIES, priorityRank } from '../priority.js';
+import type { Finding, ReviewRoundRecord } from '../review/types.js';
+import type { FixRoundRecord } from '../fix/types.js';
 import type { ReportContext } from './format.js';
 import { block, code, commitLink, dash, fenced, footer, inline, locationLink, shortSha, table } from './format.js';
 import { CONSENSUS_LABEL, FINAL_STATUS_LABEL, NOTE, SECTION, TITLE } from './wording.js';
@@ -69,7 +70,7 @@ function fixCommit(fix: FixRoundRecord | null, ctx: ReportContext): string {
 
 function findingList(findings: Finding[], sha: string | null, ctx: ReportContext): string | null {
   if (findings.length === 0) return null;
-  const sorted = [...findings].sort((a, b) => PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority));
+  const sorted = [...findings].sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority));
   return sorted
     .map((f) => {
       const where = sha ? locationLink(ctx, sha, f.file, f.line) : f.file ? code(f.file) : NOTE.noLocation;

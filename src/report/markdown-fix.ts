@@ -1,5 +1,5 @@
 // The fix report (SPEC §6, §7): one comment per fix attempt.
-import type { FixRoundRecord, VerifyResult } from '../review/types.js';
+import type { FixRoundRecord, VerifyResult } from '../fix/types.js';
 import { agentsTable } from './agents-table.js';
 import type { ReportContext } from './format.js';
 import { code, commitLink, dash, fenced, fmtDuration, footer, inline, shortSha, table } from './format.js';

@@ -1,5 +1,5 @@
 // The review report (SPEC §7): one comment per review round.
-import { PRIORITIES } from '../agents/envelope.js';
+import { PRIORITIES } from '../priority.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { ReportContext } from './format.js';
 import { agentsTable } from './agents-table.js';

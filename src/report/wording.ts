@@ -1,6 +1,8 @@
 // Every headline and section title of the reports, in one place.
-import type { Priority } from '../agents/envelope.js';
-import type { AgentStatus, Consensus, FixOutcome } from '../review/types.js';
+import type { Priority } from '../priority.js';
+import type { Consensus } from '../review/types.js';
+import type { AgentStatus } from '../roles/types.js';
+import type { FixOutcome } from '../fix/types.js';
 
 export const CONSENSUS_LABEL: Record<Consensus, string> = {
   approve: '✅ approve',

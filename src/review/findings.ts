@@ -1,6 +1,7 @@
 // Turns the reviewers' raw findings into the round's Finding list: ids computed by the
 // action, one entry per problem, each carrying the reviewers that reported it.
-import { PRIORITIES, type Priority, type RawFinding } from '../agents/envelope.js';
+import type { RawFinding } from '../agents/envelope.js';
+import { priorityRank as rank } from '../priority.js';
 import { findingId } from './finding-id.js';
 import { GroupIndex } from './group-index.js';
 import { sameProblem, titleWordCache } from './similarity.js';
@@ -25,7 +26,6 @@ export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
   };
 }
 
-const rank = (p: Priority) => PRIORITIES.indexOf(p);
 
 /**
  * Groups findings about the same problem (see similarity.ts). The group keeps the

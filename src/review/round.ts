@@ -1,31 +1,20 @@
 // One review round (SPEC §5): reviewers and the analyzer run concurrently; findings are
 // normalised, grouped, checked for stuck ones, counted, and a consensus is computed.
-import path from 'node:path';
 import { analyzerResultSchema, reviewerResultSchema, type RawFinding } from '../agents/envelope.js';
-import type { AgentRegistry } from '../agents/registry.js';
-import { writeContextDir } from '../roles/context-dir.js';
 import type { AgentSpec } from '../agents/types.js';
 import type { PrContext } from '../github/types.js';
-import { fillTemplate, type Prompts } from '../roles/prompts.js';
+import { callRole, type RoleEnv } from '../roles/call.js';
+import { prContextData } from '../roles/context-data.js';
+import type { AgentRun } from '../roles/types.js';
 import { cleanDeep } from '../security/untrusted.js';
-import { runAgentRole } from '../roles/call.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
-import { sharedPromptValues } from '../roles/prompt-data.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
-import type { AgentRun, ReviewRoundRecord } from './types.js';
+import type { ReviewRoundRecord } from './types.js';
 import type { HookRunner } from '../commands/hooks.js';
 
-export interface RoundEnv {
-  registry: AgentRegistry;
-  prompts: Prompts;
-  /** The checkout the agents run in. */
-  workDir: string;
-  /** Private scratch folder of this run (context folders, state homes). */
-  scratchDir: string;
-  timeoutMs: number;
-  instructions?: string;
+export interface RoundEnv extends RoleEnv {
   /** Lifecycle hooks; before-review and after-review may add findings to the round. */
   hooks?: HookRunner;
 }
@@ -44,26 +33,9 @@ export interface RoundOutcome {
   failure: string | null;
 }
 
-/**
- * The context files of the roles that change code or judge a change (fixer, gate, confirmer).
- * People's text (title, body, file names) is cleaned of hidden content; the diff is code under
- * review and stays byte-exact, so an agent can see exactly what the PR changes, invisible
- * characters included. No review threads: anyone can write one (SPEC §5).
- */
-export function fixContextData(ctx: PrContext) {
-  return {
-    ...cleanDeep({
-      pr: { ...ctx.meta, diffTruncated: ctx.diffTruncated },
-      files: ctx.files,
-      reviewState: { ...ctx.reviewState, threadsTruncated: ctx.threadsTruncated },
-    }),
-    diff: ctx.diff,
-  };
-}
-
-/** The reviewers' and the analyzer's context: the above and the unresolved threads, outsiders' marked. */
+/** The reviewers' and the analyzer's context: the PR and the unresolved threads, outsiders' marked. */
 export function reviewContextData(ctx: PrContext) {
-  return { ...fixContextData(ctx), threads: cleanDeep(threadsForReview(ctx.threads)) };
+  return { ...prContextData(ctx), threads: cleanDeep(threadsForReview(ctx.threads)) };
 }
 
 export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<RoundOutcome> {
@@ -76,48 +48,18 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
     files: ctx.files.map((f) => f.filename),
   };
   const beforeHook = (await env.hooks?.run('before-review', hookInfo)) ?? [];
-  const roundDir = path.join(env.scratchDir, `round-${round}`);
   const data = reviewContextData(ctx);
-  const role = async (name: string) => {
-    const contextDir = await writeContextDir(roundDir, name, data);
-    return {
-      contextDir,
-      stateDir: path.join(roundDir, `${name}-home`),
-      values: sharedPromptValues(ctx, round, contextDir, env.instructions),
-    };
-  };
-  const common = { cwd: env.workDir, round, timeoutMs: env.timeoutMs };
-
-  const reviewerJobs = plan.reviewers.map(async (spec, i) => {
+  const reviewerJobs = plan.reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
-    const r = await role(name);
-    const prompt = fillTemplate(env.prompts.reviewer, { ...r.values, agentName: name });
-    return runAgentRole(
-      env.registry,
-      { ...common, role: 'reviewer', name, spec, prompt, contextDir: r.contextDir, stateDir: r.stateDir },
-      reviewerResultSchema,
-    );
+    const values = { agentName: name };
+    return callRole(env, { role: 'reviewer', name, spec, ctx, round, data, values, schema: reviewerResultSchema });
   });
   const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
   const analyzerJob =
     writers.length + outsiders.length === 0
       ? Promise.resolve(null)
-      : role('analyzer').then((r) =>
-          runAgentRole(
-            env.registry,
-            {
-              ...common,
-              role: 'analyzer',
-              name: 'analyzer',
-              spec: plan.analyzer,
-              prompt: fillTemplate(env.prompts.analyzer, r.values),
-              contextDir: r.contextDir,
-              stateDir: r.stateDir,
-            },
-            analyzerResultSchema,
-          ),
-        );
+      : callRole(env, { role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, data, schema: analyzerResultSchema });
 
   const [reviewerResults, analyzerResult] = await Promise.all([Promise.all(reviewerJobs), analyzerJob]);
 

@@ -1,6 +1,6 @@
 // Domain values of one round. Pure data: no I/O here.
-import type { Priority } from '../agents/envelope.js';
-import type { Usage } from '../agents/types.js';
+import type { Priority } from '../priority.js';
+import type { AgentRun } from '../roles/types.js';
 
 export interface Finding {
   /** Stable id: CAT-<8 hex> for code findings, THREAD-<firstCommentId> for threads. */
@@ -17,20 +17,6 @@ export interface Finding {
   reportedBy: string[];
   /** Set when the finding was fixed in an earlier round and came back. */
   stuck?: boolean;
-}
-
-export type AgentStatus = 'ok' | 'failed' | 'skipped';
-
-export interface AgentRun {
-  name: string;
-  role: string;
-  agent: string;
-  modelRequested: string;
-  modelReported: string | null;
-  status: AgentStatus;
-  error: string | null;
-  durationMs: number;
-  usage: Usage;
 }
 
 export type Consensus = 'approve' | 'request_changes' | 'needs_major_work';
@@ -65,42 +51,4 @@ export interface ReviewRoundRecord {
   threadsTruncated: boolean;
   /** Human review state (rule 0), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];
-}
-
-export interface VerifyResult {
-  command: string;
-  exitCode: number | null;
-  durationMs: number;
-  /** Last lines of combined output, already redacted. */
-  outputTail: string;
-  timedOut: boolean;
-}
-
-export type FixOutcome =
-  | 'pushed'
-  | 'dry-run'
-  | 'fixer-failed'
-  | 'verify-failed'
-  | 'gate-blocked'
-  | 'push-rejected'
-  | 'no-changes'
-  | 'refused';
-
-/** What one fix attempt produced; the fix report is rendered from this. */
-export interface FixRoundRecord {
-  round: number;
-  outcome: FixOutcome;
-  fixer: AgentRun | null;
-  fixed: { findingId: string; description: string }[];
-  rejected: { findingId: string; reason: string }[];
-  /** The squashed commit pushed (or that would be pushed on dry-run). */
-  commitSha: string | null;
-  previousHeadSha: string;
-  verify: VerifyResult[];
-  /** Findings the confirm step could not reproduce with a failing test; not fixed. */
-  unconfirmed?: { findingId: string; reason: string }[];
-  /** Findings confirmed by a failing test, which goes into the fix commit. */
-  confirmed?: { findingId: string; testFile: string | null }[];
-  /** One-line human explanation of the outcome. */
-  message: string;
 }

@@ -1,45 +1,90 @@
-// Runs one role through the registry and records it as an AgentRun for the report.
+// The one way to call an agent in a role (issue 9): write the role's context folder, fill its
+// prompt template, run the CLI through the registry (which checks the model it reports and
+// parses the envelope), and record the call as an AgentRun for the report. A failed agent is
+// an outcome, never a throw; a context folder that cannot be written or a template with an
+// unknown placeholder is a bug of ours and throws.
+import path from 'node:path';
 import type * as z from 'zod';
 import type { AgentRegistry } from '../agents/registry.js';
 import { runRole, type RoleOutcome } from '../agents/run-role.js';
-import { NO_USAGE, type AgentSpec, type Invocation, type Role } from '../agents/types.js';
-import type { AgentRun } from '../review/types.js';
+import { NO_USAGE, type AgentKind, type AgentSpec, type Invocation, type Role } from '../agents/types.js';
+import type { PrContext } from '../github/types.js';
+import { writeContextDir, type ContextData } from './context-dir.js';
+import { sharedPromptValues } from './prompt-data.js';
+import { fillTemplate, type Prompts } from './prompts.js';
+import type { AgentRun } from './types.js';
 
-export interface RoleRequest {
-  role: Role;
-  name: string;
-  spec: AgentSpec;
-  prompt: string;
-  cwd: string;
-  contextDir: string;
-  stateDir: string;
-  round: number;
+/** What every call of a run shares. */
+export interface RoleEnv {
+  registry: AgentRegistry;
+  prompts: Prompts;
+  /** The checkout the agents run in. */
+  workDir: string;
+  /** Private scratch folder of this run (context folders, state homes). */
+  scratchDir: string;
   timeoutMs: number;
-  sessionId?: string;
+  instructions?: string;
 }
 
-export async function runAgentRole<T>(
+export interface RoleCall<T> {
+  role: Role;
+  /** Role instance (reviewer-2, fixer, confirm, …): names the agent in reports and logs. */
+  name: string;
+  spec: AgentSpec;
+  ctx: PrContext;
+  round: number;
+  /** The files of the context folder. */
+  data: ContextData;
+  /** The context folder's name in the round's scratch folder; `name` when not given. */
+  folder?: string;
+  /** The CLI's state home; `<folder>-home` next to the context folder when not given. */
+  stateDir?: string;
+  /** Template values beyond the ones every prompt shares. */
+  values?: Record<string, string | number>;
+  sessionId?: string | null;
+  schema: z.ZodType<T>;
+}
+
+export interface RoleResult<T> {
+  outcome: RoleOutcome<T>;
+  run: AgentRun;
+}
+
+export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<T>> {
+  const roundDir = path.join(env.scratchDir, `round-${call.round}`);
+  const folder = call.folder ?? call.name;
+  const contextDir = await writeContextDir(roundDir, folder, call.data);
+  const shared = sharedPromptValues(call.ctx, call.round, contextDir, env.instructions);
+  return runInvocation(
+    env.registry,
+    call.spec.agent,
+    {
+      role: call.role,
+      name: call.name,
+      model: call.spec.model,
+      prompt: fillTemplate(env.prompts[call.role], { ...shared, ...call.values }),
+      cwd: env.workDir,
+      contextDir,
+      stateDir: call.stateDir ?? path.join(roundDir, `${folder}-home`),
+      round: call.round,
+      timeoutMs: env.timeoutMs,
+      ...(call.sessionId ? { sessionId: call.sessionId } : {}),
+    },
+    call.schema,
+  );
+}
+
+/** Runs one invocation on the adapter of `agent`; an unknown agent is a failed outcome too. */
+async function runInvocation<T>(
   registry: AgentRegistry,
-  req: RoleRequest,
+  agent: AgentKind,
+  inv: Invocation,
   schema: z.ZodType<T>,
-): Promise<{ outcome: RoleOutcome<T>; run: AgentRun }> {
+): Promise<RoleResult<T>> {
   const started = Date.now();
   let outcome: RoleOutcome<T>;
   try {
-    const adapter = registry.get(req.spec.agent);
-    const inv: Invocation = {
-      role: req.role,
-      name: req.name,
-      model: req.spec.model,
-      prompt: req.prompt,
-      cwd: req.cwd,
-      contextDir: req.contextDir,
-      stateDir: req.stateDir,
-      round: req.round,
-      timeoutMs: req.timeoutMs,
-      ...(req.sessionId ? { sessionId: req.sessionId } : {}),
-    };
-    outcome = await runRole(adapter, inv, schema);
+    outcome = await runRole(registry.get(agent), inv, schema);
   } catch (e) {
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -47,10 +92,10 @@ export async function runAgentRole<T>(
   return {
     outcome,
     run: {
-      name: req.name,
-      role: req.role,
-      agent: req.spec.agent,
-      modelRequested: req.spec.model,
+      name: inv.name,
+      role: inv.role,
+      agent,
+      modelRequested: inv.model,
       modelReported: answer?.model ?? null,
       status: outcome.ok ? 'ok' : 'failed',
       error: outcome.ok ? null : outcome.error,

@@ -1,5 +1,7 @@
 // Realistic records for the report tests (not a test file itself).
-import type { AgentRun, Finding, FixRoundRecord, ReviewRoundRecord } from '../../src/review/types.js';
+import type { Finding, ReviewRoundRecord } from '../../src/review/types.js';
+import type { AgentRun } from '../../src/roles/types.js';
+import type { FixRoundRecord } from '../../src/fix/types.js';
 import type { ReportContext } from '../../src/report/markdown.js';
 
 export const HEAD = '3f786850e387550fdab836ed7e6dc881de23001b';

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createRegistry } from '../../src/agents/registry.js';
 import { AgentError, NO_USAGE, type AgentAdapter, type Invocation } from '../../src/agents/types.js';
 import { callFixer, type FixEnv } from '../../src/fix/fix-round.js';
+import { buildFixPayload } from '../../src/fix/payload.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
 import { prContext, PROMPTS_URL } from './helpers.js';
@@ -69,11 +70,20 @@ async function env(adapter: AgentAdapter): Promise<FixEnv> {
   };
 }
 
+/** The fixer's call in a round; the payload's content is not what these tests are about. */
+const fixCall = (round: number) => ({
+  ctx: prContext(),
+  round,
+  loop: 1,
+  payload: buildFixPayload(prContext().meta.number, round, []),
+  feedback: '',
+});
+
 it('resumes the same session in the next round', async () => {
   const calls: Invocation[] = [];
   const e = await env(sessionfulAdapter(calls, () => false));
-  await callFixer(e, prContext(), 1, scratch, '');
-  const second = await callFixer(e, prContext(), 2, scratch, '');
+  await callFixer(e, fixCall(1));
+  const second = await callFixer(e, fixCall(2));
   expect(second.outcome.ok).toBe(true);
   expect(calls.map((c) => c.sessionId ?? null)).toEqual([null, 's1']);
   expect(calls[0]!.stateDir).toBe(calls[1]!.stateDir);
@@ -83,9 +93,9 @@ it('starts a fresh session with the earlier rounds in the prompt when resuming f
   const calls: Invocation[] = [];
   let forgetNow = false;
   const e = await env(sessionfulAdapter(calls, () => forgetNow));
-  await callFixer(e, prContext(), 1, scratch, '');
+  await callFixer(e, fixCall(1));
   forgetNow = true;
-  const second = await callFixer(e, prContext(), 2, scratch, '');
+  const second = await callFixer(e, fixCall(2));
   expect(second.outcome.ok).toBe(true);
   expect(calls.map((c) => c.sessionId ?? null)).toEqual([null, 's1', null]);
   expect(calls[2]!.prompt).toContain('Earlier in this run');

@@ -1,6 +1,7 @@
 // Realistic domain values for the unit tests (not a test file itself).
 import type { PrContext, PrMeta, ReviewThread, ThreadComment } from '../../src/github/types.js';
-import type { Finding, FixRoundRecord, ReviewRoundRecord } from '../../src/review/types.js';
+import type { Finding, ReviewRoundRecord } from '../../src/review/types.js';
+import type { FixRoundRecord } from '../../src/fix/types.js';
 import { countFindings } from '../../src/review/findings.js';
 
 /** The repository's prompt templates. */

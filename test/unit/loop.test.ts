@@ -3,7 +3,8 @@ import type { PrContext, PrMeta } from '../../src/github/types.js';
 import { runLoop, type LoopEnd, type LoopSteps } from '../../src/loop.js';
 import type { RoundOutcome } from '../../src/review/round.js';
 import { fingerprint } from '../../src/review/stuck.js';
-import type { Finding, FixRoundRecord, ReviewRoundRecord } from '../../src/review/types.js';
+import type { Finding, ReviewRoundRecord } from '../../src/review/types.js';
+import type { FixRoundRecord } from '../../src/fix/types.js';
 import { HEAD, finding, fixRecord, meta, prContext, reviewRecord, threadFinding } from './helpers.js';
 
 const FIX1 = '9c1185a5c5e9fc54612808977ee8f548b2258d31';
