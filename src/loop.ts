@@ -1,12 +1,16 @@
 // Rounds and termination (SPEC §5–§6): review → report → fix → report, until converged,
 // stuck, blocked, failed, or max-rounds. Each step is injected so the order of events
-// reads here like the data-flow picture in docs/architecture.md.
+// reads here like the data-flow picture in docs/architecture.md. The four hook points fire
+// from here, and the loop keeps the one ledger of fixed findings' fingerprints.
+import type { RawFinding } from './agents/envelope.js';
+import type { HookPoint } from './config/repo-config.js';
 import type { RunStatus } from './config/outputs.js';
 import type { PrContext, PrMeta } from './github/types.js';
+import { WritesRefused } from './preflight/writes-refused.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
 import { isConverged } from './review/consensus.js';
-import type { Finding, ReviewRoundRecord } from './review/types.js';
+import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
 import type { FixRoundRecord } from './fix/types.js';
 
 export interface LoopSteps {
@@ -15,7 +19,9 @@ export interface LoopSteps {
   /** `end` is set when this report is the run's last word. */
   publishReview(rec: ReviewRoundRecord, end: LoopEnd | null): Promise<void>;
   fix(ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord>;
-  publishFix(rec: FixRoundRecord, end: LoopEnd | null): Promise<void>;
+  publishFix(rec: FixRoundRecord, end: LoopEnd | null, review: FixedByReview): Promise<void>;
+  /** Runs a lifecycle hook; before-review and after-review may answer with findings. */
+  hook(point: HookPoint, info: Record<string, unknown>): Promise<RawFinding[]>;
   /** Waits until the PR head shows the pushed commit; null when it never does. */
   waitForHead(sha: string): Promise<PrMeta | null>;
   afterPush(headRef: string): Promise<void>;
@@ -29,11 +35,21 @@ export interface LoopEnd {
   remaining?: Finding[];
 }
 
+/** What a fix report needs from the review before it. */
+export interface FixedByReview {
+  /** Fingerprints of the findings this fix pushed a fix for (none unless it was pushed). */
+  fixed: FixedFingerprint[];
+  counts: Counts;
+}
+
 export interface LoopInput {
   meta: PrMeta;
   maxRounds: number;
   dryRun: boolean;
+  /** Fingerprints of what earlier runs fixed: a finding that matches one is stuck. */
   fixedBefore: FixedFingerprint[];
+  /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
+  push: { canPush: boolean; reason: string | null };
 }
 
 export interface LoopResult {
@@ -41,7 +57,6 @@ export interface LoopResult {
   message: string;
   rounds: { review: ReviewRoundRecord; fix: FixRoundRecord | null }[];
   headSha: string;
-  fixed: FixedFingerprint[];
   /** Findings of the last review that remain (active and stuck). */
   remaining: Finding[];
   stuck: Finding[];
@@ -49,6 +64,40 @@ export interface LoopResult {
 }
 
 export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopResult> {
+  return loopRounds(steps, input).catch((e: unknown) => {
+    if (e instanceof WritesRefused) return reviewOnlyAfterRefusal(e, input.meta.headSha);
+    throw e;
+  });
+}
+
+/** The after-finish hook; the coordinator keeps the loop's result before it runs, in case it fails. */
+export async function finishLoop(steps: Pick<LoopSteps, 'hook'>, prNumber: number, result: LoopResult): Promise<void> {
+  await steps.hook('after-finish', {
+    prNumber, headSha: result.headSha, status: result.status, rounds: result.rounds.length,
+    remaining: result.remaining.map((f) => f.id),
+  });
+}
+
+/**
+ * GitHub refused the run's first write (a token that may not write, which nothing told up
+ * front). The refused write is always the first review report (it is the run's first write,
+ * and a token's permissions do not change during a run), so the run ends review-only on that
+ * review, as it would have had the token been known read-only from the start.
+ */
+function reviewOnlyAfterRefusal(e: WritesRefused, headSha: string): LoopResult {
+  const review = e.record;
+  return {
+    status: 'review-only',
+    message: e.message,
+    rounds: [{ review, fix: null }],
+    headSha,
+    remaining: [...review.findings, ...review.stuck],
+    stuck: review.stuck,
+    last: review,
+  };
+}
+
+async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResult> {
   const rounds: LoopResult['rounds'] = [];
   const fixed = [...input.fixedBefore];
   let meta = input.meta;
@@ -62,7 +111,6 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
     message,
     rounds,
     headSha: meta.headSha,
-    fixed,
     remaining: remaining ?? (last ? [...last.findings, ...last.stuck] : []),
     stuck: last?.stuck ?? [],
     last,
@@ -71,10 +119,16 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
   for (let round = 1; round <= input.maxRounds; round++) {
     steps.log(`round ${round}: reviewing ${meta.headSha.slice(0, 7)}`);
     const ctx = await steps.loadContext(meta);
-    const { record, failure } = await steps.review({ round, ctx, fixedBefore: fixed });
+    const files = ctx.files.map((f) => f.filename);
+    const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
+    const before = await steps.hook('before-review', hookInfo);
+    const { record, failure } = await steps.review({
+      round, ctx, fixedBefore: fixed, before,
+      afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
+    });
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };
     rounds.push(entry);
-    const decision = decide(record, ctx, failure);
+    const decision = decide(record, input.push, failure);
     if (decision) {
       await steps.publishReview(record, decision);
       return end(decision.status, decision.message, record);
@@ -85,17 +139,15 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
     entry.fix = fix;
     const fixStatus = fixTerminal(fix, input.dryRun);
     const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
-    if (fix.outcome === 'pushed') {
-      const ids = new Set(fix.fixed.map((f) => f.findingId));
-      fixed.push(...record.findings.filter((f) => ids.has(f.id)).map(fingerprint));
-    }
+    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
+    const fixedNow = fix.outcome === 'pushed' ? record.findings.filter((f) => fixedIds.has(f.id)).map(fingerprint) : [];
+    fixed.push(...fixedNow);
     const last = round === input.maxRounds;
     // The PR must show a pushed fix before its report goes out, so that report can be the
     // run's last word when it never does (SPEC §7: a failure after a comment is explained).
     const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha!);
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     const after = humanLeft ? 'manual' : last ? 'max-rounds' : null;
-    const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
     const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
     const fixEnd: LoopEnd | null = fixStatus
       ? { status: fixStatus, message: fix.message }
@@ -104,7 +156,12 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
         : after
           ? { status: after, message: endMessage(after, input.maxRounds), remaining: unfixed }
           : null;
-    await steps.publishFix(fix, fixEnd);
+    await steps.publishFix(fix, fixEnd, { fixed: fixedNow, counts: record.counts });
+    // After the report, so a failing hook cannot lose the record of a pushed fix.
+    await steps.hook('after-fix', {
+      round, prNumber: meta.number, headSha: fix.commitSha ?? fix.previousHeadSha,
+      previousHeadSha: fix.previousHeadSha, outcome: fix.outcome, fixed: fix.fixed, rejected: fix.rejected,
+    });
     if (fixStatus) return end(fixStatus, fix.message, record);
     if (!moved) return end('failed', lost!, record);
     meta = moved;
@@ -118,15 +175,15 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
 /** Ends the loop right after a review, or null when the fixer should run. */
 function decide(
   rec: ReviewRoundRecord,
-  ctx: PrContext,
+  push: LoopInput['push'],
   failure: string | null,
 ): { status: RunStatus; message: string } | null {
   if (failure)
     return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
   if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus))
     return { status: 'converged', message: 'No blocking findings remain.' };
-  if (!ctx.canPush)
-    return { status: 'review-only', message: `Review only: ${ctx.reviewOnlyReason ?? 'fixing is not allowed'}.` };
+  if (!push.canPush)
+    return { status: 'review-only', message: `Review only: ${push.reason ?? 'fixing is not allowed'}.` };
   const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');
   if (rec.threadsTruncated)
     return {

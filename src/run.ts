@@ -16,10 +16,9 @@ import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.j
 import { dispatchWorkflow, listComments } from './github/comments.js';
 import { getPrMeta } from './github/pull-request.js';
 import { getTokenIdentity } from './github/identity.js';
-import { reviewOnlyAfterRefusal, WritesRefused } from './preflight/writes-refused.js';
 import { loadPrContext, waitForHead } from './github/pr-context.js';
 import type { ActionIO } from './io.js';
-import { runLoop, type LoopResult } from './loop.js';
+import { finishLoop, runLoop, type LoopResult } from './loop.js';
 import { createHookRunner } from './commands/hooks.js';
 import { makePathMatcher } from './github/path-filter.js';
 import { readPriorRuns } from './preflight/memory.js';
@@ -224,7 +223,7 @@ async function execute(
     cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, redactValues), log, sandbox,
   });
   const instructions = config.instructions ? { instructions: config.instructions } : {};
-  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, hooks, ...instructions };
+  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, ...instructions };
   const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
   const session = { id: null as string | null, history: [] as string[] };
   const alreadyConfirmed = new Set<string>();
@@ -258,11 +257,12 @@ async function execute(
         await checkout.beforeRound();
         const { maxDiffLines, maxDiffChars } = config;
         const budget = { maxDiffLines, maxDiffChars, ...(keep ? { keep } : {}) };
-        return loadPrContext(octokit, repo, m, budget, push, { git, log });
+        return loadPrContext(octokit, repo, m, budget, { git, log });
       },
       review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
       fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
-      ...roundReports({ publisher, reportCtx, writer, hooks, prNumber: meta.number }),
+      ...roundReports({ publisher, reportCtx, writer }),
+      hook: (point, info) => hooks.run(point, info),
       waitForHead: (sha) => {
         const pollMs = env.PR_REVIEW_LOOP_HEAD_POLL_MS;
         return waitForHead(octokit, repo, meta.number, sha, pollMs ? { delayMs: Number(pollMs) } : {});
@@ -281,17 +281,11 @@ async function execute(
       },
       log,
     },
-    { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore },
-  ).catch((e: unknown) => {
-    if (e instanceof WritesRefused) return reviewOnlyAfterRefusal(e, meta.headSha, fixedBefore);
-    throw e;
-  });
+    { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore, push },
+  );
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
-  await hooks.run('after-finish', {
-    prNumber: meta.number, headSha: result.headSha, status: result.status, rounds: result.rounds.length,
-    remaining: result.remaining.map((f) => f.id),
-  });
+  await finishLoop({ hook: (point, info) => hooks.run(point, info) }, meta.number, result);
   const { status, rounds, remaining, stuck, message } = result;
   await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").

@@ -27,7 +27,6 @@ export async function loadPrContext(
   repo: RepoRef,
   meta: PrMeta,
   budget: ContextBudget,
-  push: { canPush: boolean; reason: string | null },
   local: LocalCheckout,
 ): Promise<PrContext> {
   const threadsRead = getReviewThreads(octokit, repo, meta.number);
@@ -59,8 +58,6 @@ export async function loadPrContext(
     threads: threads.threads,
     threadsTruncated: threads.truncated,
     reviewState: computeReviewState(threads.reviews),
-    canPush: push.canPush,
-    reviewOnlyReason: push.reason,
   };
 }
 

@@ -100,7 +100,4 @@ export interface PrContext {
   threads: ReviewThread[];
   threadsTruncated: boolean;
   reviewState: ReviewState;
-  canPush: boolean;
-  /** Why the run is review-only, when canPush is false. */
-  reviewOnlyReason: string | null;
 }

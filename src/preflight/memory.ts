@@ -13,10 +13,8 @@ export interface PriorRuns {
   states: HiddenState[];
   /** A final state recorded for this head, if any. */
   finalForHead: HiddenState | null;
-  fixedIds: string[];
   /** Fingerprints of every finding an earlier run reported fixed. */
   fixed: FixedFingerprint[];
-  stuckIds: string[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -54,14 +52,7 @@ export async function readPriorRuns(
   });
   const isFinal = (s: HiddenState) => s.headSha === headSha && s.status !== null && FINAL.has(s.status);
   const finalForHead = [...states].reverse().find(isFinal) ?? null;
-  const uniq = (xs: string[]) => [...new Set(xs)];
-  return {
-    states,
-    finalForHead,
-    fixedIds: uniq(states.flatMap((s) => s.fixedIds)),
-    fixed: fingerprints(states),
-    stuckIds: uniq(states.flatMap((s) => s.stuckIds)),
-  };
+  return { states, finalForHead, fixed: fingerprints(states) };
 }
 
 /** The trust rule; the cheap checks first, so only plausible states cost a request. */

@@ -12,12 +12,6 @@ import { countFindings, groupFindings, normalizeFinding, sortFindings } from './
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { ReviewRoundRecord } from './types.js';
-import type { HookRunner } from '../commands/hooks.js';
-
-export interface RoundEnv extends RoleEnv {
-  /** Lifecycle hooks; before-review and after-review may add findings to the round. */
-  hooks?: HookRunner;
-}
 
 export interface RoundPlan {
   round: number;
@@ -25,6 +19,10 @@ export interface RoundPlan {
   reviewers: AgentSpec[];
   analyzer: AgentSpec;
   fixedBefore: FixedFingerprint[];
+  /** Findings the before-review hook added. */
+  before?: RawFinding[];
+  /** The after-review hook: it sees the reviewers' findings and may add its own. */
+  afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
 
 export interface RoundOutcome {
@@ -38,16 +36,8 @@ export function reviewContextData(ctx: PrContext) {
   return { ...prContextData(ctx), threads: cleanDeep(threadsForReview(ctx.threads)) };
 }
 
-export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<RoundOutcome> {
+export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<RoundOutcome> {
   const { ctx, round } = plan;
-  const hookInfo = {
-    round,
-    prNumber: ctx.meta.number,
-    headSha: ctx.meta.headSha,
-    baseSha: ctx.meta.baseSha,
-    files: ctx.files.map((f) => f.filename),
-  };
-  const beforeHook = (await env.hooks?.run('before-review', hookInfo)) ?? [];
   const data = reviewContextData(ctx);
   const reviewerJobs = plan.reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
@@ -69,13 +59,9 @@ export async function runReviewRound(env: RoundEnv, plan: RoundPlan): Promise<Ro
     if (r.outcome.ok) for (const f of r.outcome.value.findings) raw.push({ finding: f, reviewer: r.run.name });
   }
   const okCount = reviewerResults.filter((r) => r.outcome.ok).length;
-  const afterHook =
-    (await env.hooks?.run('after-review', {
-      ...hookInfo,
-      findings: raw.map((r) => ({ ...r.finding, reviewer: r.reviewer })),
-    })) ?? [];
+  const afterHook = (await plan.afterReviewers?.(raw.map((r) => ({ ...r.finding, reviewer: r.reviewer })))) ?? [];
   raw.push(
-    ...beforeHook.map((finding) => ({ finding, reviewer: 'hook:before-review' })),
+    ...(plan.before ?? []).map((finding) => ({ finding, reviewer: 'hook:before-review' })),
     ...afterHook.map((finding) => ({ finding, reviewer: 'hook:after-review' })),
   );
 

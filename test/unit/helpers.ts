@@ -41,8 +41,6 @@ export function prContext(over: Partial<PrContext> = {}): PrContext {
     threads: [],
     threadsTruncated: false,
     reviewState: { hasChangesRequested: false, changesRequestedBy: [] },
-    canPush: true,
-    reviewOnlyReason: null,
     ...over,
   };
 }

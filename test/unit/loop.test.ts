@@ -22,6 +22,9 @@ interface Script {
 function scripted(script: Script) {
   const calls: string[] = [];
   const published: { review: [ReviewRoundRecord, LoopEnd | null][]; fix: [FixRoundRecord, LoopEnd | null][] } = { review: [], fix: [] };
+  /** The fingerprints each fix report was given: the loop's ledger of what this run fixed. */
+  const fixedReported: string[][] = [];
+  const hooks: string[] = [];
   const fixInputs: Finding[][] = [];
   const fixedBeforeSeen: string[][] = [];
   let r = 0;
@@ -35,6 +38,7 @@ function scripted(script: Script) {
     review: async (plan) => {
       calls.push(`review ${plan.round}`);
       fixedBeforeSeen.push(plan.fixedBefore.map((p) => p.id));
+      await plan.afterReviewers?.([]);
       const out = script.reviews[r++];
       if (!out) throw new Error(`unexpected review round ${plan.round}`);
       return { ...out, record: { ...out.record, round: plan.round, headSha: plan.ctx.meta.headSha } };
@@ -50,9 +54,14 @@ function scripted(script: Script) {
       if (!out) throw new Error(`unexpected fix in round ${round}`);
       return { ...out, round };
     },
-    publishFix: async (rec, end) => {
+    publishFix: async (rec, end, review) => {
       calls.push(`publishFix ${rec.round} ${end?.status ?? '-'}`);
       published.fix.push([rec, end]);
+      fixedReported.push(review.fixed.map((p) => p.id));
+    },
+    hook: async (point) => {
+      hooks.push(point);
+      return [];
     },
     waitForHead: async (sha) => {
       calls.push(`waitForHead ${sha.slice(0, 7)}`);
@@ -64,10 +73,17 @@ function scripted(script: Script) {
     },
     log: () => undefined,
   };
-  return { steps, calls, published, fixInputs, fixedBeforeSeen };
+  return { steps, calls, published, fixInputs, fixedBeforeSeen, fixedReported, hooks };
 }
 
-const input = (over: { maxRounds?: number; dryRun?: boolean } = {}) => ({ meta: meta(), maxRounds: 3, dryRun: false, fixedBefore: [], ...over });
+const input = (over: { maxRounds?: number; dryRun?: boolean; push?: { canPush: boolean; reason: string | null } } = {}) => ({
+  meta: meta(),
+  maxRounds: 3,
+  dryRun: false,
+  fixedBefore: [],
+  push: { canPush: true, reason: null },
+  ...over,
+});
 const ok = (record: ReviewRoundRecord): RoundOutcome => ({ record, failure: null });
 
 const bug = finding({ id: 'BUG-5bb51bb7', priority: 'P1' });
@@ -109,7 +125,7 @@ describe('runLoop', () => {
     expect(res.rounds.map((x) => x.fix?.outcome ?? null)).toEqual(['pushed', null]);
     // Round 2's stuck detection knows what round 1 fixed.
     expect(s.fixedBeforeSeen).toEqual([[], [bug.id]]);
-    expect(res.fixed).toEqual([fingerprint(bug)]);
+    expect(s.fixedReported).toEqual([[fingerprint(bug).id]]);
   });
 
   it('only stuck findings left: manual, no fix', async () => {
@@ -134,6 +150,15 @@ describe('runLoop', () => {
     const s = scripted({ reviews: [ok(rec)] });
     expect((await runLoop(s.steps, input())).status).toBe('manual');
     expect(s.calls).not.toContain('fix 1');
+  });
+
+  it('fires the hook points of each round in order: before-review, after-review, after-fix', async () => {
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug] })), ok(reviewRecord({ findings: [] }))],
+      fixes: [pushed([bug.id])],
+    });
+    await runLoop(s.steps, input());
+    expect(s.hooks).toEqual(['before-review', 'after-review', 'after-fix', 'before-review', 'after-review']);
   });
 
   it('threads and code findings: the fixer runs, then the loop ends with manual', async () => {
@@ -169,12 +194,12 @@ describe('runLoop', () => {
     expect(res.message).toContain('npm test');
     expect(s.calls.at(-1)).toBe('publishFix 1 failed');
     expect(s.calls.some((c) => c.startsWith('waitForHead') || c.startsWith('afterPush'))).toBe(false);
-    expect(res.fixed).toEqual([]);
+    expect(s.fixedReported).toEqual([[]]);
   });
 
   it('canPush false: review-only, no fix', async () => {
-    const s = scripted({ reviews: [ok(reviewRecord({ findings: [sec] }))], ctx: { canPush: false, reviewOnlyReason: 'mode is "review"' } });
-    const res = await runLoop(s.steps, input());
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [sec] }))] });
+    const res = await runLoop(s.steps, input({ push: { canPush: false, reason: 'mode is "review"' } }));
     expect(res.status).toBe('review-only');
     expect(res.message).toContain('mode is "review"');
     expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 review-only']);
@@ -201,7 +226,7 @@ describe('runLoop', () => {
     expect(res.status).toBe('max-rounds');
     expect(res.rounds).toHaveLength(2);
     expect(res.remaining).toEqual([]);
-    expect(res.fixed.map((f) => f.id)).toEqual([sec.id, bug.id]);
+    expect(s.fixedReported.flat()).toEqual([sec.id, bug.id]);
     expect(s.calls.filter((c) => c.startsWith('afterPush'))).toHaveLength(2);
   });
 

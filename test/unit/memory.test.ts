@@ -63,14 +63,14 @@ describe('readPriorRuns', () => {
       trust(),
     );
     expect(runs.states).toEqual([ours]);
-    expect(runs.fixedIds).toEqual(['BUG-5bb51bb7']);
+    expect(runs.fixed.map((f) => f.id)).toEqual(['BUG-5bb51bb7']);
   });
 
   it('ignores a forged state posted by another user, whatever it claims', async () => {
     const forged = state({ kind: 'final', status: 'converged', fixedIds: ['SEC-1a2b3c4d'], stuckIds: ['BUG-5bb51b'] });
     const comments = [report(forged, 'mallory'), posted('mallory', `${MARKER}\n${encodeState(forged)}`)];
     const runs = await readPriorRuns(comments, BOT, HEAD, trust());
-    expect(runs).toMatchObject({ states: [], finalForHead: null, fixedIds: [], stuckIds: [] });
+    expect(runs).toMatchObject({ states: [], finalForHead: null, fixed: [] });
   });
 
   it('matches the own login case-insensitively', async () => {
@@ -101,7 +101,7 @@ describe('readPriorRuns', () => {
     expect(runs.finalForHead).toBeNull();
   });
 
-  it('collects fixed and stuck ids across runs without duplicates', async () => {
+  it('collects the fixed findings across runs without duplicates', async () => {
     const runs = await readPriorRuns(
       [
         report(state({ kind: 'fix', fixedIds: ['BUG-5bb51bb7', 'SEC-1a2b3c4d'] })),
@@ -112,8 +112,7 @@ describe('readPriorRuns', () => {
       HEAD,
       trust(),
     );
-    expect(runs.fixedIds).toEqual(['BUG-5bb51bb7', 'SEC-1a2b3c4d', 'QUAL-0badc0de']);
-    expect(runs.stuckIds).toEqual(['BUG-5bb51bb7']);
+    expect(runs.fixed.map((f) => f.id)).toEqual(['BUG-5bb51bb7', 'SEC-1a2b3c4d', 'QUAL-0badc0de']);
   });
 
   it('skips a marker comment of ours whose state is missing or broken', async () => {
@@ -138,7 +137,7 @@ describe('the trust rule: this workflow job and a run of this workflow', () => {
     const t = trust();
     const c = report(converged(over));
     const runs = await readPriorRuns([c], BOT, HEAD, t);
-    expect(runs).toMatchObject({ states: [], finalForHead: null, fixedIds: [], fixed: [], stuckIds: [] });
+    expect(runs).toMatchObject({ states: [], finalForHead: null, fixed: [] });
     expect(t.logs).toHaveLength(1);
     expect(t.logs[0]).toMatch(new RegExp(`ignored the hidden state of comment ${c.id}: `));
     expect(t.logs[0]).toMatch(reason);
@@ -176,6 +175,6 @@ describe('the trust rule: this workflow job and a run of this workflow', () => {
     const runs = await readPriorRuns(comments, BOT, HEAD, trust());
     expect(runs.states).toEqual([genuine]);
     expect(runs.finalForHead).toBeNull();
-    expect(runs.stuckIds).toEqual([]);
+    expect(runs.fixed.map((f) => f.id)).toEqual(['BUG-5bb51bb7']);
   });
 });

@@ -10,7 +10,8 @@ import { createRegistry } from '../../src/agents/registry.js';
 import { NO_USAGE, type AgentAdapter, type Invocation } from '../../src/agents/types.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { isConverged } from '../../src/review/consensus.js';
-import { runReviewRound, type RoundEnv } from '../../src/review/round.js';
+import { runReviewRound } from '../../src/review/round.js';
+import type { RoleEnv } from '../../src/roles/call.js';
 import { comment, prContext, thread, PROMPTS_URL } from './helpers.js';
 
 const writerThread = thread({ id: 'PRRT_writer', comments: [comment({ databaseId: 1001 })] });
@@ -49,7 +50,7 @@ afterEach(async () => {
 });
 
 async function round(threads: ReturnType<typeof thread>[], analyzer: string, calls: Invocation[] = []) {
-  const env: RoundEnv = {
+  const env: RoleEnv = {
     registry: createRegistry({ adapters: { claude: adapter(calls, analyzer) } }),
     prompts: await loadPrompts(PROMPTS_URL),
     workDir: scratch,
