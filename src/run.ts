@@ -47,6 +47,8 @@ export interface RunDeps {
   /** Real CLI adapters (claude, codex, …); the command adapter is built from the config. */
   adapters?: Partial<Record<AgentKind, AgentAdapter>>;
   promptsUrl?: URL;
+  /** Faster waits for the tests (main.ts reads them); GitHub's own pacing when absent. */
+  timing?: { retryBaseMs?: number; headPollMs?: number };
 }
 
 export async function run(deps: RunDeps): Promise<void> {
@@ -135,12 +137,12 @@ async function execute(
   const prompts = await loadPrompts(deps.promptsUrl ?? new URL('../prompts/', import.meta.url));
   // 3. which PR, and who asked
   const { target, repo } = readTarget(env, inputs.pr);
-  const retryBase = env.PR_REVIEW_LOOP_RETRY_BASE_MS;
+  const { retryBaseMs, headPollMs } = deps.timing ?? {};
   const octokit = createClient({
     token: inputs.githubToken,
     baseUrl: apiUrlFromEnv(env),
     log,
-    ...(retryBase ? { retryAfterBaseValue: Number(retryBase) } : {}),
+    ...(retryBaseMs ? { retryAfterBaseValue: retryBaseMs } : {}),
   });
   await checkTrigger(octokit, repo, target, inputs.allowedBots);
   const meta = await getPrMeta(octokit, repo, target.number);
@@ -263,10 +265,7 @@ async function execute(
       fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
       ...roundReports({ publisher, reportCtx, writer }),
       hook: (point, info) => hooks.run(point, info),
-      waitForHead: (sha) => {
-        const pollMs = env.PR_REVIEW_LOOP_HEAD_POLL_MS;
-        return waitForHead(octokit, repo, meta.number, sha, pollMs ? { delayMs: Number(pollMs) } : {});
-      },
+      waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, headPollMs ? { delayMs: headPollMs } : {}),
       afterPush: async (headRef) => {
         for (const wf of config.dispatchWorkflows) {
           try {

@@ -7,9 +7,8 @@ import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { findingSchema, type RawFinding } from '../agents/envelope.js';
-import { runProcess } from '../agents/process.js';
 import type { HookPoint } from '../config/repo-config.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
+import { runShell, succeeded, type ShellEnv } from './shell.js';
 
 export class HookError extends Error {}
 
@@ -17,16 +16,12 @@ export interface HookRunner {
   run(point: HookPoint, context: Record<string, unknown>): Promise<RawFinding[]>;
 }
 
-export interface HookOptions {
+/** Hooks run as the sandbox user, with write access to the checkout and their own folder. */
+export interface HookOptions extends ShellEnv {
   hooks: Record<HookPoint, string[]>;
-  cwd: string;
   scratchDir: string;
-  env: NodeJS.ProcessEnv;
-  timeoutMs: number;
   redact: (text: string) => string;
   log: (line: string) => void;
-  /** Hooks run as the sandbox user, with write access to the checkout and their own folder. */
-  sandbox?: Sandbox;
 }
 
 const TAIL_CHARS = 2000;
@@ -57,17 +52,8 @@ export function createHookRunner(opts: HookOptions): HookRunner {
       };
       for (const command of commands) {
         opts.log(`hook ${point}: ${command}`);
-        const spec = {
-          command: '/bin/sh',
-          args: ['-c', `exec 2>&1; ${command}`],
-          cwd: opts.cwd,
-          env,
-          timeoutMs: opts.timeoutMs,
-        };
-        const r = opts.sandbox
-          ? await opts.sandbox.run(spec, { workTree: opts.cwd, owned: [dir] })
-          : await runProcess(spec);
-        if (r.exitCode !== 0 || r.timedOut) {
+        const r = await runShell(command, { ...opts, env }, [dir]);
+        if (!succeeded(r)) {
           const tail = opts.redact(r.stdout.slice(-TAIL_CHARS).trim());
           const why = r.timedOut ? 'timed out' : `exited with ${r.exitCode}`;
           const output = tail ? `\n\nOutput (tail):\n\n\`\`\`text\n${tail}\n\`\`\`` : '';

@@ -1,19 +1,14 @@
 // The project's own verification commands (SPEC §6): each must pass before a push.
 // They run the PR's code, so they get the same token-free environment as the agents.
-import { runProcess } from '../agents/process.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
 import type { VerifyResult } from '../fix/types.js';
+import { runShell, succeeded, type ShellEnv } from './shell.js';
 
 export const TAIL_LINES = 40;
 
-export interface VerifyOptions {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  timeoutMs: number;
+/** Each command runs as the sandbox user, with write access to the checkout. */
+export interface VerifyOptions extends ShellEnv {
   redact: (text: string) => string;
   log: (line: string) => void;
-  /** Runs each command as the sandbox user, with write access to the checkout. */
-  sandbox?: Sandbox;
 }
 
 function tail(text: string, lines: number): string {
@@ -29,14 +24,7 @@ export async function runVerify(
   const results: VerifyResult[] = [];
   for (const command of commands) {
     opts.log(`verify: ${command}`);
-    const spec = {
-      command: '/bin/sh',
-      args: ['-c', `exec 2>&1; ${command}`],
-      cwd: opts.cwd,
-      env: opts.env,
-      timeoutMs: opts.timeoutMs,
-    };
-    const r = opts.sandbox ? await opts.sandbox.run(spec, { workTree: opts.cwd }) : await runProcess(spec);
+    const r = await runShell(command, opts);
     const result: VerifyResult = {
       command,
       exitCode: r.exitCode,
@@ -45,7 +33,7 @@ export async function runVerify(
       timedOut: r.timedOut,
     };
     results.push(result);
-    if (r.exitCode !== 0 || r.timedOut) return { ok: false, results };
+    if (!succeeded(r)) return { ok: false, results };
   }
   return { ok: true, results };
 }

@@ -2,7 +2,7 @@
 // defaults included (action.yml declares none, so a user's value can be told from a default
 // when merging with the repo config), parsed into one camelCase Config.
 import * as z from 'zod';
-import { AGENT_KINDS, type AgentKind, type AgentSpec } from '../agents/types.js';
+import { AGENT_KINDS, type AgentSpec } from '../agents/types.js';
 import { reviewerRefs, singleRef } from './agent-specs.js';
 import { agentConfig, agentVersions } from './agent-settings.js';
 import { ConfigError } from './errors.js';
@@ -49,69 +49,35 @@ export const INPUT_NAMES = Object.keys(inputSchemaShape) as InputName[];
 export type RawInputs = Partial<Record<InputName, string>>;
 type Parsed = z.output<z.ZodObject<typeof inputSchemaShape>>;
 
-export interface Config {
-  githubToken: string;
-  pr?: number;
-  agent: AgentKind;
-  agentCommand?: string;
-  agentConfig: Record<string, Record<string, unknown>>;
-  agentVersions: Partial<Record<AgentKind, string>>;
+/** `max-diff-lines` → `maxDiffLines`, at the type level. */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+const camelCase = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The inputs that name agents: `roles()` turns them into the specs each role runs with. */
+const ROLE_INPUTS = ['reviewers', 'analyzer', 'fixer', 'gate-reviewer'] as const;
+type RoleInput = (typeof ROLE_INPUTS)[number];
+
+/** Inputs without a default: absent unless given. */
+type OptionalInput = { [K in keyof Parsed]-?: undefined extends Parsed[K] ? K : never }[keyof Parsed];
+/** Every other input under its camelCase name, with the type its schema parses it to. */
+type PlainInputs = { [K in Exclude<keyof Parsed, RoleInput | OptionalInput> as CamelCase<K>]: Parsed[K] } & {
+  [K in Exclude<OptionalInput, RoleInput> as CamelCase<K>]?: Parsed[K];
+};
+
+export type Config = PlainInputs & {
   reviewers: AgentSpec[];
   analyzer: AgentSpec;
   fixer: AgentSpec;
   gateReviewer?: AgentSpec;
-  gateMaxLoops: number;
-  mode: 'fix' | 'review';
-  maxRounds: number;
-  verify: string[];
-  confirm: 'none' | 'P0' | 'P1';
-  failOn: 'none' | 'P0' | 'P1' | 'P2';
-  agentTimeoutMinutes: number;
-  maxDiffLines: number;
-  maxDiffChars: number;
-  configFile: string;
-  preset: string;
-  dryRun: boolean;
-  allowedBots: string[];
-  dispatchWorkflows: string[];
-  allowForkFixes: boolean;
-  isolation: 'auto' | 'required' | 'off';
-  verifyEnv: string[];
-  agentEnv: string[];
-}
+};
 
 function toConfig(o: Parsed): Config {
   const { reviewers, analyzer, fixer, gate } = roles(o);
-  return {
-    githubToken: o['github-token'],
-    pr: o.pr,
-    agent: o.agent,
-    agentCommand: o['agent-command'],
-    agentConfig: o['agent-config'],
-    agentVersions: o['agent-versions'],
-    reviewers,
-    analyzer,
-    fixer,
-    gateReviewer: gate,
-    gateMaxLoops: o['gate-max-loops'],
-    mode: o.mode,
-    maxRounds: o['max-rounds'],
-    verify: o.verify,
-    confirm: o.confirm,
-    failOn: o['fail-on'],
-    agentTimeoutMinutes: o['agent-timeout-minutes'],
-    maxDiffLines: o['max-diff-lines'],
-    maxDiffChars: o['max-diff-chars'],
-    configFile: o['config-file'],
-    preset: o.preset,
-    dryRun: o['dry-run'],
-    allowedBots: o['allowed-bots'],
-    dispatchWorkflows: o['dispatch-workflows'],
-    allowForkFixes: o['allow-fork-fixes'],
-    isolation: o.isolation,
-    verifyEnv: o['verify-env'],
-    agentEnv: o['agent-env'],
-  };
+  const isRole = (name: string) => (ROLE_INPUTS as readonly string[]).includes(name);
+  // Every input gets its field, given or not (an absent one is undefined).
+  const plain = INPUT_NAMES.flatMap((name) => (isRole(name) ? [] : [[camelCase(name), o[name]]]));
+  // The cast is what the types above say: same values, camelCase keys.
+  return { ...(Object.fromEntries(plain) as PlainInputs), reviewers, analyzer, fixer, gateReviewer: gate };
 }
 
 export const inputSchema = z

@@ -1,0 +1,28 @@
+// The project's own commands (verify commands and hooks) run one way: `/bin/sh -c` in the
+// checkout, stderr folded into stdout, the token-free environment, the agent timeout, and as
+// the sandbox user with write access to the work tree (plus any folder the command owns).
+import { runProcess, type ProcessResult } from '../agents/process.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+
+export interface ShellEnv {
+  /** The checkout: the command's working directory and the work tree it may write. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  sandbox?: Sandbox;
+}
+
+/** Runs one command line; `owned` are folders of its own it may write besides the work tree. */
+export async function runShell(command: string, shell: ShellEnv, owned: string[] = []): Promise<ProcessResult> {
+  const spec = {
+    command: '/bin/sh',
+    args: ['-c', `exec 2>&1; ${command}`],
+    cwd: shell.cwd,
+    env: shell.env,
+    timeoutMs: shell.timeoutMs,
+  };
+  return shell.sandbox ? shell.sandbox.run(spec, { workTree: shell.cwd, owned }) : runProcess(spec);
+}
+
+/** True when the command exited 0 within its time. */
+export const succeeded = (r: ProcessResult): boolean => r.exitCode === 0 && !r.timedOut;
