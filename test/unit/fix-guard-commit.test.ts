@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROUND_TRAILER, fixCommitMessage } from '../../src/fix/commit-message.js';
 import { forbiddenPaths } from '../../src/fix/guard.js';
-import { finding } from './helpers.js';
+import { finding } from '../factories.js';
 
 describe('forbiddenPaths', () => {
   it('refuses workflow files and the workflows folder itself', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FixResult } from '../../src/agents/envelope.js';
 import { buildFixPayload, checkAccounting, payloadForAgents } from '../../src/fix/payload.js';
-import { finding, threadFinding } from './helpers.js';
+import { finding, threadFinding } from '../factories.js';
 
 const p0 = finding({ id: 'SEC-1a2b3c4d', priority: 'P0', category: 'security', title: 'SQL injection' });
 const p1 = finding({ id: 'BUG-5bb51bb7', priority: 'P1' });

@@ -11,7 +11,7 @@ import { callFixer, type FixEnv } from '../../src/fix/fix-round.js';
 import { buildFixPayload } from '../../src/fix/payload.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
-import { prContext, PROMPTS_URL } from './helpers.js';
+import { prContext, PROMPTS_URL } from '../factories.js';
 
 const answer = (ids: string[]) =>
   `BEGIN_JSON\n${JSON.stringify({ fixedIssues: ids.map((findingId) => ({ findingId, description: 'done' })), rejectedIssues: [], commits: [] })}\nEND_JSON`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveForkUrl } from '../../src/git/fork-url.js';
 import { decidePush } from '../../src/github/permissions.js';
-import { meta } from './helpers.js';
+import { meta } from '../factories.js';
 
 describe('deriveForkUrl', () => {
   it('swaps owner/name in https, ssh and file URLs', () => {

@@ -5,7 +5,7 @@ import type { RoundOutcome } from '../../src/review/round.js';
 import { fingerprint } from '../../src/review/stuck.js';
 import type { Finding, ReviewRoundRecord } from '../../src/review/types.js';
 import type { FixRoundRecord } from '../../src/fix/types.js';
-import { HEAD, finding, fixRecord, meta, prContext, reviewRecord, threadFinding } from './helpers.js';
+import { HEAD, finding, fixRecord, meta, prContext, reviewRecord, threadFinding } from '../factories.js';
 
 const FIX1 = '9c1185a5c5e9fc54612808977ee8f548b2258d31';
 const FIX2 = '1b6453892473a467d07372d45eb05abc2031647a';

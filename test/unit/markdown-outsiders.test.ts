@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReviewReport } from '../../src/report/markdown.js';
 import { outsidersSection } from '../../src/report/markdown-outsiders.js';
 import type { ReportContext } from '../../src/report/format.js';
-import { reviewRecord, threadFinding } from './helpers.js';
+import { reviewRecord, threadFinding } from '../factories.js';
 
 const ctx: ReportContext = {
   serverUrl: 'https://github.com', owner: 'octo-org', repo: 'demo-repo', prNumber: 7,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IssueComment } from '../../src/github/comments.js';
 import { readPriorRuns, type StateTrust } from '../../src/preflight/memory.js';
 import { composeComment, encodeState, MARKER, type HiddenState } from '../../src/report/state.js';
-import { HEAD } from './helpers.js';
+import { HEAD } from '../factories.js';
 
 const BOT = 'github-actions[bot]';
 const OLD_HEAD = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';

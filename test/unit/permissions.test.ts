@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canWrite, decidePush, isBot, permissionOf, type Permission } from '../../src/github/permissions.js';
-import { meta } from './helpers.js';
+import { meta } from '../factories.js';
 
 const fork = meta({ headRepoFullName: 'contributor/demo-repo' });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { PrFile } from '../../src/github/types.js';
 import { fillTemplate, loadPrompts } from '../../src/roles/prompts.js';
 import { sharedPromptValues } from '../../src/roles/prompt-data.js';
-import { prContext, PROMPTS_URL } from './helpers.js';
+import { prContext, PROMPTS_URL } from '../factories.js';
 
 const many = (n: number): PrFile[] =>
   Array.from({ length: n }, (_v, i) => ({

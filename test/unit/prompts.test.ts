@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROMPT_NAMES, PromptError, fillTemplate, loadPrompts, type PromptName } from '../../src/roles/prompts.js';
 import { sharedPromptValues } from '../../src/roles/prompt-data.js';
-import { prContext, PROMPTS_URL } from './helpers.js';
+import { prContext, PROMPTS_URL } from '../factories.js';
 
 const realDir = fileURLToPath(new URL('../../prompts/', import.meta.url));
 const temps: string[] = [];

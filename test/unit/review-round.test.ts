@@ -12,7 +12,7 @@ import { loadPrompts } from '../../src/roles/prompts.js';
 import { isConverged } from '../../src/review/consensus.js';
 import { runReviewRound } from '../../src/review/round.js';
 import type { RoleEnv } from '../../src/roles/call.js';
-import { comment, prContext, thread, PROMPTS_URL } from './helpers.js';
+import { comment, prContext, thread, PROMPTS_URL } from '../factories.js';
 
 const writerThread = thread({ id: 'PRRT_writer', comments: [comment({ databaseId: 1001 })] });
 const outsiderThread = thread({

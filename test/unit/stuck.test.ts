@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeFinding } from '../../src/review/findings.js';
 import { fingerprint, markStuck } from '../../src/review/stuck.js';
 import { threadFindings } from '../../src/review/threads.js';
-import { thread } from './helpers.js';
+import { thread } from '../factories.js';
 
 // Round N: the fixer reported this finding fixed.
 const fixedInRound1 = normalizeFinding(

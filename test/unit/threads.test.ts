@@ -4,7 +4,7 @@ import { MARKER } from '../../src/report/marker.js';
 import {
   humanUnresolved, splitByWriters, startedByWriter, threadFindings, threadsForReview,
 } from '../../src/review/threads.js';
-import { comment, thread } from './helpers.js';
+import { comment, thread } from '../factories.js';
 
 const t1 = thread();
 const t2 = thread({

@@ -6,7 +6,7 @@ import type { PrTarget } from '../../src/github/types.js';
 import { checkCommandCoversHead, RefusedRun } from '../../src/preflight/checks.js';
 import { createOrigin, type Origin } from '../contract/git-origin.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';
-import { meta } from './helpers.js';
+import { meta } from '../factories.js';
 
 const REPO = { owner: 'octo-org', repo: 'demo-repo' };
 const HEAD_REF = 'refs/heads/feature/planted-bug';

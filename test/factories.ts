@@ -1,11 +1,11 @@
 // Realistic domain values for the unit tests (not a test file itself).
-import type { PrContext, PrMeta, ReviewThread, ThreadComment } from '../../src/github/types.js';
-import type { Finding, ReviewRoundRecord } from '../../src/review/types.js';
-import type { FixRoundRecord } from '../../src/fix/types.js';
-import { countFindings } from '../../src/review/findings.js';
+import type { PrContext, PrMeta, ReviewThread, ThreadComment } from '../src/github/types.js';
+import type { Finding, ReviewRoundRecord } from '../src/review/types.js';
+import type { FixRoundRecord } from '../src/fix/types.js';
+import { countFindings } from '../src/review/findings.js';
 
 /** The repository's prompt templates. */
-export const PROMPTS_URL = new URL('../../prompts/', import.meta.url);
+export const PROMPTS_URL = new URL('../prompts/', import.meta.url);
 
 export const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 export const BASE = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
