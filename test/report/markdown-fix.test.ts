@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderFixReport } from '../../src/report/markdown.js';
 import { sanitize } from '../../src/report/sanitize.js';
-import { FIX_SHA, HEAD, agent, ctx, fixRecord } from './records.js';
+import { SHOP_FIX_SHA as FIX_SHA, SHOP_HEAD as HEAD, shopAgent as agent, shopReportCtx as ctx, shopFixRecord as fixRecord } from '../factories.js';
 
 describe('renderFixReport', () => {
   it('reports a pushed fix with commit links, fixed and rejected findings, and the fixer', () => {

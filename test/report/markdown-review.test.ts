@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderReviewReport } from '../../src/report/markdown.js';
 import { MARKER, composeComment, decodeState } from '../../src/report/state.js';
-import { HEAD, agent, ctx, finding, reviewRecord } from './records.js';
+import { SHOP_HEAD as HEAD, shopAgent as agent, shopReportCtx as ctx, shopFinding as finding, shopReviewRecord as reviewRecord } from '../factories.js';
 import { liveProblems, render } from './markdown-render.js';
 
 const ZWSP = '\u200b';
