@@ -3,42 +3,32 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentsForRun } from './agents/for-run.js';
-import { openSandbox } from './sandbox/announce.js';
+import { agentsForRun, type RunAgentsSetup } from './agents/for-run.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
-import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
 import { ConfigError } from './config/errors.js';
-import { runFixRound, type FixEnv } from './fix/fix-round.js';
+import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
+import type { ResolvedConfig } from './config/repo-config.js';
 import { openCheckout, prepareForAgents } from './git/prepare.js';
-import { planPush } from './preflight/push-plan.js';
-import { roundReports } from './report/round-reports.js';
-import { apiUrlFromEnv, createClient, serverUrlFromEnv } from './github/client.js';
-import { dispatchWorkflow, listComments } from './github/comments.js';
-import { getPrMeta } from './github/pull-request.js';
-import { getTokenIdentity } from './github/identity.js';
-import { loadPrContext, waitForHead } from './github/pr-context.js';
+import { serverUrlFromEnv } from './github/client.js';
 import type { ActionIO } from './io.js';
 import { finishLoop, runLoop, type LoopResult } from './loop.js';
-import { createHookRunner } from './commands/hooks.js';
-import { makePathMatcher } from './github/path-filter.js';
-import { readPriorRuns } from './preflight/memory.js';
-import { createRunCheck, workflowIdentity } from './github/workflow-runs.js';
-import {
-  checkCommandCoversHead, checkOpen, checkTrigger, loadResolvedConfig, readConfig, readTarget, RefusedRun, SkipRun,
-} from './preflight/checks.js';
-import { loadPrompts } from './roles/prompts.js';
-import { createPublisher, type Publisher } from './report/publish.js';
-import { redactSecrets } from './report/sanitize.js';
-import { renderFailureReport, renderFinalSummary } from './report/markdown.js';
-import { block, type ReportContext } from './report/format.js';
-import { guardedIO } from './report/guarded-io.js';
-import { failureState, type StateWriter } from './report/state.js';
-import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
-import { runReviewRound } from './review/round.js';
-import type { Counts } from './review/types.js';
+import { loopSteps } from './loop-steps.js';
+import { readConfig, RefusedRun, SkipRun } from './preflight/checks.js';
+import { readMemory } from './preflight/memory.js';
+import { planPush } from './preflight/push-plan.js';
 import { skipIfHandled } from './preflight/skip.js';
+import { startRun } from './preflight/start.js';
+import { block, reportContext, type ReportContext } from './report/format.js';
+import { guardedIO } from './report/guarded-io.js';
+import { renderFailureReport, renderFinalSummary } from './report/markdown.js';
+import { createPublisher, type Publisher } from './report/publish.js';
 import { writeReportJson } from './report/report-json.js';
+import { redactSecrets } from './report/sanitize.js';
+import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
+import type { Counts } from './review/types.js';
+import { openSandbox } from './sandbox/announce.js';
+import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 
 export interface RunDeps {
   env: NodeJS.ProcessEnv;
@@ -127,168 +117,78 @@ async function execute(
 ): Promise<Execution> {
   const { io, env, cwd } = deps;
   const log = (m: string) => io.info(m); // io is guarded: redacted, workflow commands defused
-  // 1. config, before anything else
+  const redact = (t: string) => redactSecrets(t, redactValues);
+  // 1. config, before anything else; the token is a secret from here on
   const { raw, config: inputs } = readConfig(env);
   secrets.push(inputs.githubToken);
   redactValues.push(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
-  // 2. prompts readable
-  // run.ts sits one level below the repository root in src/ and, bundled, in dist/.
-  const prompts = await loadPrompts(deps.promptsUrl ?? new URL('../prompts/', import.meta.url));
-  // 3. which PR, and who asked
-  const { target, repo } = readTarget(env, inputs.pr);
+  // 2. prompts, the PR and who asked, the repo config, the token's identity, earlier comments
   const { retryBaseMs, headPollMs } = deps.timing ?? {};
-  const octokit = createClient({
-    token: inputs.githubToken,
-    baseUrl: apiUrlFromEnv(env),
-    log,
-    ...(retryBaseMs ? { retryAfterBaseValue: retryBaseMs } : {}),
+  const started = await startRun({
+    env, raw, inputs, log, ...(retryBaseMs ? { retryBaseMs } : {}),
+    // run.ts sits one level below the repository root in src/ and, bundled, in dist/.
+    promptsUrl: deps.promptsUrl ?? new URL('../prompts/', import.meta.url),
   });
-  await checkTrigger(octokit, repo, target, inputs.allowedBots);
-  const meta = await getPrMeta(octokit, repo, target.number);
-  checkOpen(meta);
-  await checkCommandCoversHead(octokit, repo, target, meta, log);
+  const { config, octokit, repo, meta, identity } = started;
   state.headSha = meta.headSha;
-  // Independent reads at once (issue 8, part 4): the repo config, who the token is (one GraphQL
-  // `viewer` request: the login its comments carry, App tokens included), and the comments
-  // that hold the memory of earlier runs.
-  const [config, identity, comments] = await Promise.all([
-    loadResolvedConfig(octokit, repo, raw, inputs.configFile, meta.baseSha),
-    getTokenIdentity(octokit),
-    listComments(octokit, repo, meta.number),
-  ]);
-  const serverUrl = serverUrlFromEnv(env);
-  const runUrl = env.GITHUB_RUN_ID ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${env.GITHUB_RUN_ID}` : null;
-  const reportCtx: ReportContext = {
-    serverUrl, owner: repo.owner, repo: repo.repo, prNumber: meta.number, runUrl,
-    maxRounds: config.maxRounds, mode: config.mode, dryRun: config.dryRun,
-  };
-  const publisher = createPublisher({
-    octokit, repo, prNumber: meta.number, dryRun: config.dryRun, secrets: redactValues, io,
-  });
-  state.publisher = publisher;
-  state.reportCtx = reportCtx;
+  const reportCtx = reportContext(serverUrlFromEnv(env), env.GITHUB_RUN_ID, repo, meta.number, config);
+  const { dryRun } = config;
+  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun, secrets: redactValues, io });
+  Object.assign(state, { publisher, reportCtx });
 
-  // 4. the checkout: a clean git work tree at the PR head, without persisted credentials
+  // 3. the checkout: a clean git work tree at the PR head, without persisted credentials
   const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
-  const git = await openCheckout(cwd, { serverUrl, token: inputs.githubToken }, { ...meta, fork }, log);
+  const auth = { serverUrl: reportCtx.serverUrl, token: inputs.githubToken };
+  const git = await openCheckout(cwd, auth, { ...meta, fork }, log);
 
-  // 5. memory of earlier runs: only our own marker comments count
+  // 4. memory of earlier runs: only our own marker comments, written by this workflow job
+  const { comments } = started;
   const ownLogin = identity.login;
-  // A state counts only if this workflow job wrote it in a run of this workflow (issue 7).
-  const self = workflowIdentity(env);
-  const trust = { job: self.job, workflow: self.workflow, checkRun: createRunCheck(octokit, repo, self.runId), log };
-  const writer: StateWriter = {
-    runId: env.GITHUB_RUN_ID ?? null,
-    ...(self.job ? { job: self.job } : {}),
-    ...(self.workflow ? { workflow: self.workflow } : {}),
-  };
-  const prior = await readPriorRuns(comments, ownLogin, meta.headSha, trust);
-  if (target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
+  const { prior, writer } = await readMemory({ env, octokit, repo, comments, ownLogin, headSha: meta.headSha, log });
+  if (started.target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
 
-  // 6. the sandbox user every agent, verify command and hook runs as; then agents and push permission
+  // 5. the sandbox user every agent, verify command and hook runs as; the agents; push permission
   const sandbox = await openSandbox(config.isolation, cwd, io);
   state.closers.push(() => sandbox.close());
-  const gate = config.gateReviewer ? [config.gateReviewer] : [];
   const { registry, commandEnv } = await agentsForRun({
-    kinds: [...config.reviewers, config.analyzer, config.fixer, ...gate].map((spec) => spec.agent),
-    ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
-    agentConfig: config.agentConfig,
-    agentVersions: config.agentVersions,
-    agentEnvNames: config.agentEnv,
-    verifyEnvNames: config.verifyEnv,
-    env,
-    secrets,
-    sandbox,
-    log,
-    ...(deps.adapters ? { adapters: deps.adapters } : {}),
+    ...agentSettings(config), env, secrets, sandbox, log, ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
-  const push = await planPush({
-    octokit, repo, meta, git, mode: config.mode, allowForkFixes: config.allowForkFixes, fork, identity, env,
-  });
+  const { mode, allowForkFixes } = config;
+  const push = await planPush({ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env });
   // A token the event says is read-only writes nothing at all, not even a refused comment.
   if (push.readOnlyToken) publisher.refuseWrites(push.readOnlyToken);
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // SPEC §8: agent config from the base branch, the commit identity, the local git config pinned.
   const checkout = await prepareForAgents(git, meta, log);
 
-  const timeoutMs = config.agentTimeoutMinutes * 60_000;
-  // Hooks are trusted commands, but they run in a checkout of the PR's code; on a PR from
-  // another repository that code is untrusted, so hooks run only when fork fixes are allowed.
-  const hooksAllowed = !fork || config.allowForkFixes;
-  if (!hooksAllowed && Object.values(config.hooks).some((h) => h.length)) {
-    log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
-  }
-  const noHooks = { 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] };
-  const hooks = createHookRunner({
-    hooks: hooksAllowed ? config.hooks : noHooks,
-    cwd, scratchDir, env: commandEnv, timeoutMs, redact: (t) => redactSecrets(t, redactValues), log, sandbox,
+  // 6. the loop, then the after-finish hook and the job summary
+  const steps = loopSteps({
+    config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
+    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, ...(headPollMs ? { headPollMs } : {}),
   });
-  const instructions = config.instructions ? { instructions: config.instructions } : {};
-  const roundEnv = { registry, prompts, workDir: cwd, scratchDir, timeoutMs, ...instructions };
-  const keep = config.paths.include.length || config.paths.exclude.length ? makePathMatcher(config.paths) : undefined;
-  const session = { id: null as string | null, history: [] as string[] };
-  const alreadyConfirmed = new Set<string>();
-  const fixedBefore = prior.fixed;
-
-  const fixEnv: FixEnv = {
-    ...roundEnv,
-    git,
-    fixer: config.fixer,
-    ...(config.gateReviewer ? { gate: config.gateReviewer } : {}),
-    gateMaxLoops: config.gateMaxLoops,
-    verify: config.verify,
-    dryRun: config.dryRun,
-    verifyEnv: commandEnv,
-    sandbox,
-    redact: (t) => redactSecrets(t, redactValues),
-    log,
-    session,
-    commitExclude: checkout.commitExclude,
-    confirm: config.confirm,
-    alreadyConfirmed,
-    beforePush: checkout.restoreGitConfig,
-    beforeGate: checkout.restoreAgentConfig,
-    pushRemote: push.remote,
-  };
-
-  const result = await runLoop(
-    {
-      loadContext: async (m) => {
-        // A fixer may have rewritten agent config files; later rounds' agents must not load them.
-        await checkout.beforeRound();
-        const { maxDiffLines, maxDiffChars } = config;
-        const budget = { maxDiffLines, maxDiffChars, ...(keep ? { keep } : {}) };
-        return loadPrContext(octokit, repo, m, budget, { git, log });
-      },
-      review: (plan) => runReviewRound(roundEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
-      fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
-      ...roundReports({ publisher, reportCtx, writer }),
-      hook: (point, info) => hooks.run(point, info),
-      waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, headPollMs ? { delayMs: headPollMs } : {}),
-      afterPush: async (headRef) => {
-        for (const wf of config.dispatchWorkflows) {
-          try {
-            await dispatchWorkflow(octokit, repo, wf, headRef);
-          } catch (e) {
-            const why = describeError(e);
-            const what = `could not start workflow ${wf} on ${headRef} (dispatch-workflows)`;
-            throw new Error(`${what}: ${why}; the fix was pushed`);
-          }
-          log(`dispatched workflow ${wf} on ${headRef}`);
-        }
-      },
-      log,
-    },
-    { meta, maxRounds: config.maxRounds, dryRun: config.dryRun, fixedBefore, push },
-  );
+  const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, fixedBefore: prior.fixed, push });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
-  await finishLoop({ hook: (point, info) => hooks.run(point, info) }, meta.number, result);
+  await finishLoop(steps, meta.number, result);
   const { status, rounds, remaining, stuck, message } = result;
   await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").
   return { ...result, failOn: config.failOn };
+}
+
+/** What agentsForRun needs from the config: every agent kind the roles name, and their settings. */
+function agentSettings(config: ResolvedConfig): Omit<RunAgentsSetup, 'env' | 'secrets' | 'sandbox' | 'log'> {
+  const gate = config.gateReviewer ? [config.gateReviewer] : [];
+  const roles = [...config.reviewers, config.analyzer, config.fixer, ...gate];
+  return {
+    kinds: roles.map((spec) => spec.agent),
+    ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
+    agentConfig: config.agentConfig,
+    agentVersions: config.agentVersions,
+    agentEnvNames: config.agentEnv,
+    verifyEnvNames: config.verifyEnv,
+  };
 }
 
 async function reportFailure(

@@ -26,6 +26,24 @@ export interface HookOptions extends ShellEnv {
 
 const TAIL_CHARS = 2000;
 
+const NO_HOOKS: Record<HookPoint, string[]> = {
+  'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [],
+};
+
+/**
+ * Hooks are trusted commands, but they run in a checkout of the PR's code; on a PR from another
+ * repository that code is untrusted, so there hooks run only when fork fixes are allowed.
+ */
+export function hooksForPr(
+  hooks: Record<HookPoint, string[]>, untrustedFork: boolean, log: (line: string) => void,
+): Record<HookPoint, string[]> {
+  if (!untrustedFork) return hooks;
+  if (Object.values(hooks).some((h) => h.length)) {
+    log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
+  }
+  return NO_HOOKS;
+}
+
 export function createHookRunner(opts: HookOptions): HookRunner {
   let calls = 0;
   return {

@@ -50,7 +50,9 @@ export type RawInputs = Partial<Record<InputName, string>>;
 type Parsed = z.output<z.ZodObject<typeof inputSchemaShape>>;
 
 /** `max-diff-lines` → `maxDiffLines`, at the type level. */
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 const camelCase = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The inputs that name agents: `roles()` turns them into the specs each role runs with. */

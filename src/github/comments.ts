@@ -55,3 +55,18 @@ export async function getTokenLogin(octokit: Octokit): Promise<string> {
 export async function dispatchWorkflow(octokit: Octokit, repo: RepoRef, workflow: string, ref: string): Promise<void> {
   await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref });
 }
+
+/** The dispatch-workflows input after a push: each workflow started on the pushed branch, in order. */
+export async function dispatchWorkflows(
+  octokit: Octokit, repo: RepoRef, workflows: readonly string[], ref: string, log: (line: string) => void,
+): Promise<void> {
+  for (const wf of workflows) {
+    try {
+      await dispatchWorkflow(octokit, repo, wf, ref);
+    } catch (e) {
+      const why = e instanceof Error ? e.message || e.name : String(e);
+      throw new Error(`could not start workflow ${wf} on ${ref} (dispatch-workflows): ${why}; the fix was pushed`);
+    }
+    log(`dispatched workflow ${wf} on ${ref}`);
+  }
+}

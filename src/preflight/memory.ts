@@ -2,8 +2,11 @@
 // identity. Anyone else's comment is never trusted as state, whatever it contains. And since
 // every workflow of the repository posts as that same github-actions[bot] (issue 7), a state
 // counts only when it names this workflow job and a run GitHub says is a run of this workflow.
+import type { Octokit } from '../github/client.js';
 import type { IssueComment } from '../github/comments.js';
-import { MARKER, decodeState, type HiddenState } from '../report/state.js';
+import type { RepoRef } from '../github/types.js';
+import { createRunCheck, workflowIdentity } from '../github/workflow-runs.js';
+import { MARKER, decodeState, type HiddenState, type StateWriter } from '../report/state.js';
 import type { FixedFingerprint } from '../review/stuck.js';
 
 // A head that ended in one of these was reviewed for good; a failed run may be retried.
@@ -27,6 +30,27 @@ export interface StateTrust {
   checkRun(runId: string): Promise<string | null>;
   /** Says why a state was ignored. */
   log(message: string): void;
+}
+
+/** What earlier runs of this workflow job left (trusted states only), and how this run signs its own. */
+export async function readMemory(m: {
+  env: NodeJS.ProcessEnv;
+  octokit: Octokit;
+  repo: RepoRef;
+  comments: IssueComment[];
+  ownLogin: string;
+  headSha: string;
+  log: (line: string) => void;
+}): Promise<{ prior: PriorRuns; writer: StateWriter }> {
+  const self = workflowIdentity(m.env);
+  const checkRun = createRunCheck(m.octokit, m.repo, self.runId);
+  const trust = { job: self.job, workflow: self.workflow, checkRun, log: m.log };
+  const writer: StateWriter = {
+    runId: m.env.GITHUB_RUN_ID ?? null,
+    ...(self.job ? { job: self.job } : {}),
+    ...(self.workflow ? { workflow: self.workflow } : {}),
+  };
+  return { prior: await readPriorRuns(m.comments, m.ownLogin, m.headSha, trust), writer };
 }
 
 /**

@@ -17,6 +17,19 @@ export interface ReportContext {
   dryRun: boolean;
 }
 
+/** Where the reports link to: the server, the repository, the PR and this workflow run. */
+export function reportContext(
+  serverUrl: string,
+  runId: string | undefined,
+  repo: { owner: string; repo: string },
+  prNumber: number,
+  settings: Pick<ReportContext, 'maxRounds' | 'mode' | 'dryRun'>,
+): ReportContext {
+  const runUrl = runId ? `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}` : null;
+  const { maxRounds, mode, dryRun } = settings;
+  return { serverUrl, owner: repo.owner, repo: repo.repo, prNumber, runUrl, maxRounds, mode, dryRun };
+}
+
 /** Untrusted text as one line, safe in prose, at the start of a line and in table cells. */
 export function inline(text: string, max = 300): string {
   return neutraliseInline(text, max);

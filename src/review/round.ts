@@ -49,7 +49,9 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const analyzerJob =
     writers.length + outsiders.length === 0
       ? Promise.resolve(null)
-      : callRole(env, { role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, data, schema: analyzerResultSchema });
+      : callRole(env, {
+          role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, data, schema: analyzerResultSchema,
+        });
 
   const [reviewerResults, analyzerResult] = await Promise.all([Promise.all(reviewerJobs), analyzerJob]);
 

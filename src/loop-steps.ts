@@ -1,0 +1,102 @@
+// The steps of loop.ts wired to the real world: the PR's context from GitHub and the checkout,
+// the review round and the fix round with their agents, the reports, the hooks, the wait for a
+// pushed head and the workflows to dispatch after it. Everything here is fixed for the run,
+// decided before the first round.
+import type { AgentRegistry } from './agents/registry.js';
+import { createHookRunner, hooksForPr } from './commands/hooks.js';
+import type { ResolvedConfig } from './config/repo-config.js';
+import { runFixRound, type FixEnv } from './fix/fix-round.js';
+import type { PreparedCheckout } from './git/prepare.js';
+import type { Git } from './git/runner.js';
+import type { Octokit } from './github/client.js';
+import { dispatchWorkflows } from './github/comments.js';
+import { makePathMatcher } from './github/path-filter.js';
+import { loadPrContext, waitForHead } from './github/pr-context.js';
+import type { PrMeta, RepoRef } from './github/types.js';
+import type { LoopSteps } from './loop.js';
+import type { PushPlan } from './preflight/push-plan.js';
+import type { ReportContext } from './report/format.js';
+import type { Publisher } from './report/publish.js';
+import { roundReports } from './report/round-reports.js';
+import type { StateWriter } from './report/state.js';
+import { runReviewRound } from './review/round.js';
+import type { RoleEnv } from './roles/call.js';
+import type { Prompts } from './roles/prompts.js';
+import type { Sandbox } from './sandbox/sandbox.js';
+
+export interface RunWiring {
+  config: ResolvedConfig;
+  octokit: Octokit;
+  repo: RepoRef;
+  meta: PrMeta;
+  /** The PR comes from another repository. */
+  fork: boolean;
+  cwd: string;
+  scratchDir: string;
+  git: Git;
+  checkout: PreparedCheckout;
+  push: PushPlan;
+  prompts: Prompts;
+  registry: AgentRegistry;
+  /** The token-free environment of verify commands and hooks. */
+  commandEnv: NodeJS.ProcessEnv;
+  sandbox: Sandbox;
+  publisher: Publisher;
+  reportCtx: ReportContext;
+  writer: StateWriter;
+  redact: (text: string) => string;
+  log: (line: string) => void;
+  /** How often to look for a pushed head; pull-request.ts's pace when absent. */
+  headPollMs?: number;
+}
+
+export function loopSteps(w: RunWiring): LoopSteps {
+  const { config, octokit, repo, meta, git, checkout, log } = w;
+  const timeoutMs = config.agentTimeoutMinutes * 60_000;
+  const hooks = createHookRunner({
+    hooks: hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log),
+    cwd: w.cwd, scratchDir: w.scratchDir, env: w.commandEnv, timeoutMs, redact: w.redact, log, sandbox: w.sandbox,
+  });
+  const roleEnv: RoleEnv = {
+    registry: w.registry, prompts: w.prompts, workDir: w.cwd, scratchDir: w.scratchDir, timeoutMs,
+    ...(config.instructions ? { instructions: config.instructions } : {}),
+  };
+  const fixEnv: FixEnv = {
+    ...roleEnv,
+    git,
+    fixer: config.fixer,
+    ...(config.gateReviewer ? { gate: config.gateReviewer } : {}),
+    gateMaxLoops: config.gateMaxLoops,
+    verify: config.verify,
+    dryRun: config.dryRun,
+    verifyEnv: w.commandEnv,
+    sandbox: w.sandbox,
+    redact: w.redact,
+    log,
+    session: { id: null, history: [] },
+    commitExclude: checkout.commitExclude,
+    confirm: config.confirm,
+    alreadyConfirmed: new Set<string>(),
+    beforePush: checkout.restoreGitConfig,
+    beforeGate: checkout.restoreAgentConfig,
+    pushRemote: w.push.remote,
+  };
+  const { include, exclude } = config.paths;
+  const keep = include.length || exclude.length ? { keep: makePathMatcher(config.paths) } : {};
+  const budget = { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...keep };
+  const poll = w.headPollMs ? { delayMs: w.headPollMs } : {};
+  return {
+    loadContext: async (m) => {
+      // A fixer may have rewritten agent config files; later rounds' agents must not load them.
+      await checkout.beforeRound();
+      return loadPrContext(octokit, repo, m, budget, { git, log });
+    },
+    review: (plan) => runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
+    fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
+    ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer }),
+    hook: (point, info) => hooks.run(point, info),
+    waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
+    afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),
+    log,
+  };
+}
