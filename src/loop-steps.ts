@@ -5,7 +5,8 @@
 import type { AgentRegistry } from './agents/registry.js';
 import { createHookRunner, hooksForPr } from './commands/hooks.js';
 import type { ResolvedConfig } from './config/repo-config.js';
-import { runFixRound, type FixEnv } from './fix/fix-round.js';
+import { runFixRound } from './fix/fix-round.js';
+import { type FixEnv } from './fix/env.js';
 import type { PreparedCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
 import type { Octokit } from './github/client.js';

@@ -9,9 +9,9 @@ import type { PrContext, PrMeta } from './github/types.js';
 import { WritesRefused } from './preflight/writes-refused.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
-import { isConverged } from './review/consensus.js';
 import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
 import type { FixRoundRecord } from './fix/types.js';
+import { decide, endMessage, fixTerminal } from './termination.js';
 
 export interface LoopSteps {
   loadContext(meta: PrMeta): Promise<PrContext>;
@@ -170,52 +170,4 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     if (last) return end('max-rounds', endMessage('max-rounds', input.maxRounds), record, unfixed);
   }
   throw new Error('unreachable: the loop always ends inside a round');
-}
-
-/** Ends the loop right after a review, or null when the fixer should run. */
-function decide(
-  rec: ReviewRoundRecord,
-  push: LoopInput['push'],
-  failure: string | null,
-): { status: RunStatus; message: string } | null {
-  if (failure)
-    return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
-  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus))
-    return { status: 'converged', message: 'No blocking findings remain.' };
-  if (!push.canPush)
-    return { status: 'review-only', message: `Review only: ${push.reason ?? 'fixing is not allowed'}.` };
-  const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');
-  if (rec.threadsTruncated)
-    return {
-      status: 'manual',
-      message:
-        'The PR has more review threads than the action reads (300); fixing is blocked until a human resolves some.',
-    };
-  if (fixable.length === 0) {
-    const why = rec.stuck.length
-      ? 'only stuck findings remain'
-      : 'only unresolved review threads or requested changes remain';
-    return { status: 'manual', message: `Manual resolution required: ${why}.` };
-  }
-  return null;
-}
-
-function endMessage(status: 'manual' | 'max-rounds', maxRounds: number): string {
-  return status === 'manual'
-    ? 'Manual resolution required: unresolved review threads or requested changes need a human.'
-    : `Reached max-rounds (${maxRounds}); the fix of the last round was pushed without a re-review.`;
-}
-
-function fixTerminal(fix: FixRoundRecord, dryRun: boolean): RunStatus | null {
-  switch (fix.outcome) {
-    case 'pushed':
-      return null;
-    case 'dry-run':
-      return dryRun ? 'review-only' : 'failed';
-    case 'no-changes':
-    case 'gate-blocked':
-      return 'manual';
-    default:
-      return 'failed';
-  }
 }

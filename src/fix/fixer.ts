@@ -1,0 +1,87 @@
+// The fixer's call (SPEC §6): the PR, the payload and the gate's feedback in its context; its
+// session resumed across gate loops and rounds where the CLI can, else the earlier rounds'
+// outcome told to a fresh session; the checkout's .git/config guarded around it.
+import path from 'node:path';
+import { fixResultSchema } from '../agents/envelope.js';
+import { guardLocalConfig } from '../git/config-guard.js';
+import type { PrContext } from '../github/types.js';
+import { callRole } from '../roles/call.js';
+import { prContextData } from '../roles/context-data.js';
+import type { AgentRun } from '../roles/types.js';
+import { fenceAsData } from '../security/untrusted.js';
+import type { FixEnv } from './env.js';
+import { payloadForAgents, type FixPayload } from './payload.js';
+
+export interface FixCall {
+  ctx: PrContext;
+  round: number;
+  /** The gate loop: each has its own context folder. */
+  loop: number;
+  payload: FixPayload;
+  /** What the fixer is told besides the payload (the gate's requested changes), fenced as data. */
+  feedback: string;
+}
+
+/**
+ * Runs the fixer, resuming its session when there is one. When the CLI cannot resume (the
+ * session is gone, or the CLI has no sessions), a fresh session gets the earlier rounds'
+ * outcome in the prompt instead.
+ */
+export async function callFixer(env: FixEnv, call: FixCall) {
+  const { ctx, round, loop } = call;
+  const verifyCommands = env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)';
+  const attempt = async (sessionId: string | null, priorContext: string) => {
+    const restoreConfig = await guardLocalConfig(env.git);
+    const result = await callRole(env, {
+      role: 'fixer',
+      name: 'fixer',
+      folder: `fixer-${loop}`,
+      // One home for every round: a resumed session lives there.
+      stateDir: path.join(env.scratchDir, 'fixer-home'),
+      spec: env.fixer,
+      ctx,
+      round,
+      data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload) },
+      values: { priorContext, verifyCommands },
+      sessionId,
+      schema: fixResultSchema,
+    });
+    if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
+    return result;
+  };
+  let result = await attempt(env.session.id, call.feedback);
+  if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
+    env.log(
+      `the fixer could not resume session ${env.session.id}; ` +
+        'starting a fresh session with the earlier context in the prompt',
+    );
+    const first = result.run;
+    const earlier = env.session.history.join('\n');
+    const history = earlier ? fenceAsData('Earlier in this run', earlier) : '';
+    result = await attempt(null, [history, call.feedback].filter(Boolean).join('\n\n'));
+    result = { ...result, run: mergeRuns(first, result.run) };
+  }
+  env.session.id = result.outcome.answer?.sessionId ?? (result.outcome.ok ? null : env.session.id);
+  if (result.outcome.ok) {
+    const v = result.outcome.value;
+    const fixed = v.fixedIssues.map((f) => f.findingId).join(', ') || 'nothing';
+    const rejected = v.rejectedIssues.map((r) => `${r.findingId} (${r.reason})`).join(', ') || 'nothing';
+    env.session.history.push(`- Round ${round}: fixed ${fixed}; rejected ${rejected}.`);
+  }
+  return result;
+}
+
+/** One record for a call made twice (a failed resume, then a fresh session): times and usage add up. */
+export function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {
+  if (!prev) return next;
+  const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  return {
+    ...next,
+    durationMs: prev.durationMs + next.durationMs,
+    usage: {
+      inputTokens: add(prev.usage.inputTokens, next.usage.inputTokens),
+      outputTokens: add(prev.usage.outputTokens, next.usage.outputTokens),
+      costUsd: add(prev.usage.costUsd, next.usage.costUsd),
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// The gate reviewer (SPEC §6): an independent agent reads the PR, the payload and the fix as a
+// patch, and approves it or asks for changes, which go back to the fixer fenced as data.
+import { gateResultSchema } from '../agents/envelope.js';
+import { callRole } from '../roles/call.js';
+import { prContextData } from '../roles/context-data.js';
+import type { FixEnv } from './env.js';
+import type { FixCall } from './fixer.js';
+import { payloadForAgents } from './payload.js';
+
+export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
+  const { ctx, loop } = call;
+  const diff = await env.git(['diff', '--no-ext-diff', '--no-textconv', ctx.meta.headSha, 'HEAD']);
+  const { outcome } = await callRole(env, {
+    role: 'gate',
+    name: 'gate',
+    folder: `gate-${loop}`,
+    spec: env.gate!,
+    ctx,
+    round: call.round,
+    data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload), extra: { 'fix.patch': diff.stdout } },
+    schema: gateResultSchema,
+  });
+  if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
+  env.log(`gate (loop ${loop}): ${outcome.value.decision}`);
+  return {
+    approved: outcome.value.decision === 'approve',
+    feedback: outcome.value.requestedChanges.map((c) => `- ${c}`).join('\n') || outcome.value.summary,
+  };
+}

@@ -1,0 +1,54 @@
+// When the loop stops (SPEC §5–§6, docs/architecture.md "Termination"): right after a review,
+// and after a fix. Pure: the loop (loop.ts) asks, these rules answer with a status and why.
+import type { RunStatus } from './config/outputs.js';
+import type { FixRoundRecord } from './fix/types.js';
+import { isConverged } from './review/consensus.js';
+import type { ReviewRoundRecord } from './review/types.js';
+
+/** Ends the loop right after a review, or null when the fixer should run. */
+export function decide(
+  rec: ReviewRoundRecord,
+  push: { canPush: boolean; reason: string | null },
+  failure: string | null,
+): { status: RunStatus; message: string } | null {
+  if (failure)
+    return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
+  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus))
+    return { status: 'converged', message: 'No blocking findings remain.' };
+  if (!push.canPush)
+    return { status: 'review-only', message: `Review only: ${push.reason ?? 'fixing is not allowed'}.` };
+  const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');
+  if (rec.threadsTruncated)
+    return {
+      status: 'manual',
+      message:
+        'The PR has more review threads than the action reads (300); fixing is blocked until a human resolves some.',
+    };
+  if (fixable.length === 0) {
+    const why = rec.stuck.length
+      ? 'only stuck findings remain'
+      : 'only unresolved review threads or requested changes remain';
+    return { status: 'manual', message: `Manual resolution required: ${why}.` };
+  }
+  return null;
+}
+
+export function endMessage(status: 'manual' | 'max-rounds', maxRounds: number): string {
+  return status === 'manual'
+    ? 'Manual resolution required: unresolved review threads or requested changes need a human.'
+    : `Reached max-rounds (${maxRounds}); the fix of the last round was pushed without a re-review.`;
+}
+
+export function fixTerminal(fix: FixRoundRecord, dryRun: boolean): RunStatus | null {
+  switch (fix.outcome) {
+    case 'pushed':
+      return null;
+    case 'dry-run':
+      return dryRun ? 'review-only' : 'failed';
+    case 'no-changes':
+    case 'gate-blocked':
+      return 'manual';
+    default:
+      return 'failed';
+  }
+}
