@@ -15,17 +15,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  cliEnv,
-  cliError,
-  deepMerge,
-  isObject,
-  isReadOnly,
-  jsonLines,
-  num,
-  processFailure,
-  runCli,
+  cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli,
+  type CliAdapterOptions, type JsonObject
 } from './cli-common.js';
-import type { CliAdapterOptions, JsonObject } from './cli-common.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
 /** Offline and quiet: no update check, analytics, feedback upload or plugin sync. */

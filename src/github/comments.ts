@@ -18,14 +18,7 @@ export async function listComments(octokit: Octokit, repo: RepoRef, number: numb
     issue_number: number,
     per_page: 100,
   });
-  return rows.map((c) => ({
-    id: c.id,
-    body: c.body ?? '',
-    author: c.user?.login ?? '',
-    authorType: c.user?.type ?? '',
-    createdAt: c.created_at,
-    htmlUrl: c.html_url,
-  }));
+  return rows.map(issueComment);
 }
 
 export async function postComment(
@@ -35,13 +28,24 @@ export async function postComment(
   body: string,
 ): Promise<IssueComment> {
   const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
+  return issueComment(data);
+}
+
+/** The fields of GitHub's issue comment that the action reads. */
+function issueComment(c: {
+  id: number;
+  body?: string | undefined;
+  user: { login: string; type: string } | null;
+  created_at: string;
+  html_url: string;
+}): IssueComment {
   return {
-    id: data.id,
-    body: data.body ?? '',
-    author: data.user?.login ?? '',
-    authorType: data.user?.type ?? '',
-    createdAt: data.created_at,
-    htmlUrl: data.html_url,
+    id: c.id,
+    body: c.body ?? '',
+    author: c.user?.login ?? '',
+    authorType: c.user?.type ?? '',
+    createdAt: c.created_at,
+    htmlUrl: c.html_url,
   };
 }
 

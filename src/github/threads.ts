@@ -1,14 +1,23 @@
 // Unresolved review threads through GraphQL (SPEC §5): 100 a page, at most 3 pages;
 // more than that sets threadsTruncated, which blocks fixing. The first page also carries the
-// first 100 reviews, so a round asks GitHub once for both (issue 8: requests per round).
+// first 100 reviews, so a round asks GitHub once for both (issue 8: requests per round); the
+// same query, without the threads, reads the reviews past 100.
 import type { Octokit } from './client.js';
 import type { RepoRef, ReviewThread } from './types.js';
 
 export const REVIEW_THREADS_QUERY = /* GraphQL */ `
-  query ReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String, $withReviews: Boolean!) {
+  query ReviewThreads(
+    $owner: String!
+    $name: String!
+    $number: Int!
+    $after: String
+    $reviewsAfter: String
+    $withReviews: Boolean!
+    $withThreads: Boolean!
+  ) {
     repository(owner: $owner, name: $name) {
       pullRequest(number: $number) {
-        reviews(first: 100) @include(if: $withReviews) {
+        reviews(first: 100, after: $reviewsAfter) @include(if: $withReviews) {
           pageInfo {
             hasNextPage
             endCursor
@@ -22,7 +31,7 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
             submittedAt
           }
         }
-        reviewThreads(first: 100, after: $after) {
+        reviewThreads(first: 100, after: $after) @include(if: $withThreads) {
           totalCount
           pageInfo {
             hasNextPage
@@ -48,30 +57,6 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
                 createdAt
               }
             }
-          }
-        }
-      }
-    }
-  }
-`;
-
-/** The reviews past the first 100 (a PR with that many is rare). */
-export const MORE_REVIEWS_QUERY = /* GraphQL */ `
-  query MoreReviews($owner: String!, $name: String!, $number: Int!, $after: String) {
-    repository(owner: $owner, name: $name) {
-      pullRequest(number: $number) {
-        reviews(first: 100, after: $after) {
-          pageInfo {
-            hasNextPage
-            endCursor
-          }
-          nodes {
-            state
-            author {
-              login
-            }
-            authorAssociation
-            submittedAt
           }
         }
       }
@@ -109,7 +94,7 @@ interface ThreadsPage {
   repository: {
     pullRequest: {
       reviews?: ReviewsConnection;
-      reviewThreads: {
+      reviewThreads?: {
         totalCount: number;
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
         nodes: {
@@ -123,10 +108,6 @@ interface ThreadsPage {
       };
     } | null;
   } | null;
-}
-
-interface ReviewsPage {
-  repository: { pullRequest: { reviews: ReviewsConnection } | null } | null;
 }
 
 export interface ThreadsAndReviews {
@@ -146,8 +127,8 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
   let totalCount = 0;
   let truncated = true;
   for (let page = 0; page < MAX_THREAD_PAGES; page++) {
-    const withReviews = page === 0;
-    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, { ...vars, after, withReviews });
+    const pageVars = { ...vars, after, reviewsAfter: null, withReviews: page === 0, withThreads: true };
+    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, pageVars);
     const pr = data.repository?.pullRequest;
     if (pr?.reviews) reviewsAfter = addReviews(reviews, pr.reviews);
     const conn = pr?.reviewThreads;
@@ -171,8 +152,10 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
     }
     after = conn.pageInfo.endCursor;
   }
+  // The reviews past the first 100 (a PR with that many is rare).
   while (reviewsAfter) {
-    const data: ReviewsPage = await octokit.graphql<ReviewsPage>(MORE_REVIEWS_QUERY, { ...vars, after: reviewsAfter });
+    const more = { ...vars, after: null, reviewsAfter, withReviews: true, withThreads: false };
+    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, more);
     const conn = data.repository?.pullRequest?.reviews;
     reviewsAfter = conn ? addReviews(reviews, conn) : null;
   }

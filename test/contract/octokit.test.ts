@@ -89,7 +89,7 @@ describe('real Octokit against the fake GitHub', () => {
     let after: string | null = null;
     for (;;) {
       const page: ThreadsPage = await octokit.graphql<ThreadsPage>(THREADS_QUERY, {
-        owner: repo.owner, name: repo.repo, number: 7, after, withReviews: false,
+        owner: repo.owner, name: repo.repo, number: 7, after, withReviews: false, withThreads: true,
       });
       const conn = page.repository.pullRequest.reviewThreads;
       expect(conn.totalCount).toBe(250);
@@ -108,8 +108,18 @@ describe('real Octokit against the fake GitHub', () => {
     fake.state.addReview(7, { login: 'maintainer', state: 'CHANGES_REQUESTED', authorAssociation: 'MEMBER' });
     const before = fake.requests.length;
     const read = await getReviewThreads(client(), repo, 7);
-    const queries = fake.requests.slice(before).map((r) => /query (\w+)/.exec(String((r.body as { query?: string } | null)?.query ?? ''))?.[1]);
-    expect(queries).toEqual(['ReviewThreads', 'ReviewThreads', 'ReviewThreads', 'MoreReviews']);
+    const bodies = fake.requests.slice(before).map((r) => r.body as { query?: string; variables?: Record<string, unknown> });
+    const asked = bodies.map((b) => {
+      const v = b.variables ?? {};
+      return `${/query (\w+)/.exec(b.query ?? '')?.[1]} threads:${v.withThreads} reviews:${v.withReviews}`;
+    });
+    // Three pages of threads (the reviews' first 100 with the first), then the rest of the reviews alone.
+    expect(asked).toEqual([
+      'ReviewThreads threads:true reviews:true',
+      'ReviewThreads threads:true reviews:false',
+      'ReviewThreads threads:true reviews:false',
+      'ReviewThreads threads:false reviews:true',
+    ]);
     expect(read.threads).toHaveLength(250);
     expect(read.reviews).toHaveLength(150);
     expect(computeReviewState(read.reviews)).toEqual({
