@@ -3,6 +3,7 @@
 // pushed head and the workflows to dispatch after it. Everything here is fixed for the run,
 // decided before the first round.
 import type { AgentRegistry } from './agents/registry.js';
+import type { Budget } from './budget/budget.js';
 import { createHookRunner, hooksForPr } from './commands/hooks.js';
 import type { ResolvedConfig } from './config/repo-config.js';
 import { runFixRound } from './fix/fix-round.js';
@@ -47,6 +48,7 @@ export interface RunWiring {
   writer: StateWriter;
   redact: (text: string) => string;
   log: (line: string) => void;
+  budget: Budget;
   /** How often to look for a pushed head; pull-request.ts's pace when absent. */
   headPollMs?: number;
 }
@@ -59,7 +61,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     cwd: w.cwd, scratchDir: w.scratchDir, env: w.commandEnv, timeoutMs, redact: w.redact, log, sandbox: w.sandbox,
   });
   const roleEnv: RoleEnv = {
-    registry: w.registry, prompts: w.prompts, workDir: w.cwd, scratchDir: w.scratchDir, timeoutMs,
+    registry: w.registry, prompts: w.prompts, workDir: w.cwd, scratchDir: w.scratchDir, timeoutMs, budget: w.budget,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
   const fixEnv: FixEnv = {
@@ -98,6 +100,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     hook: (point, info) => hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
     afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),
+    budgetSpent: () => w.budget.spentReason(),
     log,
   };
 }

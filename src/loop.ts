@@ -11,7 +11,7 @@ import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
 import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
 import type { FixRoundRecord } from './fix/types.js';
-import { decide, endMessage, fixTerminal } from './termination.js';
+import { budgetEnd, decide, endMessage, fixTerminal } from './termination.js';
 
 export interface LoopSteps {
   loadContext(meta: PrMeta): Promise<PrContext>;
@@ -25,6 +25,8 @@ export interface LoopSteps {
   /** Waits until the PR head shows the pushed commit; null when it never does. */
   waitForHead(sha: string): Promise<PrMeta | null>;
   afterPush(headRef: string): Promise<void>;
+  /** Why no further agent call may start (max-tokens or max-cost-usd reached), or null. */
+  budgetSpent(): string | null;
   log(line: string): void;
 }
 
@@ -147,14 +149,18 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     // run's last word when it never does (SPEC §7: a failure after a comment is explained).
     const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha!);
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
-    const after = humanLeft ? 'manual' : last ? 'max-rounds' : null;
+    // A spent budget ends the run after a pushed fix: no call of the next round may start.
+    const spent = steps.budgetSpent();
+    const after = humanLeft ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
+    const afterMessage =
+      after === 'budget' ? budgetEnd(spent!, round) : after ? endMessage(after, input.maxRounds) : '';
     const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
     const fixEnd: LoopEnd | null = fixStatus
       ? { status: fixStatus, message: fix.message }
       : lost
         ? { status: 'failed', message: lost }
         : after
-          ? { status: after, message: endMessage(after, input.maxRounds), remaining: unfixed }
+          ? { status: after, message: afterMessage, remaining: unfixed }
           : null;
     await steps.publishFix(fix, fixEnd, { fixed: fixedNow, counts: record.counts });
     // After the report, so a failing hook cannot lose the record of a pushed fix.
@@ -166,8 +172,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     if (!moved) return end('failed', lost!, record);
     meta = moved;
     await steps.afterPush(meta.headRef);
-    if (humanLeft) return end('manual', endMessage('manual', input.maxRounds), record, unfixed);
-    if (last) return end('max-rounds', endMessage('max-rounds', input.maxRounds), record, unfixed);
+    if (after) return end(after, afterMessage, record, unfixed);
   }
   throw new Error('unreachable: the loop always ends inside a round');
 }

@@ -4,9 +4,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentsForRun, type RunAgentsSetup } from './agents/for-run.js';
+import { createBudget, type Budget } from './budget/budget.js';
+import { priceTable } from './budget/prices.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { ConfigError } from './config/errors.js';
-import { defaultOutputs, outputsOf, type OutputName } from './config/outputs.js';
+import { defaultOutputs, outputsOf, spendingOutputs, type OutputName } from './config/outputs.js';
 import type { ResolvedConfig } from './config/repo-config.js';
 import { openCheckout, prepareForAgents } from './git/prepare.js';
 import { serverUrlFromEnv } from './github/client.js';
@@ -52,7 +54,7 @@ export async function run(deps: RunDeps): Promise<void> {
   const outputs = defaultOutputs();
   let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let failure: string | null = null;
-  const state: RunState = { headSha: '', publisher: null, reportCtx: null, result: null, closers: [] };
+  const state: RunState = { headSha: '', publisher: null, reportCtx: null, result: null, budget: null, closers: [] };
   try {
     const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
     reportPath = path.join(scratchDir, 'report.json');
@@ -86,8 +88,10 @@ export async function run(deps: RunDeps): Promise<void> {
       await close().catch((e) => io.warning(`cleanup failed: ${redact(String(e))}`));
     }
     if (!outputs['head-sha']) outputs['head-sha'] = state.headSha;
+    const spending = state.budget?.spending() ?? null;
+    if (spending) Object.assign(outputs, spendingOutputs(spending));
     outputs['report-json'] = reportPath;
-    await writeReportJson(reportPath, { outputs, result: state.result, failure }, redactValues)
+    await writeReportJson(reportPath, { outputs, result: state.result, spending, failure }, redactValues)
       .catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
     for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
   }
@@ -104,6 +108,8 @@ interface RunState {
   reportCtx: ReportContext | null;
   /** The loop's outcome as soon as the loop ends (a later step may still fail). */
   result: LoopResult | null;
+  /** What the agents spent, once the budget exists. */
+  budget: Budget | null;
   /** What the run opened and must close (closed newest first). */
   closers: Array<() => Promise<void>>;
 }
@@ -135,7 +141,10 @@ async function execute(
   const reportCtx = reportContext(serverUrlFromEnv(env), env.GITHUB_RUN_ID, repo, meta.number, config);
   const { dryRun } = config;
   const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun, secrets: redactValues, io });
-  Object.assign(state, { publisher, reportCtx });
+  const { maxTokens, maxCostUsd } = config;
+  const limits = { ...(maxTokens ? { maxTokens } : {}), ...(maxCostUsd ? { maxCostUsd } : {}) };
+  const budget = createBudget(limits, priceTable(config.modelPrices));
+  Object.assign(state, { publisher, reportCtx, budget });
 
   // 3. the checkout: a clean git work tree at the PR head, without persisted credentials
   const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
@@ -165,14 +174,15 @@ async function execute(
   // 6. the loop, then the after-finish hook and the job summary
   const steps = loopSteps({
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
-    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, ...(headPollMs ? { headPollMs } : {}),
+    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ...(headPollMs ? { headPollMs } : {}),
   });
   const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, fixedBefore: prior.fixed, push });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
   await finishLoop(steps, meta.number, result);
   const { status, rounds, remaining, stuck, message } = result;
-  await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message }, reportCtx));
+  const spent = budget.spending();
+  await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message, spent }, reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed").
   return { ...result, failOn: config.failOn };
 }

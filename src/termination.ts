@@ -48,7 +48,14 @@ export function fixTerminal(fix: FixRoundRecord, dryRun: boolean): RunStatus | n
     case 'no-changes':
     case 'gate-blocked':
       return 'manual';
+    case 'budget':
+      return 'budget';
     default:
       return 'failed';
   }
+}
+
+export function budgetEnd(spent: string, round: number): string {
+  const why = spent.charAt(0).toUpperCase() + spent.slice(1);
+  return `${why}. The fix of round ${round} was pushed; round ${round + 1} was not started.`;
 }

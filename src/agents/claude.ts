@@ -16,7 +16,7 @@ import {
   type CliAdapterOptions, type JsonObject
 } from './cli-common.js';
 import { modelMatches } from './run-role.js';
-import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+import type { AgentAdapter, AgentAnswer, Invocation, Usage } from './types.js';
 
 const READ_ONLY_TOOLS = 'Read,Grep,Glob';
 // Other processes' environments (the action's holds the token) are readable under /proc by
@@ -31,6 +31,8 @@ export function createClaudeAdapter(opts: CliAdapterOptions = {}): AgentAdapter 
 
 async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<string[]> {
   const args = ['-p', '--output-format', 'json', '--model', inv.model];
+  // Claude Code stops a call past this cost itself (shared/reference/cli-agents.md).
+  if (inv.maxCostUsd !== undefined) args.push('--max-budget-usd', Math.max(inv.maxCostUsd, 1e-6).toFixed(6));
   // Only MCP servers we pass (none): a checkout's .mcp.json must not add tools.
   args.push('--strict-mcp-config', '--add-dir', inv.contextDir);
   // Settings from $CLAUDE_CONFIG_DIR (ours) and --settings only, never the checkout's
@@ -77,23 +79,30 @@ async function runClaude(opts: CliAdapterOptions, inv: Invocation): Promise<Agen
   if (result.is_error === true || res.exitCode !== 0) {
     const text = typeof result.result === 'string' ? result.result : JSON.stringify(result.subtype);
     const hint = /not logged in|api key|login/i.test(text) ? ' (not authenticated: set ANTHROPIC_API_KEY)' : '';
-    throw cliError('claude', inv, `reported an error: ${text}${hint}`, res);
+    // A failed call was still paid for (a spending limit hit after a turn): the budget counts it.
+    const error = cliError('claude', inv, `reported an error: ${text}${hint}`, res);
+    error.detail.usage = usageOf(result);
+    throw error;
   }
-  const usage = isObject(result.usage) ? result.usage : {};
   return {
     text: typeof result.result === 'string' ? result.result : '',
     model: reportedModel(result, inv.model),
     sessionId: typeof result.session_id === 'string' ? result.session_id : null,
-    usage: {
-      inputTokens: sumOrNull(
-        num(usage.input_tokens),
-        num(usage.cache_creation_input_tokens),
-        num(usage.cache_read_input_tokens),
-      ),
-      outputTokens: num(usage.output_tokens),
-      costUsd: num(result.total_cost_usd),
-    },
+    usage: usageOf(result),
     durationMs: res.durationMs,
+  };
+}
+
+function usageOf(result: JsonObject): Usage {
+  const usage = isObject(result.usage) ? result.usage : {};
+  return {
+    inputTokens: sumOrNull(
+      num(usage.input_tokens),
+      num(usage.cache_creation_input_tokens),
+      num(usage.cache_read_input_tokens),
+    ),
+    outputTokens: num(usage.output_tokens),
+    costUsd: num(result.total_cost_usd),
   };
 }
 

@@ -4,7 +4,7 @@
 import type * as z from 'zod';
 import { parseEnvelope } from './envelope.js';
 import { AgentError } from './types.js';
-import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+import type { AgentAdapter, AgentAnswer, Invocation, Usage } from './types.js';
 
 export type ModelCheck =
   | { status: 'match'; requested: string; reported: string }
@@ -14,7 +14,7 @@ export type ModelCheck =
 
 export type RoleOutcome<T> =
   | { ok: true; value: T; answer: AgentAnswer; model: ModelCheck }
-  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck };
+  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck; usage?: Usage };
 
 // A date or version tail that names the same model: -20250929, -2025-09-29,
 // @20250929, -latest, -v1, -v1:0, -001, -0613. One or more, in any order.
@@ -55,7 +55,9 @@ export async function runRole<T>(
     answer = await adapter.run(inv);
   } catch (e) {
     // AgentError messages already name the agent, the role instance and the model.
-    if (e instanceof AgentError) return { ok: false, error: e.message };
+    if (e instanceof AgentError) {
+      return { ok: false, error: e.message, ...(e.detail.usage ? { usage: e.detail.usage } : {}) };
+    }
     return { ok: false, error: `${who}: ${e instanceof Error ? e.message : String(e)}` };
   }
   const model = checkModel(inv.model, answer.model);

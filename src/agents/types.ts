@@ -25,6 +25,11 @@ export interface Invocation {
   round: number;
   sessionId?: string;
   timeoutMs: number;
+  /**
+   * This call's share of what is left of max-cost-usd. CLIs with a spending switch stop there
+   * (Claude Code's --max-budget-usd); the others are bounded by the timeout only.
+   */
+  maxCostUsd?: number;
 }
 
 export interface Usage {
@@ -51,7 +56,7 @@ export interface AgentAdapter {
 export class AgentError extends Error {
   constructor(
     message: string,
-    readonly detail: { agent: AgentKind; model: string; stderrTail?: string; timedOut?: boolean },
+    readonly detail: { agent: AgentKind; model: string; stderrTail?: string; timedOut?: boolean; usage?: Usage },
   ) {
     super(message);
   }

@@ -66,3 +66,12 @@ export function splitLines(value: string, commas = false): string[] {
 export function list(parseItem: (item: string) => string, commas: boolean) {
   return field((value) => splitLines(value, commas).map(parseItem));
 }
+
+/** An amount of money or any positive decimal: `5`, `2.50`. */
+export function positiveDecimal(name: string, ex: string) {
+  return field((value) => {
+    const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+    if (Number.isFinite(n) && n > 0) return n;
+    return fail('must be a positive number', value, example(name, ex));
+  });
+}

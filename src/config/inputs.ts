@@ -6,7 +6,8 @@ import { AGENT_KINDS, type AgentSpec } from '../agents/types.js';
 import { reviewerRefs, singleRef } from './agent-specs.js';
 import { agentConfig, agentVersions } from './agent-settings.js';
 import { ConfigError } from './errors.js';
-import { boolean, list, oneOf, positiveNumber, text, wholeNumber } from './fields.js';
+import { boolean, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
+import { modelPrices } from './model-prices.js';
 import { crossCheck, roles } from './roles.js';
 import { configPath, presetName, botLogin, envName, workflowFile } from './values.js';
 
@@ -41,6 +42,9 @@ export const inputSchemaShape = {
   isolation: oneOf('isolation', ['auto', 'required', 'off'], 'required').default('auto'),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
+  'max-tokens': positiveNumber('max-tokens', 2000000),
+  'max-cost-usd': positiveDecimal('max-cost-usd', '5'),
+  'model-prices': modelPrices('model-prices').default(() => ({})),
 };
 
 export type InputName = keyof typeof inputSchemaShape;

@@ -1,5 +1,6 @@
 // The action's outputs, as declared in action.yml (a test keeps the two in step), so the run
 // code can set every output on every path, safe defaults first (STYLE.md habit 5).
+import type { Spending } from '../budget/budget.js';
 import type { LoopResult } from '../loop.js';
 
 export const OUTPUT_NAMES = [
@@ -13,12 +14,16 @@ export const OUTPUT_NAMES = [
   'fixed',
   'stuck',
   'head-sha',
+  'tokens',
+  'cost-usd',
   'report-json',
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 
 /** Values of the `status` output (SPEC §3). */
-export const RUN_STATUSES = ['converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'failed'] as const;
+export const RUN_STATUSES = [
+  'converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'budget', 'failed',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** What every output holds until the run knows better: a run that ends early has failed. */
@@ -34,11 +39,18 @@ export function defaultOutputs(): Record<OutputName, string> {
     fixed: '0',
     stuck: '0',
     'head-sha': '',
+    tokens: '0',
+    'cost-usd': '0.0000',
     'report-json': '',
   };
 }
 
-/** The outputs a loop's result sets (all but `report-json`, which the run knows). */
+/** The outputs of what the run's agents spent. */
+export function spendingOutputs(s: Spending): Partial<Record<OutputName, string>> {
+  return { tokens: String(s.total.tokens), 'cost-usd': s.total.costUsd.toFixed(4) };
+}
+
+/** The outputs a loop's result sets (all but `report-json` and the spending, which the run knows). */
 export function outputsOf(r: LoopResult): Partial<Record<OutputName, string>> {
   const c = r.last?.counts ?? { p0: 0, p1: 0, p2: 0, p3: 0 };
   return {

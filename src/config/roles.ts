@@ -3,6 +3,9 @@
 import type * as z from 'zod';
 import type { AgentSpec } from '../agents/types.js';
 import { DEFAULT_MODELS, isAgentKind, type AgentRef } from './agent-specs.js';
+import { PRICED_MODELS, priceOf, priceTable, type Price } from '../budget/prices.js';
+import { example } from './errors.js';
+import { MODEL_PRICES_EXAMPLE } from './model-prices.js';
 
 /** The parsed inputs these functions read; loose because crossCheck also sees aborted values. */
 export interface Loose {
@@ -12,6 +15,8 @@ export interface Loose {
   analyzer?: unknown;
   fixer?: unknown;
   'gate-reviewer'?: unknown;
+  'max-cost-usd'?: unknown;
+  'model-prices'?: unknown;
 }
 
 export interface Roles {
@@ -57,10 +62,31 @@ export function crossCheck(o: Loose, ctx: z.RefinementCtx): void {
     const message = `is required when ${user} "command". Example: agent-command: node .github/review-agent.mjs`;
     ctx.addIssue({ code: 'custom', path: ['agent-command'], message });
   }
+  if (typeof o['max-cost-usd'] === 'number') unpricedModels(uses, o['model-prices'], ctx);
   // SPEC §6: the gate is a second opinion on the fix, so it must not be the fixer's own model.
   if (r.gate && r.gate.agent === r.fixer.agent && r.gate.model === r.fixer.model) {
     const message =
       `must differ from the fixer (${r.fixer.agent}:${r.fixer.model}). ` + 'Example: gate-reviewer: codex:gpt-5-codex';
     ctx.addIssue({ code: 'custom', path: ['gate-reviewer'], message });
+  }
+}
+
+/**
+ * A cost limit needs each role's cost: Claude Code reports it; for the other CLIs, and for a
+ * `command` agent, the model must have a price (the built-in table or model-prices).
+ */
+function unpricedModels(uses: [string, AgentSpec | undefined][], overrides: unknown, ctx: z.RefinementCtx): void {
+  const given = typeof overrides === 'object' && overrides !== null ? (overrides as Record<string, Price>) : {};
+  const prices = priceTable(given);
+  const missing = new Set<string>();
+  for (const [, spec] of uses) {
+    if (spec && spec.agent !== 'claude' && !priceOf(prices, spec.model)) missing.add(spec.model);
+  }
+  for (const model of missing) {
+    const ex = example('model-prices', MODEL_PRICES_EXAMPLE.replace('my-model', model));
+    const message =
+      `needs a price for model "${model}": its CLI reports tokens but not cost, and the price table does not ` +
+      `know it (known: ${PRICED_MODELS.join(', ')}). Example: ${ex}`;
+    ctx.addIssue({ code: 'custom', path: ['max-cost-usd'], message });
   }
 }

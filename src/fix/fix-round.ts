@@ -1,6 +1,7 @@
 // One fix attempt (SPEC §6): fixer → one squashed commit → verify → gate (optional,
 // looping back to the fixer) → guard → push. Nothing is pushed unless every step passed.
 import type { FixResult } from '../agents/envelope.js';
+import { BudgetSpent } from '../budget/budget.js';
 import { runVerify } from '../commands/verify.js';
 import { changedPathsInCommit } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
@@ -24,7 +25,6 @@ export async function runFixRound(
   findings: Finding[],
 ): Promise<FixRoundRecord> {
   const previousHeadSha = ctx.meta.headSha;
-  const payload = buildFixPayload(ctx.meta.number, round, findings);
   const rec: FixRoundRecord = {
     round,
     outcome: 'fixer-failed',
@@ -36,6 +36,24 @@ export async function runFixRound(
     verify: [],
     message: '',
   };
+  try {
+    return await attemptFix(env, ctx, round, findings, rec);
+  } catch (e) {
+    // A confirm, fixer or gate call that would have started past the budget: stop here.
+    if (e instanceof BudgetSpent) return done(rec, 'budget', `${e.message}. Nothing was pushed.`);
+    throw e;
+  }
+}
+
+async function attemptFix(
+  env: FixEnv,
+  ctx: PrContext,
+  round: number,
+  findings: Finding[],
+  rec: FixRoundRecord,
+): Promise<FixRoundRecord> {
+  const previousHeadSha = rec.previousHeadSha;
+  const payload = buildFixPayload(ctx.meta.number, round, findings);
   if (env.confirm !== 'none') {
     const c = await confirmFindings(
       { ...env, confirmer: env.fixer, threshold: env.confirm },

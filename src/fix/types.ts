@@ -18,7 +18,9 @@ export type FixOutcome =
   | 'gate-blocked'
   | 'push-rejected'
   | 'no-changes'
-  | 'refused';
+  | 'refused'
+  /** max-tokens or max-cost-usd was reached before a call of the round could start. */
+  | 'budget';
 
 /** What one fix attempt produced; the fix report is rendered from this. */
 export interface FixRoundRecord {

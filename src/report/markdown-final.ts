@@ -2,6 +2,8 @@
 import { PRIORITIES, priorityRank } from '../priority.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { FixRoundRecord } from '../fix/types.js';
+import type { Spending } from '../budget/budget.js';
+import { spendingSection } from './markdown-spending.js';
 import type { ReportContext } from './format.js';
 import { block, code, commitLink, dash, fenced, footer, inline, locationLink, shortSha, table } from './format.js';
 import { CONSENSUS_LABEL, FINAL_STATUS_LABEL, NOTE, SECTION, TITLE } from './wording.js';
@@ -28,6 +30,8 @@ export interface FinalSummaryInput {
   remaining: Finding[];
   stuck: Finding[];
   message: string;
+  /** What the agents spent; absent when the run has no budget ledger (tests of other parts). */
+  spent?: Spending;
 }
 
 export function renderFinalSummary(input: FinalSummaryInput, ctx: ReportContext): string {
@@ -41,6 +45,7 @@ export function renderFinalSummary(input: FinalSummaryInput, ctx: ReportContext)
     `${SECTION.rounds}\n\n${input.rounds.length > 0 ? roundsTable(input.rounds, ctx) : NOTE.noRounds}`,
     `${SECTION.remaining} (${input.remaining.length})\n\n${findingList(input.remaining, sha, ctx) ?? NOTE.none}`,
     input.stuck.length > 0 ? `${SECTION.stuck} (${input.stuck.length})\n\n${findingList(input.stuck, sha, ctx)}` : null,
+    input.spent ? spendingSection(input.spent) : null,
     footer(ctx),
   ];
   return `${sections.filter((s): s is string => s !== null).join('\n\n')}\n`;

@@ -32,6 +32,7 @@ export const FIX_OUTCOME_HEADLINE: Record<FixOutcome, string> = {
   'push-rejected': '⛔ Push rejected (the branch moved meanwhile): nothing pushed, nothing lost',
   'no-changes': '➖ The fixer made no changes',
   refused: '⛔ Fix refused: nothing pushed',
+  budget: '💸 Budget spent: nothing pushed',
 };
 
 /** Final `status` output values (SPEC §3); unknown values are shown as they are. */
@@ -41,6 +42,7 @@ export const FINAL_STATUS_LABEL: Record<string, string> = {
   manual: '✋ Manual resolution required',
   'review-only': '👀 Review only',
   skipped: '⏭️ Skipped',
+  budget: '💸 Budget spent',
   failed: '❌ Failed',
 };
 
@@ -65,6 +67,7 @@ export const SECTION = {
   fixer: '### Fixer',
   rounds: '### Rounds',
   remaining: '### Remaining findings',
+  spending: '### 💸 Spending',
 } as const;
 
 export const NOTE = {

@@ -39,19 +39,22 @@ export function reviewContextData(ctx: PrContext) {
 export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<RoundOutcome> {
   const { ctx, round } = plan;
   const data = reviewContextData(ctx);
+  const { writers, outsiders } = splitByWriters(ctx.threads);
+  // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
+  const withAnalyzer = writers.length + outsiders.length > 0;
+  const concurrent = plan.reviewers.length + (withAnalyzer ? 1 : 0);
   const reviewerJobs = plan.reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
     const values = { agentName: name };
-    return callRole(env, { role: 'reviewer', name, spec, ctx, round, data, values, schema: reviewerResultSchema });
+    const schema = reviewerResultSchema;
+    return callRole(env, { role: 'reviewer', name, spec, ctx, round, data, values, schema, concurrent });
   });
-  const { writers, outsiders } = splitByWriters(ctx.threads);
-  // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
-  const analyzerJob =
-    writers.length + outsiders.length === 0
-      ? Promise.resolve(null)
-      : callRole(env, {
-          role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, data, schema: analyzerResultSchema,
-        });
+  const analyzerJob = withAnalyzer
+    ? callRole(env, {
+        role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, data, concurrent,
+        schema: analyzerResultSchema,
+      })
+    : Promise.resolve(null);
 
   const [reviewerResults, analyzerResult] = await Promise.all([Promise.all(reviewerJobs), analyzerJob]);
 

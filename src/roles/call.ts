@@ -8,6 +8,7 @@ import type * as z from 'zod';
 import type { AgentRegistry } from '../agents/registry.js';
 import { runRole, type RoleOutcome } from '../agents/run-role.js';
 import { NO_USAGE, type AgentKind, type AgentSpec, type Invocation, type Role } from '../agents/types.js';
+import type { Budget } from '../budget/budget.js';
 import type { PrContext } from '../github/types.js';
 import { writeContextDir, type ContextData } from './context-dir.js';
 import { sharedPromptValues } from './prompt-data.js';
@@ -24,6 +25,8 @@ export interface RoleEnv {
   scratchDir: string;
   timeoutMs: number;
   instructions?: string;
+  /** The run's budget: checked before each call, charged after it. */
+  budget?: Budget;
 }
 
 export interface RoleCall<T> {
@@ -43,6 +46,8 @@ export interface RoleCall<T> {
   values?: Record<string, string | number>;
   sessionId?: string | null;
   schema: z.ZodType<T>;
+  /** Calls starting together with this one (the reviewers of a round): they share what is left. */
+  concurrent?: number;
 }
 
 export interface RoleResult<T> {
@@ -51,11 +56,14 @@ export interface RoleResult<T> {
 }
 
 export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<T>> {
+  // Throws BudgetSpent: no call starts once the budget is spent.
+  env.budget?.beforeCall(`the ${call.name} call of round ${call.round}`);
+  const bound = env.budget?.callBound(call.concurrent ?? 1) ?? {};
   const roundDir = path.join(env.scratchDir, `round-${call.round}`);
   const folder = call.folder ?? call.name;
   const contextDir = await writeContextDir(roundDir, folder, call.data);
   const shared = sharedPromptValues(call.ctx, call.round, contextDir, env.instructions);
-  return runInvocation(
+  const result = await runInvocation(
     env.registry,
     call.spec.agent,
     {
@@ -69,9 +77,12 @@ export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<Role
       round: call.round,
       timeoutMs: env.timeoutMs,
       ...(call.sessionId ? { sessionId: call.sessionId } : {}),
+      ...bound,
     },
     call.schema,
   );
+  env.budget?.record(call.round, result.run);
+  return result;
 }
 
 /** Runs one invocation on the adapter of `agent`; an unknown agent is a failed outcome too. */
@@ -100,7 +111,7 @@ async function runInvocation<T>(
       status: outcome.ok ? 'ok' : 'failed',
       error: outcome.ok ? null : outcome.error,
       durationMs: answer?.durationMs ?? Date.now() - started,
-      usage: answer?.usage ?? NO_USAGE,
+      usage: answer?.usage ?? (outcome.ok ? undefined : outcome.usage) ?? NO_USAGE,
     },
   };
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClaudeAdapter } from '../../src/agents/claude.js';
 import { checkModel } from '../../src/agents/run-role.js';
-import { always, startFakeModelServer, toolThenText } from '../fakes/model-server/index.js';
+import type { AgentError } from '../../src/agents/types.js';
+import { always, startFakeModelServer, toolThenText, toolsThenText } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
 import { describeCliAdapter } from './cli-suite.js';
 import { FAKE_MODEL_KEY, invocation, makeWorkspace, parentEnv } from './helpers.js';
@@ -38,6 +39,29 @@ describeCliAdapter({
 });
 
 describe('claude specifics', () => {
+  it('stops a call past its share of max-cost-usd itself (--max-budget-usd), after one model turn', async () => {
+    // Two tool turns then text: without the bound the CLI makes three requests.
+    const script = toolsThenText([{ name: 'Read', input: { file_path: 'README.md' } }, { name: 'Read', input: { file_path: 'README.md' } }], 'done');
+    const fake = await startFakeModelServer({ script, apiKey: FAKE_MODEL_KEY });
+    const ws = makeWorkspace('claude-budget');
+    try {
+      const adapter = createClaudeAdapter({
+        binPath: await cachedCliBin('claude'),
+        baseEnv: parentEnv(ws, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY, CLAUDE_CODE_MAX_RETRIES: '0' }),
+      });
+      const error = await adapter
+        .run(invocation(ws, { role: 'reviewer', model: 'claude-sonnet-4-5', maxCostUsd: 0.000001 }))
+        .catch((e: unknown) => e);
+      expect(fake.requests.length).toBe(1);
+      expect(String(error)).toMatch(/error_max_budget_usd/);
+      // The failed call was paid for: its usage travels with the error, for the budget.
+      expect((error as AgentError).detail.usage?.costUsd).toBeGreaterThan(0);
+    } finally {
+      ws.cleanup();
+      await fake.close();
+    }
+  });
+
   it('takes agent-config as settings (env reaches the CLI) but cannot loosen a read-only role', async () => {
     const fake = await startFakeModelServer({ apiKey: FAKE_MODEL_KEY });
     const ws = makeWorkspace('claude-config');

@@ -50,7 +50,40 @@ describe('parseInputs', () => {
       isolation: 'auto',
       verifyEnv: [],
       agentEnv: [],
+      maxTokens: undefined,
+      maxCostUsd: undefined,
+      modelPrices: {},
     } satisfies Config);
+  });
+
+  it('reads the budget: max-tokens, max-cost-usd and model prices', () => {
+    const config = parse({
+      ...TOKEN, reviewers: 'codex:my-model', 'max-tokens': '500000', 'max-cost-usd': '2.50',
+      'model-prices': 'my-model:\n  input: 0.5\n  output: 4',
+    });
+    expect(config.maxTokens).toBe(500000);
+    expect(config.maxCostUsd).toBe(2.5);
+    expect(config.modelPrices).toEqual({ 'my-model': { input: 0.5, output: 4 } });
+  });
+
+  it('refuses a cost limit when a model of a role has no price, naming it and showing how to add one', () => {
+    // Claude Code reports its cost; Codex reports only tokens, and the table knows gpt-5-codex.
+    expect(parse({ ...TOKEN, reviewers: 'claude:claude-x\ncodex:gpt-5-codex', 'max-cost-usd': '5' }).maxCostUsd).toBe(5);
+    const [only, ...rest] = problems({ ...TOKEN, reviewers: 'codex:my-model', 'max-cost-usd': '5' });
+    expect(rest).toEqual([]);
+    expect(only).toMatch(/^Input "max-cost-usd" needs a price for model "my-model": its CLI reports tokens but not cost/);
+    expect(only).toContain('Example: model-prices: |\n    my-model:\n      input: 3\n      output: 15');
+    // max-tokens needs no price.
+    expect(parse({ ...TOKEN, reviewers: 'codex:my-model', 'max-tokens': '1000' }).maxTokens).toBe(1000);
+  });
+
+  it('refuses a budget that is not a positive number, and prices without input and output', () => {
+    expect(problems({ ...TOKEN, 'max-cost-usd': '-1', 'max-tokens': '1.5', 'model-prices': 'm: { input: 1 }' })).toEqual([
+      'Input "max-tokens" must be a whole number 1 or more; got "1.5". Example: max-tokens: 2000000',
+      'Input "max-cost-usd" must be a positive number; got "-1". Example: max-cost-usd: 5',
+      'Input "model-prices" has no valid price for "m": give input and output, USD per million tokens. ' +
+        'Example: model-prices: |\n    my-model:\n      input: 3\n      output: 15',
+    ]);
   });
 
   it('treats empty and blank values as not given, and trims the rest', () => {

@@ -54,6 +54,8 @@ export interface ScenarioRule {
   exitCode?: number;
   stderr?: string;
   sleepMs?: number;
+  /** What the call spent, written to $REVIEW_LOOP_USAGE_FILE (the command agent's usage report). */
+  usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
 }
 
 export interface World {

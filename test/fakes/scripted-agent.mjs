@@ -5,7 +5,7 @@
 //
 // Rule: { role?, name?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
 //         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
-//         sleepMs?: number }
+//         sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -41,6 +41,7 @@ if (env.SCRIPTED_AGENT_LOG) {
   appendFileSync(env.SCRIPTED_AGENT_LOG, `${JSON.stringify(entry)}\n`);
 }
 if (rule.sleepMs) await new Promise((r) => setTimeout(r, rule.sleepMs));
+if (rule.usage && env.REVIEW_LOOP_USAGE_FILE) writeFileSync(env.REVIEW_LOOP_USAGE_FILE, JSON.stringify(rule.usage));
 
 for (const [file, content] of Object.entries(rule.edits ?? {})) {
   const target = path.join(process.cwd(), file);

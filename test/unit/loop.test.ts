@@ -16,6 +16,8 @@ interface Script {
   /** What waitForHead answers, in order; default: the PR head moved to the pushed sha. */
   heads?: (PrMeta | null)[];
   ctx?: Partial<PrContext>;
+  /** What budgetSpent answers after each review round; null: some is left. */
+  budgetSpentAfterRound?: (string | null)[];
 }
 
 /** Step functions that play a script and record every call, in order. */
@@ -71,6 +73,7 @@ function scripted(script: Script) {
     afterPush: async (ref) => {
       calls.push(`afterPush ${ref}`);
     },
+    budgetSpent: () => script.budgetSpentAfterRound?.[r - 1] ?? null,
     log: () => undefined,
   };
   return { steps, calls, published, fixInputs, fixedBeforeSeen, fixedReported, hooks };
@@ -159,6 +162,24 @@ describe('runLoop', () => {
     });
     await runLoop(s.steps, input());
     expect(s.hooks).toEqual(['before-review', 'after-review', 'after-fix', 'before-review', 'after-review']);
+  });
+
+  it('ends with budget after a pushed fix when the budget is spent: the next round never starts', async () => {
+    const spent = 'the budget is spent: 1000 tokens used of max-tokens 1000';
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [pushed([bug.id])], budgetSpentAfterRound: [spent] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('budget');
+    expect(res.message).toBe('The budget is spent: 1000 tokens used of max-tokens 1000. The fix of round 1 was pushed; round 2 was not started.');
+    expect(s.calls.slice(-3)).toEqual([`waitForHead ${FIX1.slice(0, 7)}`, 'publishFix 1 budget', 'afterPush feature/planted-bug']);
+    expect(s.calls).not.toContain('review 2');
+  });
+
+  it('ends with budget when a call of the fix round could not start', async () => {
+    const stopped = fixRecord({ outcome: 'budget', commitSha: null, message: 'the fixer call of round 1 was not started: …' });
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [stopped] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('budget');
+    expect(s.calls.at(-1)).toBe('publishFix 1 budget');
   });
 
   it('threads and code findings: the fixer runs, then the loop ends with manual', async () => {

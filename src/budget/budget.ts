@@ -1,0 +1,89 @@
+// The run's budget (issue 10): every agent call of every round counted against `max-tokens`
+// (input plus output tokens, as each CLI reports them) and `max-cost-usd` (the cost a CLI
+// reports, else its tokens at the price table's rates). No call starts once a limit is reached;
+// a call that starts gets a bound of its share of what is left, which CLIs with a spending
+// switch enforce themselves (Claude Code's --max-budget-usd) and the others through the timeout.
+import type { AgentRun } from '../roles/types.js';
+import { priceOf, type PriceTable } from './prices.js';
+
+export interface BudgetLimits {
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+/** What was spent, in one slice (a role, a round, or the whole run). */
+export interface Spent {
+  tokens: number;
+  costUsd: number;
+  calls: number;
+}
+
+export interface Spending {
+  total: Spent;
+  byRole: Record<string, Spent>;
+  byRound: Record<string, Spent>;
+  limits: BudgetLimits;
+  /** Calls whose CLI reported no tokens (counted as none), or whose cost could not be priced. */
+  unreportedTokens: number;
+  unpricedCalls: number;
+}
+
+/** A call was refused because the budget is spent; the loop ends with status `budget`. */
+export class BudgetSpent extends Error {}
+
+export interface Budget {
+  /** Throws BudgetSpent when a limit is reached: no new call starts past it. */
+  beforeCall(what: string): void;
+  /** The cost bound of one of `concurrent` calls starting together; none when no cost limit. */
+  callBound(concurrent: number): { maxCostUsd?: number };
+  record(round: number, run: AgentRun): void;
+  /** Why no further call may start, or null while some of the budget is left. */
+  spentReason(): string | null;
+  spending(): Spending;
+}
+
+const none = (): Spent => ({ tokens: 0, costUsd: 0, calls: 0 });
+
+export function createBudget(limits: BudgetLimits, prices: PriceTable): Budget {
+  const total = none();
+  const byRole: Record<string, Spent> = {};
+  const byRound: Record<string, Spent> = {};
+  let unreportedTokens = 0;
+  let unpricedCalls = 0;
+  const spentReason = (): string | null => {
+    if (limits.maxTokens !== undefined && total.tokens >= limits.maxTokens)
+      return `the budget is spent: ${total.tokens} tokens used of max-tokens ${limits.maxTokens}`;
+    if (limits.maxCostUsd !== undefined && total.costUsd >= limits.maxCostUsd)
+      return `the budget is spent: ${usd(total.costUsd)} used of max-cost-usd ${usd(limits.maxCostUsd)}`;
+    return null;
+  };
+  return {
+    beforeCall(what) {
+      const why = spentReason();
+      if (why) throw new BudgetSpent(`${what} was not started: ${why}`);
+    },
+    callBound(concurrent) {
+      if (limits.maxCostUsd === undefined) return {};
+      return { maxCostUsd: Math.max(0, limits.maxCostUsd - total.costUsd) / Math.max(1, concurrent) };
+    },
+    record(round, run) {
+      const { inputTokens, outputTokens, costUsd } = run.usage;
+      const known = inputTokens !== null || outputTokens !== null;
+      const tokens = (inputTokens ?? 0) + (outputTokens ?? 0);
+      if (!known) unreportedTokens++;
+      const price = priceOf(prices, run.modelReported ?? run.modelRequested) ?? priceOf(prices, run.modelRequested);
+      const priced = price && known ? (inputTokens ?? 0) * price.input + (outputTokens ?? 0) * price.output : null;
+      const cost = costUsd ?? (priced === null ? null : priced / 1e6);
+      if (cost === null) unpricedCalls++;
+      for (const slice of [total, (byRole[run.role] ??= none()), (byRound[String(round)] ??= none())]) {
+        slice.tokens += tokens;
+        slice.costUsd += cost ?? 0;
+        slice.calls++;
+      }
+    },
+    spentReason,
+    spending: () => ({ total: { ...total }, byRole, byRound, limits, unreportedTokens, unpricedCalls }),
+  };
+}
+
+export const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
