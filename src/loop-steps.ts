@@ -89,10 +89,10 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const budget = { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...keep };
   const poll = w.headPollMs ? { delayMs: w.headPollMs } : {};
   return {
-    loadContext: async (m) => {
+    loadContext: async (m, since) => {
       // A fixer may have rewritten agent config files; later rounds' agents must not load them.
       await checkout.beforeRound();
-      return loadPrContext(octokit, repo, m, budget, { git, log });
+      return loadPrContext(octokit, repo, m, budget, { git, log }, since);
     },
     review: (plan) => runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
     fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),

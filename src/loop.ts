@@ -7,6 +7,7 @@ import type { HookPoint } from './config/repo-config.js';
 import type { RunStatus } from './config/outputs.js';
 import type { PrContext, PrMeta } from './github/types.js';
 import { WritesRefused } from './preflight/writes-refused.js';
+import { earlierFindings } from './review/earlier.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
 import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
@@ -14,7 +15,8 @@ import type { FixRoundRecord } from './fix/types.js';
 import { budgetEnd, decide, endMessage, fixTerminal } from './termination.js';
 
 export interface LoopSteps {
-  loadContext(meta: PrMeta): Promise<PrContext>;
+  /** The PR at `meta`'s head; with `since`, also the change since that earlier reviewed head. */
+  loadContext(meta: PrMeta, since?: string): Promise<PrContext>;
   review(plan: Omit<RoundPlan, 'reviewers' | 'analyzer'>): Promise<RoundOutcome>;
   /** `end` is set when this report is the run's last word. */
   publishReview(rec: ReviewRoundRecord, end: LoopEnd | null): Promise<void>;
@@ -120,12 +122,15 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
 
   for (let round = 1; round <= input.maxRounds; round++) {
     steps.log(`round ${round}: reviewing ${meta.headSha.slice(0, 7)}`);
-    const ctx = await steps.loadContext(meta);
+    // From round 2 on, reviewers check the last round's fixes and the change since its head.
+    const previous = rounds.at(-1);
+    const ctx = await steps.loadContext(meta, previous?.review.headSha);
+    const earlier = previous ? earlierFindings(previous.review, previous.fix) : undefined;
     const files = ctx.files.map((f) => f.filename);
     const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
     const before = await steps.hook('before-review', hookInfo);
     const { record, failure } = await steps.review({
-      round, ctx, fixedBefore: fixed, before,
+      round, ctx, fixedBefore: fixed, before, ...(earlier ? { earlier } : {}),
       afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
     });
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };

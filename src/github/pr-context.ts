@@ -6,6 +6,7 @@ import type { Octokit } from './client.js';
 import { computeReviewState, getPrMeta } from './pull-request.js';
 import { getReviewThreads } from './threads.js';
 import type { PrContext, PrMeta, RepoRef, ReviewThread } from './types.js';
+import { readDelta } from '../git/delta.js';
 import { readPrChanges } from '../git/pr-changes.js';
 import type { Git } from '../git/runner.js';
 
@@ -28,22 +29,30 @@ export async function loadPrContext(
   meta: PrMeta,
   budget: ContextBudget,
   local: LocalCheckout,
+  /** The head the last review saw: the context then carries the change since. */
+  since?: string,
 ): Promise<PrContext> {
   const threadsRead = getReviewThreads(octokit, repo, meta.number);
   const threadPaths = threadsRead.then((t) => unresolvedPaths(t.threads));
   // Its failure is reported once, through threadsRead below.
   threadPaths.catch(() => undefined);
-  const [threads, changes] = await Promise.all([
+  const deltaRead = since ? readDelta(local.git, since, meta.headSha, budget.maxDiffChars) : Promise.resolve(null);
+  const [threads, changes, delta] = await Promise.all([
     threadsRead,
     readPrChanges(local.git, meta, {
       budget: { maxLines: budget.maxDiffLines, maxChars: budget.maxDiffChars },
       ...(budget.keep ? { keep: budget.keep } : {}),
       threadPaths,
     }),
+    deltaRead,
   ]);
   const log = local.log ?? (() => undefined);
   if (changes.fetched.length) log(`fetched from origin to find the PR's merge base: ${changes.fetched.join('; ')}`);
   if (!changes.mergeBase) log(`base ${meta.baseSha} and head ${meta.headSha} share no history: diff against the base`);
+  if (since && !delta && since !== meta.headSha) {
+    const old = since.slice(0, 7);
+    log(`the last reviewed head ${old} is not in this head's history: no delta, the whole PR is reviewed`);
+  }
   if (changes.tooLarge.length) log(`patches too large to read, left out of the diff: ${changes.tooLarge.join(', ')}`);
   if (changes.sampled) {
     const full = changes.files.filter((f) => f.inDiff === 'full').length;
@@ -58,6 +67,7 @@ export async function loadPrContext(
     threads: threads.threads,
     threadsTruncated: threads.truncated,
     reviewState: computeReviewState(threads.reviews),
+    ...(delta ? { delta } : {}),
   };
 }
 

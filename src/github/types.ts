@@ -1,4 +1,5 @@
 // Typed views of what the action reads from GitHub. Only src/github/ builds these.
+import type { Delta } from '../git/delta.js';
 
 /** Which PR a run is about and why it started: our own union over the event payloads. */
 export type PrTarget =
@@ -100,4 +101,6 @@ export interface PrContext {
   threads: ReviewThread[];
   threadsTruncated: boolean;
   reviewState: ReviewState;
+  /** The change since the head the last review saw (a later round, or a rerun after a push). */
+  delta?: Delta;
 }

@@ -1,14 +1,18 @@
 // One review round (SPEC §5): reviewers and the analyzer run concurrently; findings are
 // normalised, grouped, checked for stuck ones, counted, and a consensus is computed.
+import path from 'node:path';
 import { analyzerResultSchema, reviewerResultSchema, type RawFinding } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
 import type { PrContext } from '../github/types.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
+import { writeContextDir } from '../roles/context-dir.js';
+import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';
 import type { AgentRun } from '../roles/types.js';
 import { cleanDeep } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
+import type { EarlierFinding } from './earlier.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { ReviewRoundRecord } from './types.js';
@@ -21,6 +25,8 @@ export interface RoundPlan {
   fixedBefore: FixedFingerprint[];
   /** Findings the before-review hook added. */
   before?: RawFinding[];
+  /** The last round's findings with their fate (round 2 on): reviewers check them first. */
+  earlier?: EarlierFinding[];
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
@@ -31,27 +37,55 @@ export interface RoundOutcome {
   failure: string | null;
 }
 
-/** The reviewers' and the analyzer's context: the PR and the unresolved threads, outsiders' marked. */
-export function reviewContextData(ctx: PrContext) {
-  return { ...prContextData(ctx), threads: cleanDeep(threadsForReview(ctx.threads)) };
+/**
+ * The reviewers' and the analyzer's context: the PR and the unresolved threads, outsiders'
+ * marked; from round 2 on, the last round's findings with their fate and the change since.
+ */
+export function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
+  const later = earlier
+    ? {
+        'earlier-findings.json': cleanDeep(earlier),
+        // Code under review, byte-exact like diff.patch.
+        'delta.patch': ctx.delta?.patch ?? '',
+        'delta-commits.json': cleanDeep(ctx.delta?.commits ?? []),
+      }
+    : undefined;
+  return {
+    ...prContextData(ctx),
+    threads: cleanDeep(threadsForReview(ctx.threads)),
+    ...(later ? { extra: later } : {}),
+  };
+}
+
+/** The reviewer prompt's later-round part: empty in round 1. */
+function laterRound(env: RoleEnv, ctx: PrContext, earlier: EarlierFinding[] | undefined): string {
+  if (!earlier) return '';
+  const d = ctx.delta;
+  const deltaNote = !d ? ' (empty: that head is not in this head\'s history, so review the whole PR)'
+    : d.truncated ? ' (cut short: it is too large; read the changed files in the checkout)' : '';
+  return fillTemplate(env.prompts['later-round'], { sinceSha: (d?.fromSha ?? '').slice(0, 7) || 'earlier', deltaNote });
 }
 
 export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<RoundOutcome> {
   const { ctx, round } = plan;
-  const data = reviewContextData(ctx);
+  // One context folder for the round's reviewers and analyzer: the same bytes, and the same
+  // prompt up to the reviewer's name at its end, so a provider's prompt cache can serve them all.
+  const roundDir = path.join(env.scratchDir, `round-${round}`);
+  const contextDir = await writeContextDir(roundDir, 'review', reviewContextData(ctx, plan.earlier));
+  const later = laterRound(env, ctx, plan.earlier);
   const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
   const withAnalyzer = writers.length + outsiders.length > 0;
   const concurrent = plan.reviewers.length + (withAnalyzer ? 1 : 0);
   const reviewerJobs = plan.reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
-    const values = { agentName: name };
+    const values = { agentName: name, laterRound: later };
     const schema = reviewerResultSchema;
-    return callRole(env, { role: 'reviewer', name, spec, ctx, round, data, values, schema, concurrent });
+    return callRole(env, { role: 'reviewer', name, spec, ctx, round, contextDir, values, schema, concurrent });
   });
   const analyzerJob = withAnalyzer
     ? callRole(env, {
-        role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, data, concurrent,
+        role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, contextDir, concurrent,
         schema: analyzerResultSchema,
       })
     : Promise.resolve(null);

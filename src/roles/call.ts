@@ -36,8 +36,10 @@ export interface RoleCall<T> {
   spec: AgentSpec;
   ctx: PrContext;
   round: number;
-  /** The files of the context folder. */
-  data: ContextData;
+  /** The files of the context folder, written for this call; or */
+  data?: ContextData;
+  /** a context folder already written for calls that read the same bytes (the reviewers of a round). */
+  contextDir?: string;
   /** The context folder's name in the round's scratch folder; `name` when not given. */
   folder?: string;
   /** The CLI's state home; `<folder>-home` next to the context folder when not given. */
@@ -61,7 +63,8 @@ export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<Role
   const bound = env.budget?.callBound(call.concurrent ?? 1) ?? {};
   const roundDir = path.join(env.scratchDir, `round-${call.round}`);
   const folder = call.folder ?? call.name;
-  const contextDir = await writeContextDir(roundDir, folder, call.data);
+  if (!call.contextDir && !call.data) throw new Error(`the ${call.name} call has no context`);
+  const contextDir = call.contextDir ?? (await writeContextDir(roundDir, folder, call.data!));
   const shared = sharedPromptValues(call.ctx, call.round, contextDir, env.instructions);
   const result = await runInvocation(
     env.registry,

@@ -2,7 +2,8 @@
 // caller says where: run.ts (in src/, bundled into dist/, both one level below the root).
 import { readFile } from 'node:fs/promises';
 
-export const PROMPT_NAMES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
+/** One template per role, and `later-round`: the part of the reviewer's prompt from round 2 on. */
+export const PROMPT_NAMES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'later-round'] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;
 

@@ -54,6 +54,8 @@ export interface ScenarioRule {
   exitCode?: number;
   stderr?: string;
   sleepMs?: number;
+  /** With fixAll: findings whose title holds a key are rejected with its value as the reason. */
+  rejectTitles?: Record<string, string>;
   /** What the call spent, written to $REVIEW_LOOP_USAGE_FILE (the command agent's usage report). */
   usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
 }
@@ -79,6 +81,8 @@ export interface AgentCall {
   name: string;
   round: number;
   contextDir: string;
+  /** The prompt the agent read on stdin. */
+  prompt: string;
   env: Record<string, string>;
 }
 

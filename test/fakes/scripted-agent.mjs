@@ -5,7 +5,7 @@
 //
 // Rule: { role?, name?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
 //         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
-//         sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
+//         rejectTitles?: { titlePart: reason } (with fixAll), sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -37,7 +37,7 @@ const rule = scenario.rules[index] ?? {};
 if (rule.once) writeFileSync(usedMarker(index), '');
 
 if (env.SCRIPTED_AGENT_LOG) {
-  const entry = { role, name, round, model: env.REVIEW_LOOP_MODEL, cwd: process.cwd(), contextDir, promptChars: prompt.length, env };
+  const entry = { role, name, round, model: env.REVIEW_LOOP_MODEL, cwd: process.cwd(), contextDir, promptChars: prompt.length, prompt, env };
   appendFileSync(env.SCRIPTED_AGENT_LOG, `${JSON.stringify(entry)}\n`);
 }
 if (rule.sleepMs) await new Promise((r) => setTimeout(r, rule.sleepMs));
@@ -59,13 +59,17 @@ if (rule.commit) {
 let answer = rule.answer;
 if (rule.fixAll || rule.rejectAll) {
   const payload = JSON.parse(readFileSync(path.join(contextDir, 'fix-payload.json'), 'utf8'));
-  const ids = payload.issuesToFix.map((f) => f.id);
+  // rejectTitles: { "<part of a title>": "reason" } rejects those findings, fixAll fixes the rest.
+  const rejectReason = (f) =>
+    rule.rejectAll ?? Object.entries(rule.rejectTitles ?? {}).find(([part]) => f.title.includes(part))?.[1];
+  const rejected = payload.issuesToFix.filter((f) => rejectReason(f) !== undefined);
+  const fixed = rule.fixAll ? payload.issuesToFix.filter((f) => rejectReason(f) === undefined) : [];
   answer = {
     agent: 'pr-fix',
     prNumber: payload.prNumber,
-    summary: { fixed: rule.fixAll ? ids.length : 0, rejected: rule.rejectAll ? ids.length : 0, deferred: 0 },
-    fixedIssues: rule.fixAll ? ids.map((id) => ({ findingId: id, commitSha: null, description: `fixed ${id}` })) : [],
-    rejectedIssues: rule.rejectAll ? ids.map((id) => ({ findingId: id, reason: rule.rejectAll })) : [],
+    summary: { fixed: fixed.length, rejected: rejected.length, deferred: 0 },
+    fixedIssues: fixed.map((f) => ({ findingId: f.id, commitSha: null, description: `fixed ${f.id}` })),
+    rejectedIssues: rejected.map((f) => ({ findingId: f.id, reason: rejectReason(f) })),
     commits: [],
   };
 }

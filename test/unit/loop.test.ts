@@ -305,3 +305,28 @@ describe('runLoop', () => {
     expect(s.fixInputs).toEqual([[bug, human]]);
   });
 });
+
+describe('what round 2 is told about round 1', () => {
+  it('hands the review the last round\'s findings with their fate, and asks for the delta since its head', async () => {
+    const doc = finding({ id: 'DOC-00000001', priority: 'P2', category: 'docs', title: 'Undocumented' });
+    const fix = fixRecord({
+      outcome: 'pushed', commitSha: FIX1,
+      fixed: [{ findingId: bug.id, description: 'fixed' }],
+      rejected: [{ findingId: doc.id, reason: 'generated file' }],
+    });
+    const seen: unknown[] = [];
+    const since: (string | undefined)[] = [];
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, doc] })), ok(reviewRecord({ findings: [] }))], fixes: [fix] });
+    const review = s.steps.review;
+    const load = s.steps.loadContext;
+    s.steps.review = (plan) => (seen.push(plan.earlier), review(plan));
+    s.steps.loadContext = (m, from) => (since.push(from), load(m, from));
+    await runLoop(s.steps, input());
+    expect(since).toEqual([undefined, HEAD]);
+    expect(seen[0]).toBeUndefined();
+    expect(seen[1]).toEqual([
+      { id: bug.id, priority: 'P1', category: bug.category, file: bug.file, line: bug.line, title: bug.title, fate: 'fixed', fixedIn: FIX1 },
+      { id: doc.id, priority: 'P2', category: 'docs', file: doc.file, line: doc.line, title: 'Undocumented', fate: 'rejected', reason: 'generated file' },
+    ]);
+  });
+});

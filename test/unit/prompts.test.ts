@@ -65,13 +65,15 @@ describe('the real templates only use placeholders the code supplies', () => {
   // Shared keys are taken from the real sharedPromptValues, so a renamed key shows here.
   const shared = Object.keys(sharedPromptValues(prContext(), 1, '/tmp/ctx'));
   const supplied: Record<PromptName, string[]> = {
-    reviewer: [...shared, 'agentName'],
+    reviewer: [...shared, 'agentName', 'laterRound'],
     analyzer: shared,
     fixer: [...shared, 'priorContext', 'verifyCommands'],
     gate: shared,
     // No code fills confirm.md yet (the `confirm` input is parsed but no confirmer runs);
     // it gets the shared keys like every other role.
     confirm: shared,
+    // Filled on its own (review/round.ts laterRound) and put into the reviewer's {{laterRound}}.
+    'later-round': ['sinceSha', 'deltaNote'],
   };
 
   const used = (text: string) => [...text.matchAll(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g)].map((m) => m[1]!);

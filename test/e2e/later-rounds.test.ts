@@ -1,0 +1,61 @@
+// Later rounds check the fixes and the delta (issue 10, part 2), end to end with the real bundle:
+// a round-2 reviewer gets the round-1 findings with their fate and the change since round 1.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createWorld, type World } from './harness.js';
+import { BUG_FINDING, DOC_FINDING, FIXED_MATH, reviewerAnswer } from './scenarios.js';
+
+let world: World;
+beforeEach(async () => {
+  world = await createWorld();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+it("gives round 2's reviewers the last round's findings with their fate, and the delta since its head", async () => {
+  const r = await world.run({
+    inputs: { verify: 'npm test', reviewers: 'command:scripted-model\ncommand:other-model' },
+    rules: [
+      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING, DOC_FINDING]) },
+      { role: 'reviewer', answer: reviewerAnswer([]) },
+      {
+        role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH },
+        rejectTitles: { README: 'The README is generated from the JSDoc; documenting it there would be overwritten.' },
+      },
+    ],
+  });
+  expect(r.outputs.status, r.stdout).toBe('converged');
+  const reviewers = world.agentCalls().filter((c) => c.role === 'reviewer' && c.name === 'reviewer-1');
+  const [first, second] = reviewers;
+  const otherInRound2 = world.agentCalls().find((c) => c.name === 'reviewer-2' && c.round === 2)!;
+  const fixSha = (await world.headLog())[0]!.sha;
+
+  // Round 1 has nothing earlier.
+  expect(existsSync(path.join(first!.contextDir, 'earlier-findings.json'))).toBe(false);
+  expect(first!.prompt).not.toContain('A later round');
+
+  const read = (name: string) => readFileSync(path.join(second!.contextDir, name), 'utf8');
+  const earlier = JSON.parse(read('earlier-findings.json')) as { title: string; fate: string; fixedIn?: string; reason?: string }[];
+  expect(earlier.map((f) => [f.title, f.fate])).toEqual([
+    [BUG_FINDING.title, 'fixed'],
+    [DOC_FINDING.title, 'rejected'],
+  ]);
+  expect(earlier[0]!.fixedIn).toBe(fixSha);
+  expect(earlier[1]!.reason).toBe('The README is generated from the JSDoc; documenting it there would be overwritten.');
+  // The change since round 1's head: the fix commit, and nothing of the PR before it.
+  expect(read('delta.patch')).toContain('-  return a - b;\n+  return a + b;');
+  expect(read('delta.patch')).not.toContain('README');
+  const commits = JSON.parse(read('delta-commits.json')) as { sha: string; subject: string }[];
+  expect(commits.map((c) => c.sha)).toEqual([fixSha]);
+  // The prompt says to check the fixes first and to leave a rejected finding alone unless disagreeing.
+  expect(second!.prompt).toContain(`This PR was reviewed before, at head ${world.sandbox.headSha.slice(0, 7)}`);
+  expect(second!.prompt).toContain('Disagree with the rejection:');
+  // The reviewers of a round read one context folder and the same prompt up to the answer
+  // format, where each one's name comes: a provider's prompt cache can serve them all.
+  expect(otherInRound2.contextDir).toBe(second!.contextDir);
+  const shared = (prompt: string) => prompt.slice(0, prompt.indexOf('## Answer format'));
+  expect(shared(otherInRound2.prompt)).toBe(shared(second!.prompt));
+  expect(shared(second!.prompt)).not.toContain('reviewer-1');
+});
