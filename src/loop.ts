@@ -7,7 +7,7 @@ import type { HookPoint } from './config/repo-config.js';
 import type { RunStatus } from './config/outputs.js';
 import type { PrContext, PrMeta } from './github/types.js';
 import { WritesRefused } from './preflight/writes-refused.js';
-import { earlierFindings } from './review/earlier.js';
+import { earlierFindings, type EarlierFinding } from './review/earlier.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
 import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
@@ -52,6 +52,8 @@ export interface LoopInput {
   dryRun: boolean;
   /** Fingerprints of what earlier runs fixed: a finding that matches one is stuck. */
   fixedBefore: FixedFingerprint[];
+  /** The last review an earlier run of this job posted, with its findings' fate (preflight/memory.ts). */
+  earlier?: { headSha: string; findings: EarlierFinding[] } | null;
   /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
   push: { canPush: boolean; reason: string | null };
 }
@@ -124,8 +126,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     steps.log(`round ${round}: reviewing ${meta.headSha.slice(0, 7)}`);
     // From round 2 on, reviewers check the last round's fixes and the change since its head.
     const previous = rounds.at(-1);
-    const ctx = await steps.loadContext(meta, previous?.review.headSha);
-    const earlier = previous ? earlierFindings(previous.review, previous.fix) : undefined;
+    // In round 1, what an earlier run of this job reviewed last (a rerun, or a push by a human since).
+    const since = previous?.review.headSha ?? input.earlier?.headSha;
+    const ctx = await steps.loadContext(meta, since);
+    const earlier = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
     const files = ctx.files.map((f) => f.filename);
     const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
     const before = await steps.hook('before-review', hookInfo);

@@ -176,7 +176,8 @@ async function execute(
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
     commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ...(headPollMs ? { headPollMs } : {}),
   });
-  const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, fixedBefore: prior.fixed, push });
+  const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
+  const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
   await finishLoop(steps, meta.number, result);

@@ -7,6 +7,7 @@ import type { IssueComment } from '../github/comments.js';
 import type { RepoRef } from '../github/types.js';
 import { createRunCheck, workflowIdentity } from '../github/workflow-runs.js';
 import { MARKER, decodeState, type HiddenState, type StateWriter } from '../report/state.js';
+import type { EarlierFinding } from '../review/earlier.js';
 import type { FixedFingerprint } from '../review/stuck.js';
 
 // A head that ended in one of these was reviewed for good; a failed run may be retried.
@@ -18,6 +19,8 @@ export interface PriorRuns {
   finalForHead: HiddenState | null;
   /** Fingerprints of every finding an earlier run reported fixed. */
   fixed: FixedFingerprint[];
+  /** The last review this job posted, and what became of its findings (null: none, or too old to say). */
+  lastReview: { headSha: string; findings: EarlierFinding[] } | null;
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -76,7 +79,7 @@ export async function readPriorRuns(
   });
   const isFinal = (s: HiddenState) => s.headSha === headSha && s.status !== null && FINAL.has(s.status);
   const finalForHead = [...states].reverse().find(isFinal) ?? null;
-  return { states, finalForHead, fixed: fingerprints(states) };
+  return { states, finalForHead, fixed: fingerprints(states), lastReview: lastReview(states) };
 }
 
 /** The trust rule; the cheap checks first, so only plausible states cost a request. */
@@ -100,4 +103,25 @@ function fingerprints(states: HiddenState[]): FixedFingerprint[] {
     for (const f of s.fixed ?? []) byId.set(f.id, f);
   }
   return [...byId.values()];
+}
+
+/**
+ * The newest review state and the fix state of the same run and round: each finding with its
+ * fate, as a later round of the same run would be told (review/earlier.ts).
+ */
+function lastReview(states: HiddenState[]): PriorRuns['lastReview'] {
+  const review = [...states].reverse().find((s) => s.kind === 'review' && s.findings);
+  if (!review?.findings) return null;
+  const fix = states.find((s) => s.kind === 'fix' && s.runId === review.runId && s.round === review.round);
+  const fixedIn = fix?.commitSha;
+  const fixed = new Set(fixedIn ? fix.fixedIds : []);
+  const rejected = new Map((fix?.rejected ?? []).map((r) => [r.id, r.reason]));
+  const stuck = new Set(review.stuckIds);
+  const findings = review.findings.map((f): EarlierFinding => {
+    if (fixed.has(f.id)) return { ...f, fate: 'fixed', fixedIn: fixedIn! };
+    const reason = rejected.get(f.id);
+    if (reason !== undefined) return { ...f, fate: 'rejected', reason };
+    return { ...f, fate: stuck.has(f.id) ? 'stuck' : 'open' };
+  });
+  return { headSha: review.headSha, findings };
 }

@@ -24,7 +24,12 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
         kind: 'review', round: rec.round, headSha: rec.headSha, status: end?.status ?? null,
         findingIds: rec.findings.map((f) => f.id), stuckIds: rec.stuck.map((f) => f.id),
       });
-      await publisher.report(withEnd(renderReviewReport(rec, reportCtx), end), { ...state, counts: rec.counts });
+      // What a later run's reviewers are told became of these findings (preflight/memory.ts).
+      const findings = [...rec.findings.filter((f) => f.source.type === 'agent'), ...rec.stuck].map(
+        ({ id, priority, category, file, line, title }) => ({ id, priority, category, file, line, title }),
+      );
+      const body = withEnd(renderReviewReport(rec, reportCtx), end);
+      await publisher.report(body, { ...state, counts: rec.counts, findings });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
     },
@@ -34,7 +39,8 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       const base = reportState(writer, {
         kind: 'fix', round: rec.round, headSha: rec.previousHeadSha, status: end?.status ?? null, fixedIds: pushed,
       });
-      const state = { ...base, fixed, counts: review.counts };
+      const rejected = rec.rejected.map((r) => ({ id: r.findingId, reason: r.reason }));
+      const state = { ...base, fixed, counts: review.counts, ...(rejected.length ? { rejected } : {}) };
       const pushedState = rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state;
       await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
     },

@@ -1,6 +1,7 @@
 // The hidden, machine-readable state every comment carries (SPEC §7), so a later run
 // knows which head was reviewed and which findings were reported fixed.
 import * as z from 'zod';
+import { PRIORITIES } from '../priority.js';
 import { MARKER } from './marker.js';
 import { MAX_COMMENT_CHARS, sanitize } from './sanitize.js';
 
@@ -26,6 +27,20 @@ const stateSchema = z.object({
   fixed: z
     .array(z.object({ id: z.string(), category: z.string(), file: z.string().nullable(), title: z.string() }))
     .optional(),
+  /**
+   * A review's code findings (id, priority, where, title), so a later run's reviewers can check
+   * what became of them (issue 10). Titles are agents' text: data for reviewers, never shown.
+   */
+  findings: z
+    .array(
+      z.object({
+        id: z.string(), priority: z.enum(PRIORITIES), category: z.string(), file: z.string().nullable(),
+        line: z.number().int().nullable(), title: z.string(),
+      }),
+    )
+    .optional(),
+  /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
+  rejected: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
   /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
   counts: z
     .object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() })
@@ -140,13 +155,14 @@ export const STATE_FIELD_CAPS = {
   category: 64,
   file: 512,
   title: 120,
+  reason: 300,
 } as const;
 
 // The fewest characters one list item can take (`"",` for an id; a fingerprint with empty
 // strings is 46): a list longer than the budget allows can be cut before the first encoding.
 const MIN_ID_CHARS = 3;
 const MIN_FINGERPRINT_CHARS = 46;
-const LISTS = ['findingIds', 'fixedIds', 'stuckIds', 'fixed'] as const;
+const LISTS = ['findingIds', 'fixedIds', 'stuckIds', 'fixed', 'findings', 'rejected'] as const;
 
 /** At most `max` UTF-16 units, never splitting a surrogate pair (an emoji). */
 export function clipText(text: string, max: number): string {
@@ -154,6 +170,11 @@ export function clipText(text: string, max: number): string {
   const cut = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
   return text.slice(0, cut);
 }
+
+const clippedReason = (r: { id: string; reason: string }) => ({
+  id: clipText(r.id, STATE_FIELD_CAPS.id),
+  reason: clipText(r.reason, STATE_FIELD_CAPS.reason),
+});
 
 /** Every string cut to its cap and every list to the most items that could ever fit. */
 function capFields(s: HiddenState): HiddenState {
@@ -163,7 +184,8 @@ function capFields(s: HiddenState): HiddenState {
     id: clipText(f.id, c.id), category: clipText(f.category, c.category),
     file: f.file === null ? null : clipText(f.file, c.file), title: clipText(f.title, c.title),
   });
-  const { commitSha, job, workflow, fixed } = s;
+  const { commitSha, job, workflow, fixed, findings, rejected } = s;
+  const most = Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS);
   return {
     ...s,
     headSha: clipText(s.headSha, c.sha),
@@ -172,7 +194,9 @@ function capFields(s: HiddenState): HiddenState {
     findingIds: ids(s.findingIds),
     fixedIds: ids(s.fixedIds),
     stuckIds: ids(s.stuckIds),
-    ...(fixed ? { fixed: fixed.slice(0, Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS)).map(fingerprint) } : {}),
+    ...(fixed ? { fixed: fixed.slice(0, most).map(fingerprint) } : {}),
+    ...(findings ? { findings: findings.slice(0, most).map((f) => ({ ...f, ...fingerprint(f) })) } : {}),
+    ...(rejected ? { rejected: rejected.slice(0, most).map((r) => ({ ...r, ...clippedReason(r) })) } : {}),
     ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
     ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
     ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),

@@ -59,3 +59,31 @@ it("gives round 2's reviewers the last round's findings with their fate, and the
   expect(shared(otherInRound2.prompt)).toBe(shared(second!.prompt));
   expect(shared(second!.prompt)).not.toContain('reviewer-1');
 });
+
+it('tells the next run, after a human push, what its last review found and the change since that head', async () => {
+  const first = await world.run({
+    inputs: { verify: 'npm test', 'max-rounds': '1' },
+    rules: [
+      { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, DOC_FINDING]) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH }, rejectTitles: { README: 'generated' } },
+    ],
+  });
+  expect(first.outputs.status, first.stdout).toBe('max-rounds');
+  const fixSha = first.outputs['head-sha']!;
+  const human = await world.sandbox.pushFromAnotherClone({ 'CHANGELOG.md': 'A human note.\n' }, { message: 'Add a changelog' });
+
+  const second = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }], action: 'synchronize' });
+  expect(second.outputs.status, second.stdout).toBe('converged');
+  const call = world.agentCalls().filter((c) => c.role === 'reviewer').at(-1)!;
+  const read = (name: string) => readFileSync(path.join(call.contextDir, name), 'utf8');
+  const earlier = JSON.parse(read('earlier-findings.json')) as { title: string; fate: string; fixedIn?: string; reason?: string }[];
+  expect(earlier.map((f) => [f.title, f.fate, f.fixedIn ?? f.reason ?? null])).toEqual([
+    [BUG_FINDING.title, 'fixed', fixSha],
+    [DOC_FINDING.title, 'rejected', 'generated'],
+  ]);
+  // Since the head the first run reviewed: its fix and the human's commit.
+  const commits = JSON.parse(read('delta-commits.json')) as { sha: string; subject: string }[];
+  expect(commits.map((c) => c.sha)).toEqual([human, fixSha]);
+  expect(read('delta.patch')).toContain('+A human note.');
+  expect(call.prompt).toContain(`This PR was reviewed before, at head ${world.sandbox.headSha.slice(0, 7)}`);
+});

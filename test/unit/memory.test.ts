@@ -115,6 +115,35 @@ describe('readPriorRuns', () => {
     expect(runs.fixed.map((f) => f.id)).toEqual(['BUG-5bb51bb7', 'SEC-1a2b3c4d', 'QUAL-0badc0de']);
   });
 
+  it("tells a later run its job's last review and what became of each finding", async () => {
+    const bug = { id: 'BUG-5bb51bb7', priority: 'P1' as const, category: 'correctness', file: 'src/math.js', line: 2, title: 'add() subtracts' };
+    const doc = { ...bug, id: 'DOC-0badc0de', priority: 'P2' as const, category: 'docs', title: 'Undocumented' };
+    const open = { ...bug, id: 'QUAL-1a2b3c4d', title: 'Naming' };
+    const runs = await readPriorRuns(
+      [
+        // An older run's review, superseded by the newer one below.
+        report(state({ kind: 'review', runId: '41', headSha: OLD_HEAD, findings: [open] })),
+        report(state({ kind: 'review', headSha: OLD_HEAD, findings: [bug, doc, open] })),
+        report(state({
+          kind: 'fix', headSha: OLD_HEAD, fixedIds: [bug.id], commitSha: HEAD, rejected: [{ id: doc.id, reason: 'generated' }],
+        })),
+      ],
+      BOT,
+      HEAD,
+      trust(),
+    );
+    expect(runs.lastReview).toEqual({
+      headSha: OLD_HEAD,
+      findings: [
+        { ...bug, fate: 'fixed', fixedIn: HEAD },
+        { ...doc, fate: 'rejected', reason: 'generated' },
+        { ...open, fate: 'open' },
+      ],
+    });
+    // States from before findings were recorded tell nothing.
+    expect((await readPriorRuns([report(state({ kind: 'review' }))], BOT, HEAD, trust())).lastReview).toBeNull();
+  });
+
   it('skips a marker comment of ours whose state is missing or broken', async () => {
     const broken = posted(BOT, `${MARKER}\n<!-- pr-review-loop-state: {"v":1,"oops"} -->`);
     const runs = await readPriorRuns([broken, posted(BOT, MARKER)], BOT, HEAD, trust());
