@@ -22,6 +22,7 @@ import type { Publisher } from './report/publish.js';
 import { roundReports } from './report/round-reports.js';
 import type { StateWriter } from './report/state.js';
 import { runReviewRound } from './review/round.js';
+import type { ReviewerSessions } from './review/reviewer-call.js';
 import type { RoleEnv } from './roles/call.js';
 import type { Prompts } from './roles/prompts.js';
 import type { Sandbox } from './sandbox/sandbox.js';
@@ -62,8 +63,11 @@ export function loopSteps(w: RunWiring): LoopSteps {
   });
   const roleEnv: RoleEnv = {
     registry: w.registry, prompts: w.prompts, workDir: w.cwd, scratchDir: w.scratchDir, timeoutMs, budget: w.budget,
+    log,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
+  // Each reviewer's CLI session, resumed from round to round.
+  const sessions: ReviewerSessions = new Map();
   const fixEnv: FixEnv = {
     ...roleEnv,
     git,
@@ -94,7 +98,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
       await checkout.beforeRound();
       return loadPrContext(octokit, repo, m, budget, { git, log }, since);
     },
-    review: (plan) => runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer }),
+    review: (plan) =>
+      runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions }),
     fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
     ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer }),
     hook: (point, info) => hooks.run(point, info),

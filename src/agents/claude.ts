@@ -46,8 +46,10 @@ async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<str
     args.push('--tools', READ_ONLY_TOOLS, '--permission-mode', 'default', '--disallowedTools', ...NO_PROC_READS);
   } else {
     args.push('--tools', FIXER_TOOLS, '--allowedTools', 'Bash,Edit,Write', '--permission-mode', 'acceptEdits');
-    if (inv.sessionId) args.push('--resume', inv.sessionId);
   }
+  // The tools and permissions above are this call's, not the resumed session's: a reviewer
+  // resumes read-only (test/agents/cli-suite.ts).
+  if (inv.sessionId) args.push('--resume', inv.sessionId);
   if (opts.agentConfig && Object.keys(opts.agentConfig).length > 0) {
     // agent-config.claude is a settings.json object (env, model aliases, apiKeyHelper, …).
     // Our --tools and --permission-mode flags win over anything in it.

@@ -1,5 +1,5 @@
 // Codex CLI adapter: `codex exec --json -` (prompt on stdin), or
-// `codex exec resume <thread id> -` for the fixer's later rounds.
+// `codex exec resume <thread id> -` for a role's later rounds.
 // Flags, events and config keys: shared/reference/cli-agents.md.
 //
 // Permissions come from Codex's own sandbox: read-only roles run with
@@ -50,7 +50,8 @@ function codexArgs(inv: Invocation): string[] {
   const sandbox = isReadOnly(inv.role) ? 'read-only' : 'workspace-write';
   const common = ['--json', '--skip-git-repo-check', '-m', inv.model];
   common.push('-c', `sandbox_mode="${sandbox}"`, '-c', 'approval_policy="never"');
-  const resume = !isReadOnly(inv.role) && inv.sessionId;
+  // `-c sandbox_mode` applies to the resumed thread too: a reviewer resumes read-only.
+  const resume = inv.sessionId;
   // `-`: read the prompt from stdin.
   return resume ? ['exec', 'resume', ...common, inv.sessionId!, '-'] : ['exec', ...common, '-'];
 }

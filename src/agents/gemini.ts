@@ -67,11 +67,13 @@ async function geminiArgs(inv: Invocation, home: string): Promise<string[]> {
   if (isReadOnly(inv.role)) {
     const policy = path.join(home, 'read-only-policy.toml');
     await writeFile(policy, READ_ONLY_POLICY, { mode: 0o600 });
-    return [...args, '--approval-mode', 'default', '--admin-policy', policy];
+    args.push('--approval-mode', 'default', '--admin-policy', policy);
+  } else {
+    const policy = path.join(home, 'fixer-policy.toml');
+    await writeFile(policy, FIXER_POLICY, { mode: 0o600 });
+    args.push('--skip-trust', '--approval-mode', 'auto_edit', '--policy', policy);
   }
-  const policy = path.join(home, 'fixer-policy.toml');
-  await writeFile(policy, FIXER_POLICY, { mode: 0o600 });
-  args.push('--skip-trust', '--approval-mode', 'auto_edit', '--policy', policy);
+  // The policy and approval mode are this call's: a reviewer resumes read-only.
   if (inv.sessionId) args.push('--resume', inv.sessionId);
   return args;
 }

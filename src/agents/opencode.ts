@@ -37,7 +37,8 @@ function permissions(inv: Invocation): JsonObject {
 function opencodeArgs(inv: Invocation): string[] {
   // --title skips the extra LLM call that would name the session.
   const args = ['run', '--format', 'json', '-m', inv.model, '--title', `${inv.name} round ${inv.round}`];
-  if (!isReadOnly(inv.role) && inv.sessionId) args.push('--session', inv.sessionId);
+  // The permissions come from this call's config, whatever the session: a reviewer resumes read-only.
+  if (inv.sessionId) args.push('--session', inv.sessionId);
   return args;
 }
 

@@ -7,7 +7,7 @@ import { guardLocalConfig } from '../git/config-guard.js';
 import type { PrContext } from '../github/types.js';
 import { callRole } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
-import type { AgentRun } from '../roles/types.js';
+import { mergeRuns } from '../roles/agent-runs.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { FixEnv } from './env.js';
 import { payloadForAgents, type FixPayload } from './payload.js';
@@ -69,19 +69,4 @@ export async function callFixer(env: FixEnv, call: FixCall) {
     env.session.history.push(`- Round ${round}: fixed ${fixed}; rejected ${rejected}.`);
   }
   return result;
-}
-
-/** One record for a call made twice (a failed resume, then a fresh session): times and usage add up. */
-export function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {
-  if (!prev) return next;
-  const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
-  return {
-    ...next,
-    durationMs: prev.durationMs + next.durationMs,
-    usage: {
-      inputTokens: add(prev.usage.inputTokens, next.usage.inputTokens),
-      outputTokens: add(prev.usage.outputTokens, next.usage.outputTokens),
-      costUsd: add(prev.usage.costUsd, next.usage.costUsd),
-    },
-  };
 }

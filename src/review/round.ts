@@ -1,7 +1,7 @@
 // One review round (SPEC §5): reviewers and the analyzer run concurrently; findings are
 // normalised, grouped, checked for stuck ones, counted, and a consensus is computed.
 import path from 'node:path';
-import { analyzerResultSchema, reviewerResultSchema, type RawFinding } from '../agents/envelope.js';
+import { analyzerResultSchema, type RawFinding } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
 import type { PrContext } from '../github/types.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
@@ -13,6 +13,7 @@ import { cleanDeep } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
+import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { ReviewRoundRecord } from './types.js';
@@ -27,6 +28,8 @@ export interface RoundPlan {
   before?: RawFinding[];
   /** The last round's findings with their fate (round 2 on): reviewers check them first. */
   earlier?: EarlierFinding[];
+  /** Each reviewer's session from the round before; updated by this round. */
+  sessions?: ReviewerSessions;
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
@@ -77,11 +80,10 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
   const withAnalyzer = writers.length + outsiders.length > 0;
   const concurrent = plan.reviewers.length + (withAnalyzer ? 1 : 0);
+  const sessions = plan.sessions ?? new Map<string, string>();
   const reviewerJobs = plan.reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
-    const values = { agentName: name, laterRound: later };
-    const schema = reviewerResultSchema;
-    return callRole(env, { role: 'reviewer', name, spec, ctx, round, contextDir, values, schema, concurrent });
+    return callReviewer(env, sessions, { name, spec, ctx, round, contextDir, laterRound: later, concurrent });
   });
   const analyzerJob = withAnalyzer
     ? callRole(env, {

@@ -12,7 +12,7 @@ import type { Budget } from '../budget/budget.js';
 import type { PrContext } from '../github/types.js';
 import { writeContextDir, type ContextData } from './context-dir.js';
 import { sharedPromptValues } from './prompt-data.js';
-import { fillTemplate, type Prompts } from './prompts.js';
+import { fillTemplate, type PromptName, type Prompts } from './prompts.js';
 import type { AgentRun } from './types.js';
 
 /** What every call of a run shares. */
@@ -27,6 +27,7 @@ export interface RoleEnv {
   instructions?: string;
   /** The run's budget: checked before each call, charged after it. */
   budget?: Budget;
+  log?: (line: string) => void;
 }
 
 export interface RoleCall<T> {
@@ -44,6 +45,8 @@ export interface RoleCall<T> {
   folder?: string;
   /** The CLI's state home; `<folder>-home` next to the context folder when not given. */
   stateDir?: string;
+  /** The prompt template; the role's own when not given. */
+  template?: PromptName;
   /** Template values beyond the ones every prompt shares. */
   values?: Record<string, string | number>;
   sessionId?: string | null;
@@ -73,7 +76,7 @@ export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<Role
       role: call.role,
       name: call.name,
       model: call.spec.model,
-      prompt: fillTemplate(env.prompts[call.role], { ...shared, ...call.values }),
+      prompt: fillTemplate(env.prompts[call.template ?? call.role], { ...shared, ...call.values }),
       cwd: env.workDir,
       contextDir,
       stateDir: call.stateDir ?? path.join(roundDir, `${folder}-home`),

@@ -2,8 +2,14 @@
 // caller says where: run.ts (in src/, bundled into dist/, both one level below the root).
 import { readFile } from 'node:fs/promises';
 
-/** One template per role, and `later-round`: the part of the reviewer's prompt from round 2 on. */
-export const PROMPT_NAMES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'later-round'] as const;
+/**
+ * One template per role, and parts of the reviewer's: `later-round` (from round 2 on),
+ * `reviewer-answer` (the envelope it answers with) and `reviewer-resumed` (the prompt of a
+ * resumed session, which has read the PR already).
+ */
+export const PROMPT_NAMES = [
+  'reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'later-round', 'reviewer-answer', 'reviewer-resumed',
+] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;
 

@@ -123,14 +123,14 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       expect(answer.text).toContain('fixed');
     });
 
-    it('resumes the fixer session: the model sees the earlier turn', async () => {
+    it.each(['fixer', 'reviewer'] as const)('resumes the %s session: the model sees the earlier turn', async (role) => {
       fake.setScript(always('first answer'));
-      const first = await run(invocation(ws, { role: 'fixer', model: spec.model, prompt: 'ROUND-ONE-PROMPT' }));
+      const first = await run(invocation(ws, { role, model: spec.model, prompt: 'ROUND-ONE-PROMPT' }));
       expect(first.sessionId).toBeTruthy();
       fake.requests.length = 0;
       fake.setScript(always('second answer'));
       const second = await run(
-        invocation(ws, { role: 'fixer', model: spec.model, prompt: 'ROUND-TWO-PROMPT', round: 2, sessionId: first.sessionId! }),
+        invocation(ws, { role, model: spec.model, prompt: 'ROUND-TWO-PROMPT', round: 2, sessionId: first.sessionId! }),
       );
       expect(second.text).toContain('second answer');
       expect(second.sessionId).toBe(first.sessionId);
@@ -138,6 +138,16 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       expect(seen).toContain('ROUND-ONE-PROMPT');
       expect(seen).toContain('first answer');
       expect(seen).toContain('ROUND-TWO-PROMPT');
+    });
+
+    it('keeps a resumed reviewer read-only: the resumed session may not write either', async () => {
+      fake.setScript(always('first answer'));
+      const first = await run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      const target = path.join(ws.cwd, 'hello.txt');
+      fake.setScript(toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)));
+      await run(invocation(ws, { role: 'reviewer', model: spec.model, round: 2, sessionId: first.sessionId! }));
+      expect(existsSync(target)).toBe(false);
+      expect(fake.requests.at(-1)?.resultsSincePrompt).toBeGreaterThan(0);
     });
 
     it('kills the whole process tree on timeout and says so', async () => {

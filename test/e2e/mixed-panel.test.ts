@@ -34,7 +34,8 @@ function script(req: ModelRequest): Reply {
       }),
     };
   }
-  const round = Number(/review round (\d+)/.exec(t)?.[1] ?? '0');
+  // A resumed reviewer's transcript holds every round's prompt: the last one is this request's.
+  const round = Number([...t.matchAll(/review round (\d+)/gi)].at(-1)?.[1] ?? '0');
   if (round === 0) return { text: 'ok' }; // a side request (titles, summaries)
   return { text: envelopeText(reviewerAnswer(round === 1 ? [BUG_FINDING] : [])) };
 }
@@ -99,4 +100,15 @@ it('runs a full loop with a four-CLI panel of reviewers and a Claude Code fixer'
   // Both protocols were spoken, and no request carried the GitHub token.
   expect(new Set(models.requests.map((q) => q.protocol))).toEqual(new Set(['anthropic', 'gemini', 'responses', 'chat']));
   expect(JSON.stringify(models.requests)).not.toContain(TOKEN);
+  // Round 2: each CLI resumed its reviewer's session (issue 10): the request carries the round-1
+  // prompt before the short resumed one, and not the whole reviewer prompt again.
+  for (const protocol of ['anthropic', 'gemini', 'responses', 'chat']) {
+    const round2 = models.requests.filter((q) => q.protocol === protocol && q.transcript.includes('Review round 2 of'));
+    expect(round2.length, protocol).toBeGreaterThan(0);
+    for (const q of round2) {
+      expect(q.transcript, protocol).toContain('You reviewed this PR earlier in this session');
+      expect(q.transcript.match(/You are a senior code reviewer/g), protocol).toHaveLength(1);
+      expect(q.transcript, protocol).toContain('(review round 1)');
+    }
+  }
 }, 240_000);

@@ -6,35 +6,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createRegistry } from '../../src/agents/registry.js';
-import { AgentError, NO_USAGE, type AgentAdapter, type Invocation } from '../../src/agents/types.js';
+import type { AgentAdapter, Invocation } from '../../src/agents/types.js';
 import type { FixEnv } from '../../src/fix/env.js';
 import { callFixer } from '../../src/fix/fixer.js';
 import { buildFixPayload } from '../../src/fix/payload.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
 import { prContext, PROMPTS_URL } from '../factories.js';
+import { sessionfulAdapter } from './sessionful-adapter.js';
 
 const answer = (ids: string[]) =>
   `BEGIN_JSON\n${JSON.stringify({ fixedIssues: ids.map((findingId) => ({ findingId, description: 'done' })), rejectedIssues: [], commits: [] })}\nEND_JSON`;
-
-/** Knows sessions it created; resuming any other fails like `claude --resume <unknown>`. */
-function sessionfulAdapter(calls: Invocation[], forget: () => boolean): AgentAdapter {
-  const known = new Set<string>();
-  let next = 1;
-  return {
-    kind: 'claude',
-    async run(inv) {
-      calls.push(inv);
-      if (forget()) known.clear();
-      if (inv.sessionId && !known.has(inv.sessionId)) {
-        throw new AgentError(`claude agent (fixer, model m): No conversation found with session ID: ${inv.sessionId}`, { agent: 'claude', model: inv.model });
-      }
-      const sessionId = inv.sessionId ?? `s${next++}`;
-      known.add(sessionId);
-      return { text: answer([`BUG-${inv.round}`]), model: inv.model, sessionId, usage: NO_USAGE, durationMs: 1 };
-    },
-  };
-}
 
 let sandbox: GitSandbox;
 let scratch: string;
@@ -82,7 +64,7 @@ const fixCall = (round: number) => ({
 
 it('resumes the same session in the next round', async () => {
   const calls: Invocation[] = [];
-  const e = await env(sessionfulAdapter(calls, () => false));
+  const e = await env(sessionfulAdapter(calls, () => false, (inv) => answer([`BUG-${inv.round}`])));
   await callFixer(e, fixCall(1));
   const second = await callFixer(e, fixCall(2));
   expect(second.outcome.ok).toBe(true);
@@ -93,7 +75,7 @@ it('resumes the same session in the next round', async () => {
 it('starts a fresh session with the earlier rounds in the prompt when resuming fails', async () => {
   const calls: Invocation[] = [];
   let forgetNow = false;
-  const e = await env(sessionfulAdapter(calls, () => forgetNow));
+  const e = await env(sessionfulAdapter(calls, () => forgetNow, (inv) => answer([`BUG-${inv.round}`])));
   await callFixer(e, fixCall(1));
   forgetNow = true;
   const second = await callFixer(e, fixCall(2));

@@ -18,7 +18,7 @@ afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true }))
 const dirUrl = (d: string) => pathToFileURL(`${d}${path.sep}`);
 
 describe('loadPrompts', () => {
-  it('loads all five real templates from prompts/', async () => {
+  it('loads every real template from prompts/', async () => {
     const prompts = await loadPrompts(PROMPTS_URL);
     expect(Object.keys(prompts).sort()).toEqual([...PROMPT_NAMES].sort());
     for (const name of PROMPT_NAMES) expect(prompts[name]).toBe(readFileSync(path.join(realDir, `${name}.md`), 'utf8'));
@@ -65,7 +65,11 @@ describe('the real templates only use placeholders the code supplies', () => {
   // Shared keys are taken from the real sharedPromptValues, so a renamed key shows here.
   const shared = Object.keys(sharedPromptValues(prContext(), 1, '/tmp/ctx'));
   const supplied: Record<PromptName, string[]> = {
-    reviewer: [...shared, 'agentName', 'laterRound'],
+    reviewer: [...shared, 'laterRound', 'answerFormat'],
+    // A resumed reviewer (review/reviewer-call.ts) gets the same keys as a fresh one.
+    'reviewer-resumed': [...shared, 'laterRound', 'answerFormat'],
+    // Filled on its own (review/reviewer-call.ts) and put into the reviewer's {{answerFormat}}.
+    'reviewer-answer': ['agentName', 'prNumber'],
     analyzer: shared,
     fixer: [...shared, 'priorContext', 'verifyCommands'],
     gate: shared,

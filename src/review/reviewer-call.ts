@@ -1,0 +1,58 @@
+// One reviewer's call (issue 10, part 3): from round 2 on, a reviewer whose CLI gave a session
+// resumes it, so the model keeps its own reading of the PR and is asked only for what is new;
+// a reviewer without a session (a CLI that cannot resume, or a session that failed) gets the
+// whole prompt, which from round 2 on carries the earlier findings and the delta instead.
+import path from 'node:path';
+import { reviewerResultSchema } from '../agents/envelope.js';
+import type { AgentSpec } from '../agents/types.js';
+import type { PrContext } from '../github/types.js';
+import { mergeRuns } from '../roles/agent-runs.js';
+import { callRole, type RoleEnv } from '../roles/call.js';
+import { fillTemplate } from '../roles/prompts.js';
+
+/** Each reviewer's session (reviewer-1 → session id), kept by the loop from round to round. */
+export type ReviewerSessions = Map<string, string>;
+
+export interface ReviewerCall {
+  name: string;
+  spec: AgentSpec;
+  ctx: PrContext;
+  round: number;
+  contextDir: string;
+  /** The reviewer prompt's later-round part ('' in round 1). */
+  laterRound: string;
+  /** Calls starting together (the round's reviewers and analyzer): they share the budget left. */
+  concurrent: number;
+}
+
+export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, call: ReviewerCall) {
+  const { name, ctx } = call;
+  const answerFormat = fillTemplate(env.prompts['reviewer-answer'], { agentName: name, prNumber: ctx.meta.number });
+  const attempt = (sessionId: string | null) =>
+    callRole(env, {
+      role: 'reviewer',
+      name,
+      spec: call.spec,
+      ctx,
+      round: call.round,
+      contextDir: call.contextDir,
+      // One home for every round: a resumed session lives there.
+      stateDir: path.join(env.scratchDir, `${name}-home`),
+      ...(sessionId ? { template: 'reviewer-resumed' as const, sessionId } : {}),
+      values: { laterRound: call.laterRound, answerFormat },
+      schema: reviewerResultSchema,
+      concurrent: call.concurrent,
+    });
+  const sessionId = sessions.get(name) ?? null;
+  let result = await attempt(sessionId);
+  if (sessionId && !result.outcome.ok && !result.outcome.answer) {
+    env.log?.(`${name} could not resume session ${sessionId}; starting a fresh session with the whole prompt`);
+    const first = result.run;
+    result = await attempt(null);
+    result = { ...result, run: mergeRuns(first, result.run) };
+  }
+  const next = result.outcome.answer?.sessionId;
+  if (next) sessions.set(name, next);
+  else sessions.delete(name);
+  return result;
+}

@@ -1,0 +1,18 @@
+// What one call leaves for the reports when it was made twice (a session that could not be
+// resumed, then a fresh one): one record whose time and usage add up.
+import type { AgentRun } from './types.js';
+
+/** One record for a call made twice (a failed resume, then a fresh session): times and usage add up. */
+export function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {
+  if (!prev) return next;
+  const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  return {
+    ...next,
+    durationMs: prev.durationMs + next.durationMs,
+    usage: {
+      inputTokens: add(prev.usage.inputTokens, next.usage.inputTokens),
+      outputTokens: add(prev.usage.outputTokens, next.usage.outputTokens),
+      costUsd: add(prev.usage.costUsd, next.usage.costUsd),
+    },
+  };
+}
