@@ -3,7 +3,8 @@
 //   as much wall time as a round with 1;
 // - the sanitizer and the grouping stay fast on large inputs (200k-character reports,
 //   500 findings);
-// - one whole review → fix → re-review run of the bundled action, wall time.
+// - one whole review → fix → re-review run of the bundled action, wall time;
+// - the tokens a two-round loop sends to the models, before and after issue 10 (bench-tokens.ts).
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,9 +17,18 @@ import { generatedFiles } from '../test/fakes/git-sandbox.js';
 import { actionNode } from '../test/e2e/action-node.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
+import { tokenBenchRows } from './bench-tokens.js';
 
 const rows: [string, string, string][] = [];
 const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+// Issue 10: tokens of a two-round loop with the real CLIs, before and after; a half budget.
+// BENCH_ONLY=tokens runs just this part.
+rows.push(...(await tokenBenchRows()));
+if (process.env.BENCH_ONLY === 'tokens') {
+  printRows();
+  process.exit(0);
+}
 
 async function timeRun(reviewers: number): Promise<number> {
   const world = await createWorld();
@@ -198,9 +208,13 @@ for (let i = 0; i < 7; i++) {
 }
 rows.push(['start-up to a config error', ms(startups.sort((a, b) => a - b)[3]!), `median of 7, on ${actionNodeVersion()}`]);
 
-const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
-console.log(`\n${'measure'.padEnd(w[0]!)}  ${'time'.padStart(w[1]!)}  note`);
-for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`);
+printRows();
+
+function printRows(): void {
+  const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length))];
+  console.log(`\n${'measure'.padEnd(w[0]!)}  ${'value'.padStart(w[1]!)}  note`);
+  for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0]!)}  ${b.padStart(w[1]!)}  ${c}`);
+}
 
 function actionNodeVersion(): string {
   return `Node ${spawnSync(actionNode(), ['--version'], { encoding: 'utf8' }).stdout.trim()}`;

@@ -105,7 +105,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
     hook: (point, info) => hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
     afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),
-    budgetSpent: () => w.budget.spentReason(),
+    // The next round's reviewers start together: the budget must cover all of them.
+    budgetSpent: () => w.budget.spentReason({ role: 'reviewer', concurrent: config.reviewers.length }),
     log,
   };
 }

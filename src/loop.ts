@@ -3,6 +3,7 @@
 // reads here like the data-flow picture in docs/architecture.md. The four hook points fire
 // from here, and the loop keeps the one ledger of fixed findings' fingerprints.
 import type { RawFinding } from './agents/envelope.js';
+import { BudgetSpent } from './budget/budget.js';
 import type { HookPoint } from './config/repo-config.js';
 import type { RunStatus } from './config/outputs.js';
 import type { PrContext, PrMeta } from './github/types.js';
@@ -12,7 +13,7 @@ import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, type FixedFingerprint } from './review/stuck.js';
 import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
 import type { FixRoundRecord } from './fix/types.js';
-import { budgetEnd, decide, endMessage, fixTerminal } from './termination.js';
+import { budgetEnd, decide, endMessage, fixTerminal, sentence } from './termination.js';
 
 export interface LoopSteps {
   /** The PR at `meta`'s head; with `since`, also the change since that earlier reviewed head. */
@@ -107,6 +108,8 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
   const rounds: LoopResult['rounds'] = [];
   const fixed = [...input.fixedBefore];
   let meta = input.meta;
+  /** What the last pushed fix left unfixed: the run's remaining findings if it ends before the next review. */
+  let carried: Finding[] | undefined;
   const end = (
     status: RunStatus,
     message: string,
@@ -133,10 +136,21 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const files = ctx.files.map((f) => f.filename);
     const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
     const before = await steps.hook('before-review', hookInfo);
-    const { record, failure } = await steps.review({
-      round, ctx, fixedBefore: fixed, before, ...(earlier ? { earlier } : {}),
-      afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
-    });
+    const reviewed = await steps
+      .review({
+        round, ctx, fixedBefore: fixed, before, ...(earlier ? { earlier } : {}),
+        afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
+      })
+      .catch((e: unknown) => {
+        // The check after the last fix normally ends the run first; this is a round whose
+        // own calls (its analyzer, a reviewer's fresh retry) the budget would not cover.
+        if (e instanceof BudgetSpent) return e;
+        throw e;
+      });
+    if (reviewed instanceof BudgetSpent) {
+      return end('budget', sentence(reviewed.message), previous?.review ?? null, carried);
+    }
+    const { record, failure } = reviewed;
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };
     rounds.push(entry);
     const decision = decide(record, input.push, failure);
@@ -182,6 +196,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     meta = moved;
     await steps.afterPush(meta.headRef);
     if (after) return end(after, afterMessage, record, unfixed);
+    carried = unfixed;
   }
   throw new Error('unreachable: the loop always ends inside a round');
 }

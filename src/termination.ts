@@ -56,6 +56,8 @@ export function fixTerminal(fix: FixRoundRecord, dryRun: boolean): RunStatus | n
 }
 
 export function budgetEnd(spent: string, round: number): string {
-  const why = spent.charAt(0).toUpperCase() + spent.slice(1);
-  return `${why}. The fix of round ${round} was pushed; round ${round + 1} was not started.`;
+  return `${sentence(spent)}. The fix of round ${round} was pushed; round ${round + 1} was not started.`;
 }
+
+/** A reason as the start of a sentence. */
+export const sentence = (reason: string): string => reason.charAt(0).toUpperCase() + reason.slice(1);

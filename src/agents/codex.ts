@@ -62,6 +62,9 @@ async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<Agent
   const config = deepMerge(BASE_CONFIG, withoutProjectTrust(opts.agentConfig ?? {}));
   await writeFile(path.join(home, 'config.toml'), toToml(config), { mode: 0o600 });
   const env = cliEnv(opts, inv, { CODEX_HOME: home });
+  // A resumed thread's `turn.completed` usage is the thread's running total (0.169.0; the
+  // rollout's total_token_usage): what the earlier calls spent is taken off.
+  const before = inv.sessionId ? (await readRollout(home, inv.sessionId)).totals : { input: 0, output: 0 };
   const res = await runCli('codex', opts, inv, codexArgs(inv), env, inv.prompt);
   const events = jsonLines(res.stdout);
   const failure = processFailure(res, inv.timeoutMs);
@@ -81,15 +84,21 @@ async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<Agent
     .filter((e) => e.type === 'item.completed' && isObject(e.item) && e.item.type === 'agent_message')
     .map((e) => String((e.item as JsonObject).text ?? ''));
   const usage = turns.map((t) => (isObject(t.usage) ? t.usage : {}));
-  const total = (key: string): number | null =>
-    usage.some((u) => num(u[key]) !== null) ? usage.reduce((a, u) => a + (num(u[key]) ?? 0), 0) : null;
+  const total = (key: string, earlier: number): number | null =>
+    usage.some((u) => num(u[key]) !== null)
+      ? Math.max(0, usage.reduce((a, u) => a + (num(u[key]) ?? 0), 0) - earlier)
+      : null;
   return {
     // Every agent message: the envelope may sit in an earlier one than the last.
     text: messages.join('\n\n'),
-    model: threadId ? await rolloutModel(home, threadId) : null,
+    model: threadId ? (await readRollout(home, threadId)).model : null,
     sessionId: threadId,
     // OpenAI counts cached input inside input_tokens. Codex reports no cost.
-    usage: { inputTokens: total('input_tokens'), outputTokens: total('output_tokens'), costUsd: null },
+    usage: {
+      inputTokens: total('input_tokens', before.input),
+      outputTokens: total('output_tokens', before.output),
+      costUsd: null,
+    },
     durationMs: res.durationMs,
   };
 }
@@ -101,23 +110,35 @@ function eventError(e: JsonObject): string[] {
   return [];
 }
 
-/** `turn_context.model` of the last turn in `$CODEX_HOME/sessions/**\/rollout-*-<thread>.jsonl`. */
-async function rolloutModel(home: string, threadId: string): Promise<string | null> {
+interface Rollout {
+  /** `turn_context.model` of the last turn. */
+  model: string | null;
+  /** The thread's running token totals (the last `token_count` event's `total_token_usage`). */
+  totals: { input: number; output: number };
+}
+
+/** What `$CODEX_HOME/sessions/**\/rollout-*-<thread>.jsonl` says of a thread. */
+async function readRollout(home: string, threadId: string): Promise<Rollout> {
+  const rollout: Rollout = { model: null, totals: { input: 0, output: 0 } };
   let files: string[];
   try {
     const all = await readdir(path.join(home, 'sessions'), { recursive: true });
     files = all.filter((f) => f.endsWith(`-${threadId}.jsonl`)).sort(); // names start with a timestamp
   } catch {
-    return null;
+    return rollout;
   }
-  let model: string | null = null;
   for (const f of files) {
     for (const rec of jsonLines(await readFile(path.join(home, 'sessions', f), 'utf8'))) {
-      if (rec.type === 'turn_context' && isObject(rec.payload) && typeof rec.payload.model === 'string')
-        model = rec.payload.model;
+      const p = isObject(rec.payload) ? rec.payload : {};
+      if (rec.type === 'turn_context' && typeof p.model === 'string') rollout.model = p.model;
+      const info = p.type === 'token_count' && isObject(p.info) ? p.info : null;
+      if (rec.type === 'event_msg' && info && isObject(info.total_token_usage)) {
+        const t = info.total_token_usage;
+        rollout.totals = { input: num(t.input_tokens) ?? 0, output: num(t.output_tokens) ?? 0 };
+      }
     }
   }
-  return model;
+  return rollout;
 }
 
 // TOML for Codex's config.toml: enough for what agent-config can hold (tables,

@@ -9,7 +9,7 @@ import { writeContextDir } from '../roles/context-dir.js';
 import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';
 import type { AgentRun } from '../roles/types.js';
-import { cleanDeep } from '../security/untrusted.js';
+import { cleanDeep, fenceAsData, fenceCodeAsData } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
@@ -60,13 +60,29 @@ export function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
   };
 }
 
+/**
+ * Later-round files this short are also put in the prompt: a model that would otherwise open
+ * each with a tool call re-sends its whole conversation on every call, which costs more than
+ * the files (issue 10: a resumed reviewer answers in one request instead of three).
+ */
+export const INLINE_LATER_CHARS = 12_000;
+
 /** The reviewer prompt's later-round part: empty in round 1. */
 function laterRound(env: RoleEnv, ctx: PrContext, earlier: EarlierFinding[] | undefined): string {
   if (!earlier) return '';
   const d = ctx.delta;
   const deltaNote = !d ? ' (empty: that head is not in this head\'s history, so review the whole PR)'
     : d.truncated ? ' (cut short: it is too large; read the changed files in the checkout)' : '';
-  return fillTemplate(env.prompts['later-round'], { sinceSha: (d?.fromSha ?? '').slice(0, 7) || 'earlier', deltaNote });
+  const findings = JSON.stringify(cleanDeep(earlier), null, 2);
+  const patch = d?.patch ?? '';
+  const short = findings.length + patch.length <= INLINE_LATER_CHARS;
+  const inlined = short
+    ? ['They are short, so here they are too; you need not open them.',
+      fenceAsData('earlier-findings.json', findings),
+      fenceCodeAsData('delta.patch', patch || '(empty)')].join('\n\n')
+    : '';
+  const sinceSha = (d?.fromSha ?? '').slice(0, 7) || 'earlier';
+  return fillTemplate(env.prompts['later-round'], { sinceSha, deltaNote, inlined });
 }
 
 export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<RoundOutcome> {
@@ -92,6 +108,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       })
     : Promise.resolve(null);
 
+  await allEnded([...reviewerJobs, analyzerJob]);
   const [reviewerResults, analyzerResult] = await Promise.all([Promise.all(reviewerJobs), analyzerJob]);
 
   const agents: AgentRun[] = reviewerResults.map((r) => r.run);
@@ -140,4 +157,13 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       changesRequestedBy: ctx.reviewState.changesRequestedBy,
     },
   };
+}
+
+/**
+ * Waits for every job to end, then throws the first error if one failed: a call the budget
+ * refused (BudgetSpent) must not leave its siblings running when the round is given up.
+ */
+async function allEnded(jobs: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(jobs)).find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -61,8 +61,11 @@ export interface RoleResult<T> {
 }
 
 export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<T>> {
-  // Throws BudgetSpent: no call starts once the budget is spent.
-  env.budget?.beforeCall(`the ${call.name} call of round ${call.round}`);
+  // Throws BudgetSpent: no call starts once the budget is spent, or when it would not fit.
+  env.budget?.beforeCall(`the ${call.name} call of round ${call.round}`, {
+    role: call.role,
+    concurrent: call.concurrent ?? 1,
+  });
   const bound = env.budget?.callBound(call.concurrent ?? 1) ?? {};
   const roundDir = path.join(env.scratchDir, `round-${call.round}`);
   const folder = call.folder ?? call.name;

@@ -134,6 +134,9 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       );
       expect(second.text).toContain('second answer');
       expect(second.sessionId).toBe(first.sessionId);
+      // What this call spent, not the session's running total (one request each: 42 in, 7 out).
+      expect(second.usage.inputTokens).toBe(first.usage.inputTokens);
+      expect(second.usage.outputTokens).toBe(first.usage.outputTokens);
       const seen = fake.requests.map((r) => r.transcript).join('\n');
       expect(seen).toContain('ROUND-ONE-PROMPT');
       expect(seen).toContain('first answer');

@@ -58,6 +58,33 @@ describe('fake model server', () => {
     expect((await post(`${fake.url}/v1/messages`, {}, { 'x-api-key': 'wrong' })).status).toBe(401);
   });
 
+  it('counts the tokens each request sent, and the prefix an earlier one sent, when told to', async () => {
+    fake = await startFakeModelServer({ script: () => ({ text: 'x'.repeat(40) }), countTokens: true });
+    const system = 'S'.repeat(4000);
+    const tools = [{ name: 'Read', input_schema: { type: 'object' } }];
+    const first = [{ role: 'user', content: [{ type: 'text', text: 'review', cache_control: { type: 'ephemeral' } }] }];
+    const body = (messages: unknown[]) => ({ model: 'claude-x', system, tools, messages });
+    const answer = await (await post(`${fake.url}/v1/messages`, body(first))).text();
+    // Resumed: the same conversation again (its cache mark moved on), and one more turn.
+    const resumed = [
+      { role: 'user', content: [{ type: 'text', text: 'review' }] },
+      { role: 'assistant', content: 'x'.repeat(40) },
+      { role: 'user', content: [{ type: 'text', text: 'again', cache_control: { type: 'ephemeral' } }] },
+    ];
+    await post(`${fake.url}/v1/messages`, body(resumed));
+    const [a, b] = fake.requests.map((r) => r.tokens!);
+    expect(a!.input).toBeGreaterThan(1000);
+    expect(a!.input).toBeLessThan(1100);
+    expect(a!.cached).toBe(0);
+    expect(b!.input).toBeGreaterThan(a!.input);
+    // Tools, system and the first user turn were sent before: only the rest is new.
+    expect(b!.cached).toBeGreaterThan(a!.input - 5);
+    expect(b!.input - b!.cached).toBeLessThan(40); // the two new turns, about 135 characters
+    // The reply reports what was sent, so a CLI counts it.
+    expect(answer).toContain(`"input_tokens":${a!.input}`);
+    expect(answer).toContain('"output_tokens":10');
+  });
+
   it('waits delayMs before answering (a slow model)', async () => {
     fake = await startFakeModelServer({ script: () => ({ text: 'late', delayMs: 300 }) });
     const started = Date.now();

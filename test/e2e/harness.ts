@@ -111,6 +111,8 @@ export interface RunOptions {
   registerRun?: boolean;
   /** Kills the action (SIGKILL) if it has not ended after this long: a hung run fails its test, not the machine. */
   killAfterMs?: number;
+  /** Another build's dist/index.js (the token bench runs the build before a change); default DIST. */
+  dist?: string;
 }
 
 export interface RunResult {
@@ -221,7 +223,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
       for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
       if (o.registerRun !== false) registerRun(github, env, eventName, head);
       await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
-      const r = await spawnNode(DIST, checkout.dir, env, o.killAfterMs);
+      const r = await spawnNode(o.dist ?? DIST, checkout.dir, env, o.killAfterMs);
       const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
       const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
       return { ...r, outputs, summary: await readFile(summaryFile, 'utf8'), report };

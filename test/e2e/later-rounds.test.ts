@@ -52,6 +52,10 @@ it("gives round 2's reviewers the last round's findings with their fate, and the
   // The prompt says to check the fixes first and to leave a rejected finding alone unless disagreeing.
   expect(second!.prompt).toContain(`This PR was reviewed before, at head ${world.sandbox.headSha.slice(0, 7)}`);
   expect(second!.prompt).toContain('Disagree with the rejection:');
+  // Both files are short: their text is in the prompt too, the patch byte-exact.
+  expect(second!.prompt).toContain('you need not open them');
+  expect(second!.prompt).toContain(read('delta.patch'));
+  expect(second!.prompt).toContain('The README is generated from the JSDoc');
   // The reviewers of a round read one context folder and the same prompt up to the answer
   // format, where each one's name comes: a provider's prompt cache can serve them all.
   expect(otherInRound2.contextDir).toBe(second!.contextDir);

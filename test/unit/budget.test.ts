@@ -39,14 +39,48 @@ describe('the budget', () => {
 
   it('lets calls start until a limit is reached, then refuses every new one', () => {
     const b = createBudget({ maxTokens: 1000 }, priceTable());
-    b.beforeCall('reviewer-1');
-    b.record(1, call('reviewer', { inputTokens: 900, outputTokens: 99, costUsd: null }));
+    const reviewer = { role: 'reviewer', concurrent: 1 };
+    b.beforeCall('reviewer-1', reviewer);
+    b.record(1, call('reviewer', { inputTokens: 200, outputTokens: 99, costUsd: null }));
     expect(b.spentReason()).toBeNull();
-    b.beforeCall('fixer');
-    b.record(1, call('fixer', { inputTokens: 1, outputTokens: 0, costUsd: null }));
+    b.beforeCall('reviewer-1 again', reviewer);
+    b.record(1, call('reviewer', { inputTokens: 700, outputTokens: 1, costUsd: null }));
     expect(b.spentReason()).toBe('the budget is spent: 1000 tokens used of max-tokens 1000');
-    expect(() => b.beforeCall('the fixer call of round 2')).toThrow(BudgetSpent);
-    expect(() => b.beforeCall('the fixer call of round 2')).toThrow(/the fixer call of round 2 was not started: the budget is spent/);
+    expect(() => b.beforeCall('the fixer call of round 2', { role: 'fixer', concurrent: 1 })).toThrow(BudgetSpent);
+    expect(() => b.beforeCall('the fixer call of round 2', { role: 'fixer', concurrent: 1 })).toThrow(
+      /the fixer call of round 2 was not started: the budget is spent/,
+    );
+  });
+
+  it('does not start calls that would not fit: what their role spent on average, times the calls starting', () => {
+    const b = createBudget({ maxTokens: 1000 }, priceTable());
+    const reviewers = { role: 'reviewer', concurrent: 2 };
+    // Nothing is known before the first calls: they start.
+    b.beforeCall('reviewer-1', reviewers);
+    b.record(1, call('reviewer', { inputTokens: 50, outputTokens: 50, costUsd: null }));
+    b.record(1, call('reviewer', { inputTokens: 150, outputTokens: 50, costUsd: null }));
+    // 700 left; two reviewers at 150 each fit.
+    expect(b.spentReason(reviewers)).toBeNull();
+    // The fixer's first call is expected to cost what calls of any role did (150): it fits.
+    b.beforeCall('the fixer call of round 1', { role: 'fixer', concurrent: 1 });
+    b.record(1, call('fixer', { inputTokens: 450, outputTokens: 0, costUsd: null }));
+    // 250 left: one reviewer would fit, two would not.
+    expect(b.spentReason({ role: 'reviewer', concurrent: 1 })).toBeNull();
+    expect(b.spentReason(reviewers)).toBe(
+      'the budget would not cover 2 reviewer calls: 150 tokens each expected (the average so far), 250 left of max-tokens 1000',
+    );
+    expect(() => b.beforeCall('the reviewer-1 call of round 2', reviewers)).toThrow(/was not started: the budget would not cover/);
+    // The fixer's own average (450) is what counts for it now.
+    expect(b.spentReason({ role: 'fixer', concurrent: 1 })).toMatch(/would not cover a fixer call: 450 tokens each/);
+  });
+
+  it('judges a cost limit the same way', () => {
+    const b = createBudget({ maxCostUsd: 1 }, priceTable());
+    b.record(1, call('reviewer', { inputTokens: 0, outputTokens: 0, costUsd: 0.4 }));
+    expect(b.spentReason({ role: 'reviewer', concurrent: 1 })).toBeNull();
+    expect(b.spentReason({ role: 'reviewer', concurrent: 2 })).toBe(
+      'the budget would not cover 2 reviewer calls: $0.4000 each expected (the average so far), $0.6000 left of max-cost-usd $1.00',
+    );
   });
 
   it('gives each of the calls starting together its share of the cost left', () => {

@@ -77,7 +77,7 @@ describe('the real templates only use placeholders the code supplies', () => {
     // it gets the shared keys like every other role.
     confirm: shared,
     // Filled on its own (review/round.ts laterRound) and put into the reviewer's {{laterRound}}.
-    'later-round': ['sinceSha', 'deltaNote'],
+    'later-round': ['sinceSha', 'deltaNote', 'inlined'],
   };
 
   const used = (text: string) => [...text.matchAll(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g)].map((m) => m[1]!);

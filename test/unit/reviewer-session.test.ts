@@ -4,13 +4,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/agents/registry.js';
 import type { AgentAdapter, Invocation } from '../../src/agents/types.js';
 import type { RoleEnv } from '../../src/roles/call.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import type { ReviewerSessions } from '../../src/review/reviewer-call.js';
-import { runReviewRound } from '../../src/review/round.js';
+import { INLINE_LATER_CHARS, runReviewRound } from '../../src/review/round.js';
 import { prContext, PROMPTS_URL } from '../factories.js';
 import { sessionfulAdapter } from './sessionful-adapter.js';
 
@@ -90,4 +90,33 @@ it('starts a fresh session with the whole prompt when a reviewer cannot resume',
   // The next round resumes the fresh sessions, not the lost ones.
   expect([...sessions.values()]).toEqual(fresh.map(() => expect.any(String)));
   for (const id of sessions.values()) expect(firstIds).not.toContain(id);
+});
+
+describe('the later-round part of the prompt', () => {
+  const earlier = [{ id: 'BUG-1', priority: 'P1' as const, category: 'correctness', file: 'a.ts', line: 1, title: 'Off by one', fate: 'fixed' as const }];
+  const withDelta = (patch: string) =>
+    prContext({ delta: { fromSha: 'a'.repeat(40), toSha: 'b'.repeat(40), patch, truncated: false, commits: [] } });
+  const prompt = async (patch: string) => {
+    const calls: Invocation[] = [];
+    const e = await env(sessionfulAdapter(calls, () => false, approve), []);
+    await runReviewRound(e, { round: 2, ctx: withDelta(patch), reviewers: [spec], analyzer: spec, fixedBefore: [], earlier });
+    return calls[0]!.prompt;
+  };
+
+  it('holds short files: the findings fenced as data, the patch byte-exact', async () => {
+    const patch = '--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-x <!-- hidden? no: code --> ```\n+y\n';
+    const p = await prompt(patch);
+    expect(p).toContain('you need not open them');
+    expect(p).toContain(patch);
+    expect(p).toContain('"title": "Off by one"');
+    // The patch's own backticks cannot close its fence.
+    expect(p).toContain('````diff\n');
+  });
+
+  it(`points at the files only when they are longer than ${INLINE_LATER_CHARS} characters together`, async () => {
+    const p = await prompt(`+${'x'.repeat(INLINE_LATER_CHARS)}\n`);
+    expect(p).toContain('A later round');
+    expect(p).not.toContain('you need not open them');
+    expect(p).not.toContain('x'.repeat(100));
+  });
 });

@@ -12,10 +12,13 @@ import { appendFileSync } from 'node:fs';
 import { encodeReply } from './replies.js';
 import { readModelRequest } from './requests.js';
 import { pick } from './script.js';
+import { createTokenCounter, measuredUsage, type RequestTokens } from './tokens.js';
 import type { ModelRequest, Protocol, Reply, Script } from './script.js';
 
 export interface RecordedRequest extends ModelRequest {
   reply: Reply;
+  /** With `countTokens`: what the request sent, and how much of it an earlier one had sent. */
+  tokens?: RequestTokens;
 }
 
 export interface FakeModelServer {
@@ -40,6 +43,11 @@ export interface FakeModelServerOptions {
    * `x-api-key`, `x-goog-api-key` or `?key=`), else it gets a 401 like a real API.
    */
   apiKey?: string;
+  /**
+   * Counts the tokens of each request (tokens.ts) and reports them as the reply's usage
+   * (unless the script gives one), so the CLIs and the action see what was really sent.
+   */
+  countTokens?: boolean;
 }
 
 function carriesKey(req: IncomingMessage, key: string): boolean {
@@ -78,12 +86,20 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** What a reply says, as the model's output: its text, or its tool call. */
+function replyText(reply: Reply): string {
+  if ('text' in reply) return reply.text;
+  if ('tool' in reply) return JSON.stringify(reply.tool);
+  return '';
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function startFakeModelServer(opts: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   let script: Script = opts.script ?? [];
   let listIndex = 0;
   const requests: RecordedRequest[] = [];
+  const counter = createTokenCounter();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -101,8 +117,10 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     const raw = { method: req.method ?? 'POST', url: req.url ?? path, headers: req.headers, body, urlModel: route.urlModel };
     const modelReq = readModelRequest(route.protocol, raw, requests.length);
     const unauthorized = opts.apiKey !== undefined && !carriesKey(req, opts.apiKey);
-    const reply: Reply = unauthorized ? { error: 401, message: 'invalid api key (fake model server)' } : pick(script, modelReq, listIndex++);
-    const recorded: RecordedRequest = { ...modelReq, reply };
+    const picked: Reply = unauthorized ? { error: 401, message: 'invalid api key (fake model server)' } : pick(script, modelReq, listIndex++);
+    const tokens = opts.countTokens ? counter.count(body) : undefined;
+    const reply = tokens && !picked.usage ? { ...picked, usage: measuredUsage(tokens, replyText(picked)) } : picked;
+    const recorded: RecordedRequest = { ...modelReq, reply, ...(tokens ? { tokens } : {}) };
     requests.push(recorded);
     if (opts.logFile) appendFileSync(opts.logFile, `${JSON.stringify(recorded)}\n`);
     if (reply.delayMs) await sleep(reply.delayMs);
