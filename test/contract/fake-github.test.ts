@@ -146,6 +146,39 @@ describe('fake GitHub behaviour', () => {
     expect(fake.comments(7).map((c) => c.user.login)).toEqual(['carol']);
   });
 
+  it('resolves threads, minimizes comments and marks drafts ready, refusing what the permissions do not cover', async () => {
+    const fake = await start({ tokenPermissions: { contents: 'read' } });
+    fake.state.updatePull(7, { draft: true });
+    const t = fake.state.addThread(7, { path: 'a.txt', line: 1, comments: [{ body: 'ours', author: 'github-actions[bot]' }] });
+    const c = fake.state.addComment(7, { login: 'github-actions[bot]', body: 'old report' });
+    const commentId = (await (await api(fake, 'GET', '/repos/octo-org/demo-repo/issues/7/comments')).json())[0].node_id;
+    const pr = await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { id isDraft } } }');
+    const prId = pr.data.repository.pullRequest.id;
+    const resolve = `mutation { r: resolveReviewThread(input: { threadId: "${t.id}" }) { thread { isResolved resolvedBy { login } } } }`;
+    const ready = `mutation { m: markPullRequestReadyForReview(input: { pullRequestId: "${prId}" }) { pullRequest { isDraft } } }`;
+    // contents: read: both need contents: write (github/gh-aw#35726, cli/cli#8910).
+    for (const m of [resolve, ready]) {
+      const refused = await gql(fake, m);
+      expect(refused.errors).toEqual([expect.objectContaining({ type: 'FORBIDDEN', message: 'Resource not accessible by integration' })]);
+    }
+    expect(fake.state.threads(7)[0]!.isResolved).toBe(false);
+    const minimize = `mutation { h: minimizeComment(input: { subjectId: "${commentId}", classifier: OUTDATED }) {
+      minimizedComment { isMinimized minimizedReason } } }`;
+    expect((await gql(fake, minimize)).data.h.minimizedComment).toEqual({ isMinimized: true, minimizedReason: 'outdated' });
+    expect(c.minimizedReason).toBe('outdated');
+    const read = await gql(fake, `{ nodes(ids: ["${commentId}"]) { ... on IssueComment { isMinimized } } }`);
+    expect(read.data.nodes).toEqual([{ isMinimized: true }]);
+
+    const writable = await start();
+    const t2 = writable.state.addThread(7, { path: 'a.txt', line: 1, comments: [{ body: 'ours', author: 'github-actions[bot]' }] });
+    writable.state.updatePull(7, { draft: true });
+    const resolved = await gql(writable, resolve.replace(t.id, t2.id));
+    expect(resolved.data.r.thread).toEqual({ isResolved: true, resolvedBy: { login: 'github-actions' } });
+    const id2 = (await gql(writable, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { id } } }'))
+      .data.repository.pullRequest.id;
+    expect((await gql(writable, ready.replace(prId, id2))).data.m.pullRequest).toEqual({ isDraft: false });
+  });
+
   it('serves a static PR (no originDir) from its input files and diff', async () => {
     const fake = await start();
     const files = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7/files')).json();

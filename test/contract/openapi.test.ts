@@ -198,6 +198,48 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
     expect(missing.body).toMatchObject({ message: 'Not Found' });
   });
 
+  it('reviews with inline comments (200), a line outside the diff (422), replies (201, 404)', async () => {
+    const op = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews';
+    const comment = { path: 'src/math.js', line: 1, side: 'RIGHT', body: 'subtracts' };
+    const ok = await call('POST', `${REPO}/pulls/7/reviews`, { event: 'COMMENT', body: '', comments: [comment] });
+    expect(ok.status).toBe(200);
+    expectValid(op, 200, ok.body);
+    expect(ok.body).toMatchObject({ state: 'COMMENTED', user: { login: 'github-actions[bot]' } });
+    // A line outside every hunk refuses the whole review: no thread is added.
+    const threads = fake.state.threads(7).length;
+    const outside = await call('POST', `${REPO}/pulls/7/reviews`, { event: 'COMMENT', comments: [comment, { ...comment, line: 9 }] });
+    expect(outside.status).toBe(422);
+    expectValid(op, 422, outside.body);
+    expect(outside.body).toMatchObject({ message: 'Unprocessable Entity', errors: ['Line could not be resolved'] });
+    expect(fake.state.threads(7)).toHaveLength(threads);
+    const thread = fake.state.threads(7).at(-1)!;
+    const replyOp = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies';
+    const reply = await call('POST', `${REPO}/pulls/7/comments/${thread.comments[0]!.databaseId}/replies`, { body: 'Fixed in abc' });
+    expect(reply.status).toBe(201);
+    expectValid(replyOp, 201, reply.body);
+    expect(reply.body).toMatchObject({ in_reply_to_id: thread.comments[0]!.databaseId, body: 'Fixed in abc' });
+    const missing = await call('POST', `${REPO}/pulls/7/comments/1/replies`, { body: 'x' });
+    expect(missing.status).toBe(404);
+    expectValid(replyOp, 404, missing.body);
+  });
+
+  it('labels: add (a new one is created), remove, and 404 for one the PR does not carry', async () => {
+    const add = 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels';
+    const remove = 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}';
+    const added = await call('POST', `${REPO}/issues/7/labels`, { labels: ['review-loop: converged'] });
+    expect(added.status).toBe(200);
+    expectValid(add, 200, added.body);
+    expect(added.body).toMatchObject([{ name: 'review-loop: converged', color: 'ededed' }]);
+    expectValid('GET /repos/{owner}/{repo}/pulls/{pull_number}', 200, (await call('GET', `${REPO}/pulls/7`)).body);
+    const removed = await call('DELETE', `${REPO}/issues/7/labels/${encodeURIComponent('review-loop: converged')}`);
+    expect(removed.status).toBe(200);
+    expectValid(remove, 200, removed.body);
+    const again = await call('DELETE', `${REPO}/issues/7/labels/${encodeURIComponent('review-loop: converged')}`);
+    expect(again.status).toBe(404);
+    expectValid(remove, 404, again.body);
+    expect(again.body).toMatchObject({ message: 'Label does not exist' });
+  });
+
   it('unknown routes answer 404 in the basic-error shape', async () => {
     const res = await call('GET', '/repos/octo-org/demo-repo/nothing-here');
     expect(res.status).toBe(404);

@@ -2,6 +2,7 @@
 // reviews, actors; and GitHub's cursor connections with its argument rules.
 import type { Ctx } from './http.js';
 import { nodeId, userId } from './ids.js';
+import { mutations } from './graphql-mutations.js';
 import type { PullState, ThreadState } from './state.js';
 
 type Node = Record<string, unknown>;
@@ -63,11 +64,12 @@ export function actor(ctx: Ctx, login: string | null): Node | null {
   };
 }
 
-function threadNode(ctx: Ctx, t: ThreadState): Node {
+export function threadNode(ctx: Ctx, t: ThreadState): Node {
   return {
     id: t.id, isResolved: t.isResolved, isOutdated: t.isOutdated, isCollapsed: t.isResolved,
-    path: t.path, line: t.line, originalLine: t.line, startLine: null, originalStartLine: null,
-    diffSide: 'RIGHT', startDiffSide: null, subjectType: 'LINE', resolvedBy: null, viewerCanResolve: true,
+    path: t.path, line: t.line, originalLine: t.line, startLine: t.startLine, originalStartLine: t.startLine,
+    diffSide: 'RIGHT', startDiffSide: t.startLine ? 'RIGHT' : null, subjectType: 'LINE',
+    resolvedBy: t.resolvedBy ? actor(ctx, t.resolvedBy) : null, viewerCanResolve: true,
     comments: (args: PageArgs) => connection('comments', t.comments, args, (c) => ({
       id: c.id, databaseId: c.databaseId, body: c.body, bodyText: c.body, author: actor(ctx, c.author),
       authorAssociation: c.authorAssociation, path: t.path, line: t.line, originalLine: t.line,
@@ -77,7 +79,7 @@ function threadNode(ctx: Ctx, t: ThreadState): Node {
   };
 }
 
-function pullNode(ctx: Ctx, pull: PullState): Node {
+export function pullNode(ctx: Ctx, pull: PullState): Node {
   const { state, urls } = ctx;
   const shas = (): Promise<{ headSha: string; baseSha: string }> => ctx.data.shas(pull);
   const headRepo = pull.headRepoFullName;
@@ -146,5 +148,17 @@ export function rootValue(ctx: Ctx): Node {
       return repo;
     },
     viewer: () => viewerNode(ctx),
+    nodes: ({ ids }: { ids: string[] }) => ids.map((id) => issueCommentNode(ctx, id)),
+    ...mutations(ctx),
+  };
+}
+
+/** An issue comment by node id (`nodes(ids:)`), with what minimizeComment changes; null when unknown. */
+function issueCommentNode(ctx: Ctx, id: string): Node | null {
+  const c = ctx.state.issueComments.find((x) => nodeId('IC', x.id) === id);
+  if (!c) return null;
+  return {
+    __typename: 'IssueComment', id, databaseId: c.id, body: c.body, author: actor(ctx, c.user.login),
+    isMinimized: c.minimizedReason !== undefined, minimizedReason: c.minimizedReason ?? null,
   };
 }

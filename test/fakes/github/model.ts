@@ -12,11 +12,15 @@ export interface PullState extends Omit<FakePullInput, 'reviews' | 'reviewThread
   updatedAt: string;
   closedAt: string | null;
   mergedAt: string | null;
+  /** Label names on the PR, in the order they were added. */
+  labels: string[];
 }
 
 export interface CommentState {
   id: number; issueNumber: number; user: Actor; body: string;
   authorAssociation: AuthorAssociation; createdAt: string; updatedAt: string;
+  /** Set by minimizeComment: the classifier, lower-case as GraphQL's minimizedReason shows it. */
+  minimizedReason?: string;
 }
 
 export interface ReviewState {
@@ -27,12 +31,22 @@ export interface ReviewState {
 export interface ThreadCommentState {
   id: string; databaseId: number; body: string; author: string | null;
   authorAssociation: AuthorAssociation; createdAt: string;
+  /** The review that holds it (comments posted with a review), else null. */
+  reviewId?: number | null;
+  /** The commit it was made on. */
+  commitId?: string;
 }
 
 export interface ThreadState {
   id: string; prNumber: number; isResolved: boolean; isOutdated: boolean;
   path: string; line: number | null; comments: ThreadCommentState[];
+  /** First line of a multi-line thread. */
+  startLine: number | null;
+  /** Who resolved it (login), when resolved through the API. */
+  resolvedBy?: string | null;
 }
+
+export interface LabelState { id: number; name: string; color: string; description: string | null }
 
 export interface WorkflowRunState {
   id: number; workflowId: number; path: string; name: string; event: string;

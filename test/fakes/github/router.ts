@@ -9,11 +9,16 @@ import { actionRoutes } from './routes/actions.js';
 import { commitRoutes } from './routes/commits.js';
 import { issueRoutes } from './routes/issues.js';
 import { pullRoutes } from './routes/pulls.js';
+import { labelRoutes } from './routes/labels.js';
 import { repoRoutes } from './routes/repos.js';
+import { reviewRoutes } from './routes/reviews.js';
 import { isRestWrite, restRefusal } from './token-access.js';
 import type { FailureRule, RecordedRequest } from './types.js';
 
-const ROUTES: Route[] = [...repoRoutes, ...pullRoutes, ...issueRoutes, ...actionRoutes, ...commitRoutes, ...graphqlRoutes];
+const ROUTES: Route[] = [
+  ...repoRoutes, ...pullRoutes, ...reviewRoutes, ...issueRoutes, ...labelRoutes, ...actionRoutes, ...commitRoutes,
+  ...graphqlRoutes,
+];
 
 export type CtxBase = Omit<Ctx, 'method' | 'path' | 'query' | 'headers' | 'body' | 'params'>;
 

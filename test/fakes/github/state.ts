@@ -2,15 +2,15 @@
 // Routes read it; tests change it between runs through the same methods.
 import { ACTIONS_BOT, fakeSha, isoNow, nextId, nodeId, userId } from './ids.js';
 import type {
-  ActivityState, Actor, CommentState, PullState, ReviewState, ThreadState, WorkflowRunState,
+  ActivityState, Actor, CommentState, LabelState, PullState, ReviewState, ThreadState, WorkflowRunState,
 } from './model.js';
 import type {
   AccountType, AuthorAssociation, FakeActivityInput, FakeCommentInput, FakeGitHubOptions, FakePullInput, FakeReviewInput,
-  FakeThreadInput, FakeWorkflowRunInput, Permission, RecordedDispatch,
+  FakeThreadInput, FakeWorkflowRunInput, Permission, RecordedDispatch, TokenScope,
 } from './types.js';
 
 export type {
-  ActivityState, Actor, CommentState, PullState, ReviewState, ThreadState, WorkflowRunState,
+  ActivityState, Actor, CommentState, LabelState, PullState, ReviewState, ThreadState, WorkflowRunState,
 } from './model.js';
 
 type PullPatch = Partial<Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>>;
@@ -25,6 +25,8 @@ export class FakeState {
   readonly issueComments: CommentState[] = [];
   readonly reviewList: ReviewState[] = [];
   readonly threadList: ThreadState[] = [];
+  /** The repository's labels by name. */
+  readonly labels = new Map<string, LabelState>();
   readonly dispatches: RecordedDispatch[] = [];
   readonly workflowRuns = new Map<number, WorkflowRunState>();
   /** Pushes and branch changes, oldest first (GET /repos/{o}/{r}/activity). */
@@ -56,6 +58,13 @@ export class FakeState {
   /** The read-only GITHUB_TOKEN of a fork PR's `pull_request` job: every write is refused. */
   get tokenReadOnly(): boolean { return this.opts.token?.readOnly === true; }
 
+  /** Whether the token may write `scope` (a read-only token may write nothing; a PAT is its user). */
+  canWrite(scope: TokenScope): boolean {
+    if (this.tokenReadOnly) return false;
+    if (!this.isInstallationToken) return true;
+    return (this.opts.tokenPermissions?.[scope] ?? 'write') === 'write';
+  }
+
   /**
    * Who the token acts as: the Actions bot for a GITHUB_TOKEN, `<slug>[bot]` for an App's
    * installation token, else the user.
@@ -82,7 +91,7 @@ export class FakeState {
   }
 
   addPull(input: FakePullInput): PullState {
-    const { reviews, reviewThreads, comments, ...rest } = input;
+    const { reviews, reviewThreads, comments, labels, ...rest } = input;
     const created = isoNow();
     const closed = input.state === 'closed' || input.merged === true;
     const pull: PullState = {
@@ -95,8 +104,10 @@ export class FakeState {
       createdAt: created, updatedAt: created,
       closedAt: closed ? created : null,
       mergedAt: input.merged ? created : null,
+      labels: [],
     };
     this.pulls.set(input.number, pull);
+    for (const name of labels ?? []) this.addLabel(input.number, name);
     for (const r of reviews ?? []) this.addReview(input.number, r);
     for (const t of reviewThreads ?? []) this.addThread(input.number, t);
     for (const c of comments ?? []) this.addComment(input.number, c);
@@ -154,7 +165,7 @@ export class FakeState {
     const thread: ThreadState = {
       id: input.id ?? nodeId('PRRT', nextId()), prNumber: number,
       isResolved: input.isResolved ?? false, isOutdated: input.isOutdated ?? false,
-      path: input.path, line: input.line === undefined ? null : input.line,
+      path: input.path, line: input.line === undefined ? null : input.line, startLine: input.startLine ?? null,
       comments: input.comments.map((c) => {
         const databaseId = c.databaseId ?? nextId();
         return {
@@ -168,10 +179,52 @@ export class FakeState {
     return thread;
   }
 
-  resolveThread(id: string, resolved = true): void {
+  resolveThread(id: string, resolved = true, by: string | null = null): ThreadState {
     const thread = this.threadList.find((t) => t.id === id);
     if (!thread) throw new Error(`fake GitHub: no review thread ${id}`);
     thread.isResolved = resolved;
+    thread.resolvedBy = resolved ? by : null;
+    return thread;
+  }
+
+  /** The thread holding the review comment with this database id, and the comment. */
+  findReviewComment(databaseId: number): { thread: ThreadState; index: number } | null {
+    for (const thread of this.threadList) {
+      const index = thread.comments.findIndex((c) => c.databaseId === databaseId);
+      if (index >= 0) return { thread, index };
+    }
+    return null;
+  }
+
+  /** A reply at the end of a thread, by whoever the token is. */
+  addReply(thread: ThreadState, actor: Actor, body: string): ThreadState['comments'][number] {
+    const databaseId = nextId();
+    const reply = {
+      id: nodeId('PRRC', databaseId), databaseId, body, author: actor.login,
+      authorAssociation: actor.type === 'Bot' ? 'NONE' as const : this.associationOf(actor.login), createdAt: isoNow(),
+      reviewId: null,
+    };
+    thread.comments.push(reply);
+    return reply;
+  }
+
+  /** A label on the PR; a name the repository lacks is created first (GitHub's colour: ededed). */
+  addLabel(number: number, name: string): LabelState {
+    const pull = this.requirePull(number);
+    const key = [...this.labels.keys()].find((k) => k.toLowerCase() === name.toLowerCase());
+    const label = key ? this.labels.get(key)! : { id: nextId(), name, color: 'ededed', description: null };
+    this.labels.set(label.name, label);
+    if (!pull.labels.some((l) => l.toLowerCase() === name.toLowerCase())) pull.labels.push(label.name);
+    return label;
+  }
+
+  /** Removes a label from the PR; false when it is not on it. */
+  removeLabel(number: number, name: string): boolean {
+    const pull = this.requirePull(number);
+    const i = pull.labels.findIndex((l) => l.toLowerCase() === name.toLowerCase());
+    if (i < 0) return false;
+    pull.labels.splice(i, 1);
+    return true;
   }
 
   /** A run of one of the repository's workflows; every run of one file shares its workflow_id. */

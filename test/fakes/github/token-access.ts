@@ -22,11 +22,27 @@ const KNOWN: WriteEndpoint[] = [
     doc: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
   },
   {
+    method: 'POST', path: /^\/repos\/[^/]+\/[^/]+\/pulls\/[^/]+\/(reviews|comments\/[^/]+\/replies)\/?$/,
+    accepted: 'pull_requests=write',
+    doc: 'https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request',
+  },
+  {
     method: 'POST', path: /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/dispatches\/?$/,
     accepted: 'actions=write',
     doc: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event',
   },
 ];
+
+/**
+ * A write the token's permissions do not cover (a workflow's `permissions:` without it): the
+ * same 403 as for a read-only token, naming what the endpoint accepts.
+ */
+export function scopeRefusal(accepted: string, doc: string): Reply {
+  return { ...apiError(403, REFUSED, doc), headers: { 'x-accepted-github-permissions': accepted } };
+}
+
+/** The GraphQL error of a mutation the token's permissions do not cover. */
+export const FORBIDDEN_MESSAGE = REFUSED;
 
 /** POST /graphql is how every GraphQL query is sent: it only writes through a mutation. */
 export function isRestWrite(method: string, path: string): boolean {

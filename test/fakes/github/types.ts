@@ -5,6 +5,8 @@ export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'n
 export type AuthorAssociation =
   | 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIMER' | 'FIRST_TIME_CONTRIBUTOR' | 'MANNEQUIN' | 'NONE';
 export type AccountType = 'User' | 'Bot' | 'Organization';
+/** The token permissions the fake checks writes against (a workflow's `permissions:` keys). */
+export type TokenScope = 'contents' | 'pull_requests' | 'issues';
 
 export interface FakeReviewInput {
   login: string;
@@ -33,6 +35,7 @@ export interface FakeThreadInput {
   isOutdated?: boolean;
   path: string;
   line?: number | null;
+  startLine?: number | null;
   comments: FakeThreadCommentInput[];
 }
 
@@ -81,6 +84,8 @@ export interface FakePullInput {
   reviews?: FakeReviewInput[];
   reviewThreads?: FakeThreadInput[];
   comments?: FakeCommentInput[];
+  /** Label names already on the PR (they exist in the repository too). */
+  labels?: string[];
 }
 
 export interface RepoPermissions {
@@ -155,6 +160,12 @@ export interface FakeGitHubOptions {
   tokenLogin?: string;
   /** Identity and write access of the token; wins over tokenLogin when both are given. */
   token?: FakeToken;
+  /**
+   * What the workflow's `permissions:` grant the token (GITHUB_TOKEN, App installation tokens);
+   * unset: write to all three. GitHub refuses a write the token lacks with 403 (REST) or a
+   * FORBIDDEN error (GraphQL) "Resource not accessible by integration" (token-access.ts).
+   */
+  tokenPermissions?: Partial<Record<TokenScope, 'read' | 'write'>>;
   /** The `permissions` object of GET /repos/{o}/{r}; omitted from the response when unset. */
   repoPermissions?: RepoPermissions;
   /** Workflow runs that exist; any other run id is 404. Tests add more with state.addWorkflowRun. */

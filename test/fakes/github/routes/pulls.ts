@@ -6,6 +6,7 @@ import { repository, simpleUser } from '../shapes.js';
 import type { Json } from '../shapes.js';
 import type { PullState } from '../state.js';
 import { nodeId } from '../ids.js';
+import { labelJson } from './labels.js';
 import { baseRepoInput } from './repos.js';
 
 const DOC = {
@@ -76,7 +77,8 @@ export function pullJson(ctx: Ctx, pull: PullState, data: PullData): Json {
     issue_url: issue, commits_url: links.commits, review_comments_url: links.review_comments,
     review_comment_url: links.review_comment, comments_url: links.comments, statuses_url: links.statuses,
     number: pull.number, state: pull.state, locked: false, title: pull.title,
-    user: simpleUser(urls, pull.user, pull.userType), body: pull.body ?? null, labels: [], milestone: null,
+    user: simpleUser(urls, pull.user, pull.userType), body: pull.body ?? null, milestone: null,
+    labels: pull.labels.map((name) => labelJson(ctx, state.labels.get(name)!)),
     active_lock_reason: null, created_at: pull.createdAt, updated_at: pull.updatedAt, closed_at: pull.closedAt,
     merged_at: pull.mergedAt, merge_commit_sha: null, assignee: null, assignees: [], requested_reviewers: [],
     requested_teams: [], head: side(ctx, pull, 'head', data.headSha), base: side(ctx, pull, 'base', data.baseSha),
