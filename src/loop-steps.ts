@@ -19,6 +19,7 @@ import type { LoopSteps } from './loop.js';
 import type { PushPlan } from './preflight/push-plan.js';
 import type { ReportContext } from './report/format.js';
 import type { Publisher } from './report/publish.js';
+import { createInlineReview } from './report/inline-review.js';
 import { roundReports } from './report/round-reports.js';
 import type { StateWriter } from './report/state.js';
 import { runReviewRound } from './review/round.js';
@@ -50,6 +51,9 @@ export interface RunWiring {
   redact: (text: string) => string;
   log: (line: string) => void;
   budget: Budget;
+  /** The token's login (REST form): the author of the action's comments and review threads. */
+  ownLogin: string;
+  warn: (line: string) => void;
   /** How often to look for a pushed head; pull-request.ts's pace when absent. */
   headPollMs?: number;
 }
@@ -88,6 +92,10 @@ export function loopSteps(w: RunWiring): LoopSteps {
     beforeGate: checkout.restoreAgentConfig,
     pushRemote: w.push.remote,
   };
+  const inline = createInlineReview({
+    enabled: config.inlineComments, octokit, repo, prNumber: meta.number, ownLogin: w.ownLogin,
+    publisher: w.publisher, reportCtx: w.reportCtx, redact: w.redact, log, warn: w.warn,
+  });
   const { include, exclude } = config.paths;
   const keep = include.length || exclude.length ? { keep: makePathMatcher(config.paths) } : {};
   const budget = { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...keep };
@@ -101,7 +109,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     review: (plan) =>
       runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions }),
     fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
-    ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer }),
+    ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer, inline }),
     hook: (point, info) => hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
     afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),

@@ -20,7 +20,8 @@ export interface LoopSteps {
   loadContext(meta: PrMeta, since?: string): Promise<PrContext>;
   review(plan: Omit<RoundPlan, 'reviewers' | 'analyzer'>): Promise<RoundOutcome>;
   /** `end` is set when this report is the run's last word. */
-  publishReview(rec: ReviewRoundRecord, end: LoopEnd | null): Promise<void>;
+  /** `ctx`: the round's PR context (its diff and threads place the inline review). */
+  publishReview(rec: ReviewRoundRecord, end: LoopEnd | null, ctx: PrContext): Promise<void>;
   fix(ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord>;
   publishFix(rec: FixRoundRecord, end: LoopEnd | null, review: FixedByReview): Promise<void>;
   /** Runs a lifecycle hook; before-review and after-review may answer with findings. */
@@ -155,10 +156,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     rounds.push(entry);
     const decision = decide(record, input.push, failure);
     if (decision) {
-      await steps.publishReview(record, decision);
+      await steps.publishReview(record, decision, ctx);
       return end(decision.status, decision.message, record);
     }
-    await steps.publishReview(record, null);
+    await steps.publishReview(record, null, ctx);
 
     const fix = await steps.fix(ctx, round, record.findings);
     entry.fix = fix;

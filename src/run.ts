@@ -23,6 +23,8 @@ import { startRun } from './preflight/start.js';
 import { block, reportContext, type ReportContext } from './report/format.js';
 import { guardedIO } from './report/guarded-io.js';
 import { renderFailureReport, renderFinalSummary } from './report/markdown.js';
+import { handOff } from './report/hand-off.js';
+import { supersedeReports } from './report/outdated-reports.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { writeReportJson } from './report/report-json.js';
 import { redactSecrets } from './report/sanitize.js';
@@ -156,6 +158,9 @@ async function execute(
   const ownLogin = identity.login;
   const { prior, writer } = await readMemory({ env, octokit, repo, comments, ownLogin, headSha: meta.headSha, log });
   if (started.target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
+  const warn = (m: string) => io.warning(m);
+  const enabled = config.hideOutdatedReports;
+  publisher.onPosted = supersedeReports({ octokit, enabled, earlier: prior.reports, log, warn });
 
   // 5. the sandbox user every agent, verify command and hook runs as; the agents; push permission
   const sandbox = await openSandbox(config.isolation, cwd, io);
@@ -174,13 +179,19 @@ async function execute(
   // 6. the loop, then the after-finish hook and the job summary
   const steps = loopSteps({
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
-    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ...(headPollMs ? { headPollMs } : {}),
+    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin,
+    warn, ...(headPollMs ? { headPollMs } : {}),
   });
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
   const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
   await finishLoop(steps, meta.number, result);
+  await handOff({
+    octokit, repo, prNumber: meta.number, readyWhenConverged: config.readyWhenConverged, log, warn,
+    writes: !dryRun && !publisher.writesRefused,
+    ...(config.convergedLabel ? { convergedLabel: config.convergedLabel } : {}),
+  }, result);
   const { status, rounds, remaining, stuck, message } = result;
   const spent = budget.spending();
   await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message, spent }, reportCtx));

@@ -67,9 +67,13 @@ export const findingSchema = z.object({
   category: cappedNonEmpty(MAX_CATEGORY_CHARS),
   file: capped(MAX_PATH_CHARS).nullable().optional(),
   line: z.number().int().nullable().optional(),
+  /** The last line of the range the finding is about (issue 11; additive, A1 stays valid). */
+  endLine: z.number().int().nullable().optional(),
   title: cappedNonEmpty(MAX_TITLE_CHARS),
   description: capped(MAX_TEXT_CHARS).default(''),
   suggestion: capped(MAX_TEXT_CHARS).nullable().optional(),
+  /** The exact new text of lines line..endLine (a committable suggestion); additive. */
+  replacement: capped(MAX_TEXT_CHARS).nullable().optional(),
   source: z
     .object({
       type: z.enum(['agent', 'human']).default('agent'),

@@ -6,10 +6,10 @@ import { AGENT_KINDS, type AgentSpec } from '../agents/types.js';
 import { reviewerRefs, singleRef } from './agent-specs.js';
 import { agentConfig, agentVersions } from './agent-settings.js';
 import { ConfigError } from './errors.js';
-import { boolean, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
+import { boolean, field, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
 import { modelPrices } from './model-prices.js';
 import { crossCheck, roles } from './roles.js';
-import { configPath, presetName, botLogin, envName, workflowFile } from './values.js';
+import { configPath, presetName, botLogin, envName, labelName, workflowFile } from './values.js';
 
 export const inputSchemaShape = {
   'github-token': z.string({
@@ -45,6 +45,10 @@ export const inputSchemaShape = {
   'max-tokens': positiveNumber('max-tokens', 2000000),
   'max-cost-usd': positiveDecimal('max-cost-usd', '5'),
   'model-prices': modelPrices('model-prices').default(() => ({})),
+  'inline-comments': boolean('inline-comments').default(true),
+  'hide-outdated-reports': boolean('hide-outdated-reports').default(true),
+  'converged-label': field(labelName),
+  'ready-when-converged': boolean('ready-when-converged').default(false),
 };
 
 export type InputName = keyof typeof inputSchemaShape;

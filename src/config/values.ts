@@ -31,6 +31,13 @@ export function botLogin(item: string): string {
   );
 }
 
+/** A label name GitHub takes: at most 50 characters (GitHub's limit for label names), one line. */
+export function labelName(value: string): string {
+  if (value.length <= 50 && !/[\r\n]/.test(value)) return value;
+  const ex = example('converged-label', 'ready-for-human-review');
+  return fail('must be one label name of at most 50 characters', value, ex);
+}
+
 /**
  * A workflow file name as `createWorkflowDispatch` takes it (`ci.yml`) or a numeric workflow id;
  * a path under `.github/workflows/` is shortened to the file name users mean.

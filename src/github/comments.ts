@@ -5,6 +5,8 @@ import { getTokenIdentity } from './identity.js';
 
 export interface IssueComment {
   id: number;
+  /** GraphQL node id (minimizeComment). */
+  nodeId: string;
   body: string;
   author: string;
   authorType: string;
@@ -34,6 +36,7 @@ export async function postComment(
 /** The fields of GitHub's issue comment that the action reads. */
 function issueComment(c: {
   id: number;
+  node_id: string;
   body?: string | undefined;
   user: { login: string; type: string } | null;
   created_at: string;
@@ -41,6 +44,7 @@ function issueComment(c: {
 }): IssueComment {
   return {
     id: c.id,
+    nodeId: c.node_id,
     body: c.body ?? '',
     author: c.user?.login ?? '',
     authorType: c.user?.type ?? '',

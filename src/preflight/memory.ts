@@ -21,6 +21,8 @@ export interface PriorRuns {
   fixed: FixedFingerprint[];
   /** The last review this job posted, and what became of its findings (null: none, or too old to say). */
   lastReview: { headSha: string; findings: EarlierFinding[] } | null;
+  /** Node ids of this job's report comments (trusted states only), oldest first: a new report supersedes them. */
+  reports: string[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -67,19 +69,23 @@ export async function readPriorRuns(
   const decoded = comments.flatMap((c) => {
     if (c.author.toLowerCase() !== ownLogin.toLowerCase() || !c.body.includes(MARKER)) return [];
     const s = decodeState(c.body);
-    return s ? [{ id: c.id, s }] : [];
+    return s ? [{ id: c.id, nodeId: c.nodeId, s }] : [];
   });
   // In parallel: the run lookups behind it are cached per run id.
   const verdicts = await Promise.all(decoded.map(({ s }) => whyUntrusted(s, trust)));
   const states: HiddenState[] = [];
-  decoded.forEach(({ id, s }, i) => {
+  const reports: string[] = [];
+  decoded.forEach(({ id, nodeId, s }, i) => {
     const distrust = verdicts[i];
     if (distrust) trust.log(`ignored the hidden state of comment ${id}: ${distrust}`);
-    else states.push(s);
+    else {
+      states.push(s);
+      reports.push(nodeId);
+    }
   });
   const isFinal = (s: HiddenState) => s.headSha === headSha && s.status !== null && FINAL.has(s.status);
   const finalForHead = [...states].reverse().find(isFinal) ?? null;
-  return { states, finalForHead, fixed: fingerprints(states), lastReview: lastReview(states) };
+  return { states, finalForHead, fixed: fingerprints(states), lastReview: lastReview(states), reports };
 }
 
 /** The trust rule; the cheap checks first, so only plausible states cost a request. */

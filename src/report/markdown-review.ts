@@ -11,7 +11,10 @@ import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording
 const LONG_CHARS = 600;
 const LONG_LINES = 8;
 
-export function renderReviewReport(rec: ReviewRoundRecord, ctx: ReportContext): string {
+/** `threads`: per finding id, the inline thread or review that shows it on the lines (issue 11). */
+export function renderReviewReport(
+  rec: ReviewRoundRecord, ctx: ReportContext, threads: ReadonlyMap<string, string> = new Map(),
+): string {
   const stuckIds = new Set([...rec.stuck.map((f) => f.id), ...rec.findings.filter((f) => f.stuck).map((f) => f.id)]);
   const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id));
   const human = rec.findings.filter((f) => f.source.type === 'human');
@@ -29,7 +32,7 @@ export function renderReviewReport(rec: ReviewRoundRecord, ctx: ReportContext): 
     `${SECTION.counts}\n\n${countsTable(rec)}`,
     changesRequested(rec),
     `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}`,
-    `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx)}`,
+    `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),
     outsidersSection(rec, ctx),
@@ -54,25 +57,28 @@ function changesRequested(rec: ReviewRoundRecord): string | null {
   return NOTE.changesRequested(who);
 }
 
-function findingsByPriority(findings: Finding[], sha: string, okReviewers: number, ctx: ReportContext): string {
+function findingsByPriority(
+  findings: Finding[], sha: string, okReviewers: number, ctx: ReportContext, threads: ReadonlyMap<string, string>,
+): string {
   if (findings.length === 0) return NOTE.noFindings;
   return PRIORITIES.flatMap((p) => {
     const group = findings.filter((f) => f.priority === p);
     if (group.length === 0) return [];
     return [
       `#### ${PRIORITY_LABEL[p]} (${group.length})`,
-      ...group.map((f) => renderFinding(f, sha, okReviewers, ctx)),
+      ...group.map((f) => renderFinding(f, sha, okReviewers, ctx, threads.get(f.id))),
     ];
   }).join('\n\n');
 }
 
-function renderFinding(f: Finding, sha: string, okReviewers: number, ctx: ReportContext): string {
+function renderFinding(f: Finding, sha: string, okReviewers: number, ctx: ReportContext, thread?: string): string {
   const total = Math.max(okReviewers, f.reportedBy.length, 1);
   const who = f.reportedBy.length > 0 ? ` (${f.reportedBy.map((n) => inline(n, 40)).join(', ')})` : '';
   const meta = [
     locationLink(ctx, sha, f.file, f.line),
     `${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'}${who}`,
     `category ${inline(f.category, 40)}`,
+    ...(thread ? [`[on the diff](${thread})`] : []),
   ].join(' · ');
   const parts = [`**${code(f.id)}** · ${inline(f.title, 200)}<br>\n${meta}`];
   if (f.description.trim()) parts.push(prose('Description', f.description));

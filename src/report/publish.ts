@@ -18,6 +18,9 @@ export interface PublisherOptions {
   io: ActionIO;
 }
 
+/** What happens after a report comment is posted (issue 11: the reports it supersedes are minimized). */
+export type OnReportPosted = (nodeId: string) => Promise<void>;
+
 export interface Publisher {
   /** Posts one marker comment and mirrors it into the job summary. */
   report(markdown: string, state: HiddenState): Promise<void>;
@@ -32,6 +35,8 @@ export interface Publisher {
   refuseWrites(reason: string): void;
   /** Why writes stopped, or null while the token may write. */
   readonly writesRefused: string | null;
+  /** Set once the run knows which earlier reports a new one supersedes. */
+  onPosted: OnReportPosted | null;
 }
 
 export function createPublisher(opts: PublisherOptions): Publisher {
@@ -44,6 +49,7 @@ export function createPublisher(opts: PublisherOptions): Publisher {
     opts.io.warning(redactSecrets(readOnlyAdvice(reason), opts.secrets));
   };
   return {
+    onPosted: null,
     get commentsPosted() {
       return posted;
     },
@@ -74,6 +80,7 @@ export function createPublisher(opts: PublisherOptions): Publisher {
       }
       posted++;
       opts.io.info(`posted the ${state.kind} report: ${c.htmlUrl}`);
+      await this.onPosted?.(c.nodeId);
     },
     async summaryOnly(markdown) {
       await opts.io.appendSummary(`${clean(markdown)}\n`);

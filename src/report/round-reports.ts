@@ -5,6 +5,7 @@ import type { LoopSteps } from '../loop.js';
 import type { ReportContext } from './format.js';
 import { renderFixReport, renderReviewReport } from './markdown.js';
 import { withEnd } from './markdown-end.js';
+import type { InlineReview } from './inline-review.js';
 import type { Publisher } from './publish.js';
 import { reportState, type StateWriter } from './state.js';
 import { WritesRefused } from '../preflight/writes-refused.js';
@@ -13,13 +14,16 @@ export interface RoundReportsSetup {
   publisher: Publisher;
   reportCtx: ReportContext;
   writer: StateWriter;
+  inline: InlineReview;
 }
 
 export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishReview' | 'publishFix'> {
-  const { publisher, reportCtx, writer } = s;
+  const { publisher, reportCtx, writer, inline } = s;
   return {
-    async publishReview(rec, end) {
+    async publishReview(rec, end, ctx) {
       publisher.annotate(rec.findings);
+      // The inline review first, so the report can link each finding to its place on the diff.
+      const threads = await inline.review(rec, ctx);
       const state = reportState(writer, {
         kind: 'review', round: rec.round, headSha: rec.headSha, status: end?.status ?? null,
         findingIds: rec.findings.map((f) => f.id), stuckIds: rec.stuck.map((f) => f.id),
@@ -28,7 +32,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       const findings = [...rec.findings.filter((f) => f.source.type === 'agent'), ...rec.stuck].map(
         ({ id, priority, category, file, line, title }) => ({ id, priority, category, file, line, title }),
       );
-      const body = withEnd(renderReviewReport(rec, reportCtx), end);
+      const body = withEnd(renderReviewReport(rec, reportCtx, threads), end);
       await publisher.report(body, { ...state, counts: rec.counts, findings });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
@@ -43,6 +47,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       const state = { ...base, fixed, counts: review.counts, ...(rejected.length ? { rejected } : {}) };
       const pushedState = rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state;
       await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
+      await inline.afterFix(rec);
     },
   };
 }

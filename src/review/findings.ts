@@ -21,11 +21,17 @@ export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
     title,
     description: raw.description ?? '',
     suggestion: raw.suggestion ?? null,
+    ...range(line, raw.endLine, raw.replacement),
     source: { type: 'agent', name: reviewer, reviewId: null },
     reportedBy: [reviewer],
   };
 }
 
+/** A range only past its first line, and a replacement only with a line to replace. */
+function range(line: number | null, endLine?: number | null, replacement?: string | null) {
+  const end = line && typeof endLine === 'number' && endLine > line ? { endLine } : {};
+  return { ...end, ...(line && typeof replacement === 'string' ? { replacement } : {}) };
+}
 
 /**
  * Groups findings about the same problem (see similarity.ts). The group keeps the

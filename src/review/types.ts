@@ -9,9 +9,13 @@ export interface Finding {
   category: string;
   file: string | null;
   line: number | null;
+  /** The last line of the range (≥ line), when the reviewer gave one. */
+  endLine?: number | null;
   title: string;
   description: string;
   suggestion: string | null;
+  /** The exact new text of lines line..endLine, when the reviewer gave one: a suggestion block. */
+  replacement?: string | null;
   source: { type: 'agent' | 'human'; name: string; reviewId: string | null };
   /** Reviewers (role instance names) that reported this problem. */
   reportedBy: string[];

@@ -53,7 +53,25 @@ describe('parseInputs', () => {
       maxTokens: undefined,
       maxCostUsd: undefined,
       modelPrices: {},
+      inlineComments: true,
+      hideOutdatedReports: true,
+      convergedLabel: undefined,
+      readyWhenConverged: false,
     } satisfies Config);
+  });
+
+  it('reads the hand-off inputs, and refuses a label name GitHub would not take', () => {
+    const config = parse({
+      ...TOKEN, 'inline-comments': 'false', 'hide-outdated-reports': 'false', 'converged-label': 'ready for humans',
+      'ready-when-converged': 'true',
+    });
+    expect(config).toMatchObject({
+      inlineComments: false, hideOutdatedReports: false, convergedLabel: 'ready for humans', readyWhenConverged: true,
+    });
+    expect(problems({ ...TOKEN, 'converged-label': 'x'.repeat(51) })).toEqual([
+      `Input "converged-label" must be one label name of at most 50 characters; got "${'x'.repeat(51)}". ` +
+        'Example: converged-label: ready-for-human-review',
+    ]);
   });
 
   it('reads the budget: max-tokens, max-cost-usd and model prices', () => {

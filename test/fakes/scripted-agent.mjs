@@ -62,7 +62,9 @@ if (rule.fixAll || rule.rejectAll) {
   // rejectTitles: { "<part of a title>": "reason" } rejects those findings, fixAll fixes the rest.
   const rejectReason = (f) =>
     rule.rejectAll ?? Object.entries(rule.rejectTitles ?? {}).find(([part]) => f.title.includes(part))?.[1];
-  const rejected = payload.issuesToFix.filter((f) => rejectReason(f) !== undefined);
+  // An optional (P3) finding is rejected by its title too; rejectAll is about the ones to fix.
+  const optional = rule.rejectAll ? [] : (payload.optionalIssues ?? []);
+  const rejected = [...payload.issuesToFix, ...optional].filter((f) => rejectReason(f) !== undefined);
   const fixed = rule.fixAll ? payload.issuesToFix.filter((f) => rejectReason(f) === undefined) : [];
   answer = {
     agent: 'pr-fix',

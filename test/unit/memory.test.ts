@@ -26,7 +26,7 @@ function state(over: Partial<HiddenState> = {}): HiddenState {
 function posted(author: string, body: string): IssueComment {
   const id = nextId++;
   return {
-    id, body, author, authorType: author.endsWith('[bot]') ? 'Bot' : 'User',
+    id, nodeId: `IC_${id}`, body, author, authorType: author.endsWith('[bot]') ? 'Bot' : 'User',
     createdAt: `2026-11-20T10:00:${String(id).padStart(2, '0')}Z`,
     htmlUrl: `https://github.com/octo-org/demo-repo/pull/7#issuecomment-${id}`,
   };

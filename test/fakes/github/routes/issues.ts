@@ -5,6 +5,7 @@ import { nodeId } from '../ids.js';
 import { simpleUser } from '../shapes.js';
 import type { Json } from '../shapes.js';
 import type { CommentState } from '../state.js';
+import { scopeRefusal } from '../token-access.js';
 
 const DOC = {
   list: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
@@ -35,6 +36,10 @@ function listComments(ctx: Ctx): Reply {
 function createComment(ctx: Ctx): Reply {
   const n = numberParam(ctx);
   if (n === null || !ctx.state.pulls.has(n)) return notFound(DOC.create);
+  // "issues=write; pull_requests=write": either permission lets a token comment on a PR.
+  if (!ctx.state.canWrite('issues') && !ctx.state.canWrite('pull_requests')) {
+    return scopeRefusal('issues=write; pull_requests=write', DOC.create);
+  }
   const input = ctx.body;
   if (typeof input !== 'object' || input === null || !('body' in input)) return invalidRequest('"body" wasn\'t supplied.', DOC.create);
   const body = (input as { body: unknown }).body;

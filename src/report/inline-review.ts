@@ -1,0 +1,152 @@
+// Findings where developers read reviews (issue 11): each review round posts one pull request
+// review with an inline comment per finding on a line of the diff (none for a finding that
+// already has an open thread of ours); after a pushed fix, our threads of fixed findings get
+// "Fixed in <commit>" and are resolved, rejected ones get the fixer's reason and stay open, a
+// finding that came back gets a note for a human. Only threads the action started are ever
+// touched (review/own-threads.ts). The report carries every finding whatever happens here, so
+// a refused or failed write costs the inline view, not the run.
+import type { FixRoundRecord } from '../fix/types.js';
+import type { Octokit } from '../github/client.js';
+import { commentRange, diffLines } from '../github/diff-lines.js';
+import { describeRefusal, writeRefusal } from '../github/read-only-token.js';
+import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineComment } from '../github/review-api.js';
+import { getReviewThreads } from '../github/threads.js';
+import type { PrContext, RepoRef } from '../github/types.js';
+import { openThreadFor, ownThreads, threadFor, type OwnThread } from '../review/own-threads.js';
+import type { Finding, ReviewRoundRecord } from '../review/types.js';
+import { commitLink, inline, repoUrl, type ReportContext } from './format.js';
+import { renderInlineComment } from './inline-comment.js';
+import { MARKER } from './marker.js';
+import type { Publisher } from './publish.js';
+import { capLength } from './sanitize.js';
+
+export interface InlineReviewSetup {
+  enabled: boolean;
+  octokit: Octokit;
+  repo: RepoRef;
+  prNumber: number;
+  /** The token's login (REST form): only threads it started are ours. */
+  ownLogin: string;
+  publisher: Publisher;
+  reportCtx: ReportContext;
+  redact: (text: string) => string;
+  log: (line: string) => void;
+  warn: (line: string) => void;
+}
+
+export interface InlineReview {
+  /** Posts the round's review; returns, per finding id, the thread or review a report links to. */
+  review(rec: ReviewRoundRecord, ctx: PrContext): Promise<Map<string, string>>;
+  /** After the round's fix: replies in our threads of fixed and rejected findings, and resolves the fixed. */
+  afterFix(rec: FixRoundRecord): Promise<void>;
+}
+
+const STUCK_NOTE = 'This came back after a fix in an earlier round. The loop will not try again: it needs a human.';
+
+export function createInlineReview(s: InlineReviewSetup): InlineReview {
+  const { octokit, repo, prNumber } = s;
+  const body = (text: string) => capLength(s.redact(text));
+  const threadUrl = (t: OwnThread) => `${repoUrl(s.reportCtx)}/pull/${prNumber}#discussion_r${t.commentId}`;
+  let off = false;
+  const active = () => s.enabled && !off && !s.reportCtx.dryRun && !s.publisher.writesRefused;
+  let resolveRefused = false;
+
+  /**
+   * A write that failed. Refused for lack of permission, the inline view stops for the run: the
+   * report comments need other permissions (issues: write will do), so they go on.
+   */
+  const failed = (e: unknown, what: string): void => {
+    const r = writeRefusal(e);
+    if (r) off = true;
+    const why = r ? `${describeRefusal(r)}; it needs the workflow permission pull-requests: write` : String(e);
+    s.warn(`could not ${what} (${why}); the report comments have every finding`);
+  };
+
+  const reply = async (t: OwnThread, text: string): Promise<boolean> => {
+    const full = `${text}\n\n${MARKER}`;
+    if (t.ownReplies.some((r) => r.trim() === full.trim())) return false; // said already
+    await replyInThread(octokit, repo, prNumber, t.commentId, body(full));
+    return true;
+  };
+
+  return {
+    async review(rec, ctx) {
+      const links = new Map<string, string>();
+      if (!active()) return links;
+      const own = ownThreads(ctx.threads, s.ownLogin);
+      try {
+        for (const f of rec.stuck) {
+          const t = threadFor(own, f.id);
+          if (t && (await reply(t, STUCK_NOTE))) s.log(`noted in its thread that ${f.id} came back`);
+        }
+      } catch (e) {
+        failed(e, 'reply in a thread');
+        if (!active()) return links;
+      }
+      const lines = diffLines(ctx.diff);
+      const reviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
+      const comments: InlineComment[] = [];
+      const placed: Finding[] = [];
+      for (const f of rec.findings) {
+        if (f.source.type !== 'agent') continue;
+        const open = openThreadFor(own, f);
+        if (open) {
+          links.set(f.id, threadUrl(open));
+          continue;
+        }
+        const range = commentRange(lines, f.file, f.line, f.endLine ?? null);
+        if (!range) continue;
+        // A replacement for a range that could not be kept whole would replace the wrong lines.
+        const whole = (range.start === null) === !(f.endLine && f.endLine > (f.line ?? 0));
+        const shown = whole ? f : { ...f, replacement: null };
+        const text = body(renderInlineComment(shown, reviewers));
+        comments.push({ path: f.file!, line: range.line, startLine: range.start, body: text });
+        placed.push(f);
+      }
+      if (comments.length === 0) return links;
+      const summary = `**pr-review-loop** · review round ${rec.round}: ${comments.length} finding(s) on the lines ` +
+        `of this diff. The round's report comment lists every finding.\n\n${MARKER}`;
+      try {
+        const posted = await postReview(octokit, repo, prNumber, { commitId: rec.headSha, body: summary, comments });
+        for (const f of placed) links.set(f.id, posted.htmlUrl);
+        s.log(`posted the inline review of round ${rec.round} (${comments.length} comment(s)): ${posted.htmlUrl}`);
+      } catch (e) {
+        const where = `the inline comments of round ${rec.round}`;
+        if (isUnplaceable(e)) s.warn(`GitHub could not place ${where} on its diff; they are in the report only`);
+        else failed(e, 'post the inline review');
+      }
+      return links;
+    },
+
+    async afterFix(rec) {
+      if (!active()) return;
+      const pushed = rec.outcome === 'pushed' && rec.commitSha ? rec.fixed : [];
+      if (pushed.length === 0 && rec.rejected.length === 0) return;
+      try {
+        // Fresh: the threads this round's review started are not in the round's context.
+        const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
+        for (const { findingId } of pushed) {
+          const t = threadFor(own, findingId);
+          if (!t || t.isResolved) continue;
+          await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.`);
+          if (resolveRefused) continue;
+          try {
+            await resolveThread(octokit, t.id);
+            s.log(`resolved the thread of ${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
+          } catch (e) {
+            resolveRefused = true;
+            s.warn(`could not resolve review threads (${e instanceof Error ? e.message : String(e)}); ` +
+              'resolving needs the workflow permission contents: write; the threads say "Fixed in" instead');
+          }
+        }
+        for (const { findingId, reason } of rec.rejected) {
+          const t = threadFor(own, findingId);
+          const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
+          if (t && !t.isResolved) await reply(t, why);
+        }
+      } catch (e) {
+        failed(e, 'reply in the review threads');
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// The review threads the action started (issue 11): the first comment carries our marker and the
+// finding's mark, AND is authored by the token's own identity. The marker alone proves nothing:
+// anyone can paste it, and the action must never reply to or resolve a human's thread.
+import type { ReviewThread } from '../github/types.js';
+import { readFindingMark } from '../report/inline-comment.js';
+import { MARKER } from '../report/marker.js';
+import { sameProblem, type Comparable } from './similarity.js';
+import type { FixedFingerprint } from './stuck.js';
+
+export interface OwnThread {
+  /** GraphQL node id (resolveReviewThread). */
+  id: string;
+  /** REST id of the first comment (replies go to it). */
+  commentId: number;
+  isResolved: boolean;
+  finding: FixedFingerprint;
+  line: number | null;
+  /** Bodies of our own later comments, oldest first: what was already said in the thread. */
+  ownReplies: string[];
+}
+
+/**
+ * GraphQL names a bot without the `[bot]` suffix REST shows (`github-actions` for
+ * `github-actions[bot]`); logins are case-insensitive.
+ */
+export function sameLogin(graphqlLogin: string | null, restLogin: string): boolean {
+  if (!graphqlLogin) return false;
+  const bare = (l: string) => l.toLowerCase().replace(/\[bot\]$/, '');
+  return bare(graphqlLogin) === bare(restLogin);
+}
+
+export function ownThreads(threads: readonly ReviewThread[], ownLogin: string): OwnThread[] {
+  const out: OwnThread[] = [];
+  for (const t of threads) {
+    const [first, ...rest] = t.comments;
+    if (!first || first.databaseId === null) continue;
+    if (!sameLogin(first.author, ownLogin) || !first.body.includes(MARKER)) continue;
+    const finding = readFindingMark(first.body);
+    if (!finding) continue;
+    out.push({
+      id: t.id,
+      commentId: first.databaseId,
+      isResolved: t.isResolved,
+      finding,
+      line: t.line,
+      ownReplies: rest.filter((c) => sameLogin(c.author, ownLogin)).map((c) => c.body),
+    });
+  }
+  return out;
+}
+
+/** Our open thread about this finding: the same id, or the same problem by the agreement rules. */
+export function openThreadFor(threads: readonly OwnThread[], f: Comparable & { id: string }): OwnThread | undefined {
+  const open = threads.filter((t) => !t.isResolved);
+  return (
+    open.find((t) => t.finding.id === f.id) ??
+    open.find((t) => sameProblem({ ...t.finding, line: t.line }, f, { useLines: false }))
+  );
+}
+
+/** Our thread (open or resolved) about a finding id; the newest first. */
+export function threadFor(threads: readonly OwnThread[], id: string): OwnThread | undefined {
+  return [...threads].reverse().find((t) => t.finding.id === id);
+}
