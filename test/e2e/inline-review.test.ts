@@ -106,3 +106,22 @@ it('goes on with the report comments when the token may not write pull requests 
   expect(world.github.state.requirePull(7).labels).toEqual([]);
   expect(r.stdout).toContain('could not add the label "ready for humans"');
 });
+
+it('tells the thread of a fixed finding that came back that it needs a human', async () => {
+  const r = await world.run({
+    inputs: { verify: 'npm test' },
+    rules: [
+      { role: 'reviewer', answer: reviewerAnswer([BUG]) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
+    ],
+  });
+  expect(r.outputs.stuck, r.stdout).toBe('1');
+  const [bug] = world.github.state.threads(7);
+  expect(bug!.comments.map((c) => c.body.split('\n')[0])).toEqual([
+    `**${BUG_FINDING.title}**`,
+    expect.stringMatching(/^Fixed in /),
+    'This came back after a fix in an earlier round. The loop will not try again: it needs a human.',
+  ]);
+  // One review: round 2 posts no new thread for the finding that came back.
+  expect(world.github.state.reviews(7)).toHaveLength(1);
+});
