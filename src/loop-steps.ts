@@ -51,6 +51,8 @@ export interface RunWiring {
   redact: (text: string) => string;
   log: (line: string) => void;
   budget: Budget;
+  /** Findings an earlier run of this job confirmed, whose regression test is in the branch. */
+  alreadyConfirmed: string[];
   /** The token's login (REST form): the author of the action's comments and review threads. */
   ownLogin: string;
   warn: (line: string) => void;
@@ -87,7 +89,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     session: { id: null, history: [] },
     commitExclude: checkout.commitExclude,
     confirm: config.confirm,
-    alreadyConfirmed: new Set<string>(),
+    alreadyConfirmed: new Set(w.alreadyConfirmed),
     beforePush: checkout.restoreGitConfig,
     beforeGate: checkout.restoreAgentConfig,
     pushRemote: w.push.remote,

@@ -179,7 +179,7 @@ async function execute(
   // 6. the loop, then the after-finish hook and the job summary
   const steps = loopSteps({
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
-    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin,
+    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin, alreadyConfirmed: prior.confirmed,
     warn, ...(headPollMs ? { headPollMs } : {}),
   });
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };

@@ -154,6 +154,10 @@ export const confirmResultSchema = z.object({
   findingId: capped(MAX_ID_CHARS),
   confirmed: z.boolean(),
   testFile: capped(MAX_PATH_CHARS).nullable().optional(),
+  /** The test's name, as the project's test runner shows it (issue 13; additive). */
+  testName: capped(MAX_TITLE_CHARS).nullable().optional(),
+  /** The shell command, from the repository root, that runs just that test (issue 13; additive). */
+  testCommand: capped(MAX_PATH_CHARS).nullable().optional(),
   explanation: capped(MAX_TEXT_CHARS).default(''),
 });
 export type ConfirmResult = z.infer<typeof confirmResultSchema>;

@@ -1,10 +1,15 @@
 // Confirmation (SPEC §6, seeds/004): before a finding at or above `confirm` is fixed, an
-// independent agent must reproduce it with a minimal failing test, without fixing it.
-// A confirmed test stays (committed locally, squashed into the fix commit as a
-// regression test); an unconfirmed finding is marked, its test removed, and not fixed.
+// independent agent must reproduce it with a minimal failing test, without fixing it. The action
+// does not take its word for it (issue 13): the agent names the command that runs its test, and
+// the action runs it on the PR head with only test files added, where it must fail; after the fix
+// it must pass (fix-round.ts). A confirmed test stays (committed locally, squashed into the fix
+// commit as a regression test); an unconfirmed finding is marked, its test removed, and not fixed.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { confirmResultSchema } from '../agents/envelope.js';
+import { confirmResultSchema, type ConfirmResult } from '../agents/envelope.js';
+import type { RoleOutcome } from '../agents/run-role.js';
+import { runShell } from '../commands/shell.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { priorityRank } from '../priority.js';
 import type { AgentSpec } from '../agents/types.js';
 import { commitAll, statusPorcelain, type Git } from '../git/index.js';
@@ -13,25 +18,48 @@ import { callRole, type RoleEnv } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
 import { findingAsData } from '../roles/finding-data.js';
 import type { Finding } from '../review/types.js';
+import { isTestFile } from './test-files.js';
+import type { ConfirmedFinding } from './types.js';
 
 export interface ConfirmEnv extends RoleEnv {
   git: Git;
   confirmer: AgentSpec;
   threshold: 'none' | 'P0' | 'P1';
-  /** Ids confirmed earlier in this run: not confirmed twice. */
+  /** Ids confirmed earlier in this run, or in an earlier run whose fix was pushed: not confirmed twice. */
   alreadyConfirmed: Set<string>;
   commitExclude: readonly string[];
   log: (line: string) => void;
+  /** How the confirmer's test command runs: like `verify` (token-free environment, sandbox user). */
+  verifyEnv: NodeJS.ProcessEnv;
+  sandbox?: Sandbox;
+  redact: (text: string) => string;
 }
 
 export interface ConfirmOutcome {
-  confirmed: { findingId: string; testFile: string | null }[];
+  confirmed: ConfirmedFinding[];
   unconfirmed: { findingId: string; reason: string }[];
 }
+
+/** Lines and characters of a test's output kept as evidence. */
+const EVIDENCE_LINES = 20;
+const EVIDENCE_CHARS = 2_000;
 
 export function needsConfirmation(f: Finding, threshold: ConfirmEnv['threshold']): boolean {
   if (threshold === 'none') return false;
   return priorityRank(f.priority) <= priorityRank(threshold);
+}
+
+/** Runs a confirmer's test command the way `verify` commands run. */
+export function runTest(env: ConfirmEnv, command: string) {
+  return runShell(command, { cwd: env.workDir, env: env.verifyEnv, timeoutMs: env.timeoutMs, ...sandboxOf(env) });
+}
+
+const sandboxOf = (env: ConfirmEnv) => (env.sandbox ? { sandbox: env.sandbox } : {});
+
+/** The tail of a test's output, secrets redacted, as evidence in a report. */
+export function evidence(env: ConfirmEnv, output: string): string {
+  const lines = output.replace(/\s+$/, '').split('\n').slice(-EVIDENCE_LINES).join('\n');
+  return env.redact(lines.length > EVIDENCE_CHARS ? `…${lines.slice(-EVIDENCE_CHARS)}` : lines);
 }
 
 export async function confirmFindings(
@@ -53,25 +81,51 @@ export async function confirmFindings(
       data: { ...prContextData(ctx), extra: { 'finding.json': findingAsData(finding) } },
       schema: confirmResultSchema,
     });
-    // "Confirmed" counts only with a test on disk: the agent must have written something.
-    const wrote = (await statusPorcelain(env.git)).some((p) => !before.has(p));
-    if (outcome.ok && outcome.value.confirmed && wrote) {
+    const written = (await statusPorcelain(env.git)).filter((p) => !before.has(p));
+    const verdict = await judge(env, outcome, written);
+    if (typeof verdict !== 'string') {
       env.alreadyConfirmed.add(finding.id);
       await commitAll(env.git, `test: reproduce ${finding.id}`, { exclude: env.commitExclude });
-      out.confirmed.push({ findingId: finding.id, testFile: outcome.value.testFile ?? null });
-      env.log(`confirm: ${finding.id} confirmed`);
+      out.confirmed.push({ findingId: finding.id, ...verdict });
+      env.log(`confirm: ${finding.id} confirmed: \`${verdict.command}\` fails on the PR head`);
       continue;
     }
     await discardNewChanges(env.git, env.workDir, before);
-    const reason = !outcome.ok
-      ? `the confirm agent failed: ${outcome.error}`
-      : outcome.value.confirmed
-        ? 'the confirm agent said it reproduced the finding but wrote no test'
-        : outcome.value.explanation || 'no failing test reproduces it';
-    out.unconfirmed.push({ findingId: finding.id, reason });
-    env.log(`confirm: ${finding.id} not confirmed (${reason})`);
+    out.unconfirmed.push({ findingId: finding.id, reason: verdict });
+    env.log(`confirm: ${finding.id} not confirmed (${verdict})`);
   }
   return out;
+}
+
+/**
+ * The action's own check of a confirmer's claim: only test files changed, a command given, and
+ * that command failing on the PR head with the test added. A reason when any of it is missing.
+ */
+async function judge(
+  env: ConfirmEnv,
+  outcome: RoleOutcome<ConfirmResult>,
+  written: string[],
+): Promise<string | Omit<ConfirmedFinding, 'findingId'>> {
+  if (!outcome.ok) return `the confirm agent failed: ${outcome.error}`;
+  const v = outcome.value;
+  if (!v.confirmed) return v.explanation || 'no failing test reproduces it';
+  if (written.length === 0) return 'the confirm agent said it reproduced the finding but wrote no test';
+  const other = written.filter((p) => !isTestFile(p));
+  if (other.length) {
+    const which = other.slice(0, 3).join(', ');
+    return `the confirmation is void: the confirm agent changed ${which}, which is not a test file`;
+  }
+  const command = v.testCommand?.trim();
+  if (!command) return 'the confirm agent claimed a failing test but gave no command that runs it (testCommand)';
+  const run = await runTest(env, command);
+  if (run.timedOut) return `its test command \`${command}\` did not finish in time on the PR head`;
+  if (run.exitCode === 0) {
+    return `not reproduced: its test (\`${command}\`) passes on the PR head, ` +
+      "so the reviewer's claim could not be reproduced";
+  }
+  const testFile = v.testFile ?? written[0] ?? null;
+  const output = evidence(env, run.stdout + run.stderr);
+  return { testFile, testName: v.testName ?? null, command, failedOutput: output, passesAfter: null };
 }
 
 /** Puts back every path the confirm agent changed, leaving earlier changes alone. */

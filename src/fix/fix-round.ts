@@ -11,6 +11,7 @@ import type { Finding } from '../review/types.js';
 import { fenceAsData } from '../security/untrusted.js';
 import { fixCommitMessage } from './commit-message.js';
 import { confirmFindings } from './confirm.js';
+import { rerunConfirmedTests, testBlobs } from './confirm-after.js';
 import { mergeRuns } from '../roles/agent-runs.js';
 import { callFixer } from './fixer.js';
 import { runGate } from './gate.js';
@@ -55,13 +56,9 @@ async function attemptFix(
 ): Promise<FixRoundRecord> {
   const previousHeadSha = rec.previousHeadSha;
   const payload = buildFixPayload(ctx.meta.number, round, findings);
+  const confirmEnv = { ...env, confirmer: env.fixer, threshold: env.confirm };
   if (env.confirm !== 'none') {
-    const c = await confirmFindings(
-      { ...env, confirmer: env.fixer, threshold: env.confirm },
-      ctx,
-      round,
-      payload.issuesToFix,
-    );
+    const c = await confirmFindings(confirmEnv, ctx, round, payload.issuesToFix);
     rec.confirmed = c.confirmed;
     rec.unconfirmed = c.unconfirmed;
     const dropped = new Set(c.unconfirmed.map((u) => u.findingId));
@@ -69,8 +66,13 @@ async function attemptFix(
     if (payload.issuesToFix.length === 0)
       return done(rec, 'no-changes', 'No finding could be confirmed by a failing test, so nothing was fixed.');
   }
+  // The confirmed tests as they failed: a fix must make them pass without changing them.
+  const confirmed = rec.confirmed ?? [];
+  const testsBefore = await testBlobs(env.git, 'HEAD', confirmed);
   let feedback = '';
-  for (let loop = 1; loop <= Math.max(1, env.gate ? env.gateMaxLoops : 1); loop++) {
+  // The gate, and a confirmed test still failing after the fix, send the fixer back within gate-max-loops.
+  const loops = Math.max(1, env.gate || confirmed.length ? env.gateMaxLoops : 1);
+  for (let loop = 1; loop <= loops; loop++) {
     const { outcome, run } = await callFixer(env, { ctx, round, loop, payload, feedback });
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
@@ -99,6 +101,18 @@ async function attemptFix(
         `Verification failed: \`${failed.command}\` exited with ` +
           `${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`,
       );
+    }
+    const still = await rerunConfirmedTests(confirmEnv, rec.commitSha, confirmed, testsBefore);
+    if (still.length) {
+      const what = still.map((s) => `${s.findingId}: ${s.why}`).join('\n\n');
+      if (loop >= loops) {
+        const ids = still.map((s) => s.findingId).join(', ');
+        const why = `The confirmed test of ${ids} does not pass after the fix. Nothing was pushed.`;
+        return done(rec, 'verify-failed', why);
+      }
+      // Test output is the PR's code speaking: data for the fixer, fenced.
+      feedback = fenceAsData('A confirmed test does not pass after your change', what);
+      continue;
     }
     if (!env.gate) break;
     await env.beforeGate?.();

@@ -22,6 +22,24 @@ export type FixOutcome =
   /** max-tokens or max-cost-usd was reached before a call of the round could start. */
   | 'budget';
 
+/**
+ * A finding the action saw reproduced (issue 13): the confirmer's test, which the action ran on the
+ * PR head with only that test added and saw fail, and after the fix saw pass.
+ */
+export interface ConfirmedFinding {
+  findingId: string;
+  testFile: string | null;
+  testName: string | null;
+  /** The command that runs just that test. */
+  command: string;
+  /** The tail of its failing output before the fix (secrets redacted). */
+  failedOutput: string;
+  /** The fix commit after which the test passed; null until it did. */
+  passesAfter: string | null;
+  /** Why it did not pass after the fix (its output's tail, or a changed test file). */
+  failedAfter?: string;
+}
+
 /** What one fix attempt produced; the fix report is rendered from this. */
 export interface FixRoundRecord {
   round: number;
@@ -35,8 +53,8 @@ export interface FixRoundRecord {
   verify: VerifyResult[];
   /** Findings the confirm step could not reproduce with a failing test; not fixed. */
   unconfirmed?: { findingId: string; reason: string }[];
-  /** Findings confirmed by a failing test, which goes into the fix commit. */
-  confirmed?: { findingId: string; testFile: string | null }[];
+  /** Findings confirmed by a failing test the action ran itself, which goes into the fix commit. */
+  confirmed?: ConfirmedFinding[];
   /** One-line human explanation of the outcome. */
   message: string;
 }

@@ -23,6 +23,8 @@ export interface PriorRuns {
   lastReview: { headSha: string; findings: EarlierFinding[] } | null;
   /** Node ids of this job's report comments (trusted states only), oldest first: a new report supersedes them. */
   reports: string[];
+  /** Findings an earlier run confirmed by a failing test that its pushed fix made pass (issue 13). */
+  confirmed: string[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -85,7 +87,9 @@ export async function readPriorRuns(
   });
   const isFinal = (s: HiddenState) => s.headSha === headSha && s.status !== null && FINAL.has(s.status);
   const finalForHead = [...states].reverse().find(isFinal) ?? null;
-  return { states, finalForHead, fixed: fingerprints(states), lastReview: lastReview(states), reports };
+  const proven = (s: HiddenState) => (s.kind === 'fix' && s.commitSha ? (s.confirmedIds ?? []) : []);
+  const confirmed = [...new Set(states.flatMap(proven))];
+  return { states, finalForHead, fixed: fingerprints(states), lastReview: lastReview(states), reports, confirmed };
 }
 
 /** The trust rule; the cheap checks first, so only plausible states cost a request. */

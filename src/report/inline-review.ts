@@ -13,8 +13,8 @@ import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineCom
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../github/types.js';
 import { openThreadFor, ownThreads, threadFor, type OwnThread } from '../review/own-threads.js';
-import type { Finding, ReviewRoundRecord } from '../review/types.js';
-import { commitLink, inline, repoUrl, type ReportContext } from './format.js';
+import type { ReviewRoundRecord } from '../review/types.js';
+import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { renderInlineComment } from './inline-comment.js';
 import { MARKER } from './marker.js';
 import type { Publisher } from './publish.js';
@@ -35,10 +35,23 @@ export interface InlineReviewSetup {
 }
 
 export interface InlineReview {
-  /** Posts the round's review; returns, per finding id, the thread or review a report links to. */
-  review(rec: ReviewRoundRecord, ctx: PrContext): Promise<Map<string, string>>;
+  /** Per finding id, our open thread about it: the report links to it, and no new comment is posted. */
+  openThreads(rec: ReviewRoundRecord, ctx: PrContext): Map<string, string>;
+  /**
+   * Posts the round's review, after its report: the report is the run's first write, which
+   * decides whether the token may write at all (WritesRefused).
+   */
+  review(rec: ReviewRoundRecord, ctx: PrContext): Promise<void>;
   /** After the round's fix: replies in our threads of fixed and rejected findings, and resolves the fixed. */
   afterFix(rec: FixRoundRecord): Promise<void>;
+}
+
+/** The evidence of a confirmed finding, for its thread (issue 13). */
+function proof(rec: FixRoundRecord, findingId: string): string {
+  const c = rec.confirmed?.find((x) => x.findingId === findingId && x.passesAfter);
+  if (!c) return '';
+  const file = c.testFile ? `, regression test ${code(c.testFile)}` : '';
+  return ` Proven by a test the action ran: ${code(c.command)} failed before this fix and passes after it${file}.`;
 }
 
 const STUCK_NOTE = 'This came back after a fix in an earlier round. The loop will not try again: it needs a human.';
@@ -70,9 +83,19 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
   };
 
   return {
-    async review(rec, ctx) {
+    openThreads(rec, ctx) {
       const links = new Map<string, string>();
-      if (!active()) return links;
+      if (!s.enabled) return links;
+      const own = ownThreads(ctx.threads, s.ownLogin);
+      for (const f of rec.findings) {
+        const open = f.source.type === 'agent' ? openThreadFor(own, f) : undefined;
+        if (open) links.set(f.id, threadUrl(open));
+      }
+      return links;
+    },
+
+    async review(rec, ctx) {
+      if (!active()) return;
       const own = ownThreads(ctx.threads, s.ownLogin);
       try {
         for (const f of rec.stuck) {
@@ -81,19 +104,14 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         }
       } catch (e) {
         failed(e, 'reply in a thread');
-        if (!active()) return links;
+        if (!active()) return;
       }
       const lines = diffLines(ctx.diff);
       const reviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
       const comments: InlineComment[] = [];
-      const placed: Finding[] = [];
       for (const f of rec.findings) {
         if (f.source.type !== 'agent') continue;
-        const open = openThreadFor(own, f);
-        if (open) {
-          links.set(f.id, threadUrl(open));
-          continue;
-        }
+        if (openThreadFor(own, f)) continue;
         const range = commentRange(lines, f.file, f.line, f.endLine ?? null);
         if (!range) continue;
         // A replacement for a range that could not be kept whole would replace the wrong lines.
@@ -101,21 +119,18 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         const shown = whole ? f : { ...f, replacement: null };
         const text = body(renderInlineComment(shown, reviewers));
         comments.push({ path: f.file!, line: range.line, startLine: range.start, body: text });
-        placed.push(f);
       }
-      if (comments.length === 0) return links;
+      if (comments.length === 0) return;
       const summary = `**pr-review-loop** · review round ${rec.round}: ${comments.length} finding(s) on the lines ` +
         `of this diff. The round's report comment lists every finding.\n\n${MARKER}`;
       try {
         const posted = await postReview(octokit, repo, prNumber, { commitId: rec.headSha, body: summary, comments });
-        for (const f of placed) links.set(f.id, posted.htmlUrl);
         s.log(`posted the inline review of round ${rec.round} (${comments.length} comment(s)): ${posted.htmlUrl}`);
       } catch (e) {
         const where = `the inline comments of round ${rec.round}`;
         if (isUnplaceable(e)) s.warn(`GitHub could not place ${where} on its diff; they are in the report only`);
         else failed(e, 'post the inline review');
       }
-      return links;
     },
 
     async afterFix(rec) {
@@ -128,7 +143,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         for (const { findingId } of pushed) {
           const t = threadFor(own, findingId);
           if (!t || t.isResolved) continue;
-          await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.`);
+          await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
           if (resolveRefused) continue;
           try {
             await resolveThread(octokit, t.id);

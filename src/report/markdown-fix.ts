@@ -1,5 +1,5 @@
 // The fix report (SPEC §6, §7): one comment per fix attempt.
-import type { FixRoundRecord, VerifyResult } from '../fix/types.js';
+import type { ConfirmedFinding, FixRoundRecord, VerifyResult } from '../fix/types.js';
 import { agentsTable } from './agents-table.js';
 import type { ReportContext } from './format.js';
 import { code, commitLink, dash, fenced, fmtDuration, footer, inline, shortSha, table } from './format.js';
@@ -16,8 +16,8 @@ export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string
       ? `${SECTION.rejected} (${rec.rejected.length})\n\n${idList(rec.rejected.map((r) => [r.findingId, r.reason]))}`
       : null,
     rec.confirmed?.length
-      ? `${SECTION.confirmed} (${rec.confirmed.length})\n\n` +
-        idList(rec.confirmed.map((c) => [c.findingId, c.testFile ? `regression test ${code(c.testFile)}` : '']))
+      ? `${SECTION.confirmed} (${rec.confirmed.length})\n\n${NOTE.confirmedIntro}\n\n` +
+        rec.confirmed.map((c) => confirmedEvidence(c, rec, ctx)).join('\n\n')
       : null,
     rec.unconfirmed?.length
       ? `${SECTION.unconfirmed} (${rec.unconfirmed.length})\n\n` +
@@ -37,6 +37,26 @@ function commits(rec: FixRoundRecord, ctx: ReportContext): string {
   const commit =
     rec.outcome === 'pushed' ? commitLink(ctx, rec.commitSha) : `${code(shortSha(rec.commitSha))} ${NOTE.notPushed}`;
   return `${before} · fix commit: ${commit}`;
+}
+
+/** What the action saw of a confirmed finding's test: it failed on the PR head, and after the fix. */
+function confirmedEvidence(c: ConfirmedFinding, rec: FixRoundRecord, ctx: ReportContext): string {
+  const test = [
+    c.testFile ? `regression test ${code(c.testFile)}` : null,
+    c.testName ? `test ${inline(c.testName, 200)}` : null,
+  ].filter(Boolean).join(' · ');
+  const after = c.passesAfter
+    ? `passes after ${rec.outcome === 'pushed' ? commitLink(ctx, c.passesAfter) : code(shortSha(c.passesAfter))}`
+    : c.failedAfter !== undefined ? NOTE.confirmedStillFails : NOTE.confirmedNotRerun;
+  const output = (label: string, text: string) =>
+    `<details><summary>${label}</summary>\n\n${fenced(text || NOTE.noOutput, 'text')}\n\n</details>`;
+  const lines = [
+    `**${code(c.findingId)}** · ${test || dash}`,
+    `${code(c.command)} failed on the PR head with only the test added; ${after}.`,
+    output(NOTE.failingOutput, c.failedOutput),
+  ];
+  if (c.failedAfter) lines.push(output(NOTE.afterOutput, c.failedAfter));
+  return lines.join('\n');
 }
 
 function idList(items: [string, string][]): string {

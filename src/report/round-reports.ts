@@ -22,8 +22,8 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
   return {
     async publishReview(rec, end, ctx) {
       publisher.annotate(rec.findings);
-      // The inline review first, so the report can link each finding to its place on the diff.
-      const threads = await inline.review(rec, ctx);
+      // Findings with an open thread of ours get no new comment: the report links to the thread.
+      const threads = inline.openThreads(rec, ctx);
       const state = reportState(writer, {
         kind: 'review', round: rec.round, headSha: rec.headSha, status: end?.status ?? null,
         findingIds: rec.findings.map((f) => f.id), stuckIds: rec.stuck.map((f) => f.id),
@@ -36,6 +36,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       await publisher.report(body, { ...state, counts: rec.counts, findings });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
+      await inline.review(rec, ctx);
     },
     async publishFix(rec, end, review) {
       const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
@@ -45,7 +46,11 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       });
       const rejected = rec.rejected.map((r) => ({ id: r.findingId, reason: r.reason }));
       const state = { ...base, fixed, counts: review.counts, ...(rejected.length ? { rejected } : {}) };
-      const pushedState = rec.outcome === 'pushed' && rec.commitSha ? { ...state, commitSha: rec.commitSha } : state;
+      // Confirmed findings whose test a pushed fix made pass: a later run does not confirm them again.
+      const proven = (rec.confirmed ?? []).filter((c) => c.passesAfter).map((c) => c.findingId);
+      const pushedState = rec.outcome === 'pushed' && rec.commitSha
+        ? { ...state, commitSha: rec.commitSha, ...(proven.length ? { confirmedIds: proven } : {}) }
+        : state;
       await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
       await inline.afterFix(rec);
     },

@@ -39,6 +39,8 @@ const stateSchema = z.object({
       }),
     )
     .optional(),
+  /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again (issue 13). */
+  confirmedIds: z.array(z.string()).optional(),
   /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
   rejected: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
   /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
@@ -162,7 +164,7 @@ export const STATE_FIELD_CAPS = {
 // strings is 46): a list longer than the budget allows can be cut before the first encoding.
 const MIN_ID_CHARS = 3;
 const MIN_FINGERPRINT_CHARS = 46;
-const LISTS = ['findingIds', 'fixedIds', 'stuckIds', 'fixed', 'findings', 'rejected'] as const;
+const LISTS = ['findingIds', 'fixedIds', 'stuckIds', 'fixed', 'findings', 'rejected', 'confirmedIds'] as const;
 
 /** At most `max` UTF-16 units, never splitting a surrogate pair (an emoji). */
 export function clipText(text: string, max: number): string {
@@ -184,7 +186,7 @@ function capFields(s: HiddenState): HiddenState {
     id: clipText(f.id, c.id), category: clipText(f.category, c.category),
     file: f.file === null ? null : clipText(f.file, c.file), title: clipText(f.title, c.title),
   });
-  const { commitSha, job, workflow, fixed, findings, rejected } = s;
+  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds } = s;
   const most = Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS);
   return {
     ...s,
@@ -194,6 +196,7 @@ function capFields(s: HiddenState): HiddenState {
     findingIds: ids(s.findingIds),
     fixedIds: ids(s.fixedIds),
     stuckIds: ids(s.stuckIds),
+    ...(confirmedIds ? { confirmedIds: ids(confirmedIds) } : {}),
     ...(fixed ? { fixed: fixed.slice(0, most).map(fingerprint) } : {}),
     ...(findings ? { findings: findings.slice(0, most).map((f) => ({ ...f, ...fingerprint(f) })) } : {}),
     ...(rejected ? { rejected: rejected.slice(0, most).map((r) => ({ ...r, ...clippedReason(r) })) } : {}),

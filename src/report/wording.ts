@@ -82,6 +82,13 @@ export const NOTE = {
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
   dryRun: '> [!NOTE]\n> Dry run: nothing is posted or pushed; this report goes to the job summary only.',
+  confirmedIntro:
+    'Each test was written by the confirm agent and run by the action itself: it failed on the PR head ' +
+    'with only test files added, and must pass after the fix.',
+  confirmedStillFails: 'it still fails after the fix',
+  confirmedNotRerun: 'not run after a fix yet',
+  failingOutput: 'Failing output before the fix',
+  afterOutput: 'Output after the fix',
   reviewOnly: '> [!NOTE]\n> Review-only run: no fixes will be made.',
   modelNotReported: 'not reported by CLI',
   modelMismatch: '⚠️ mismatch',

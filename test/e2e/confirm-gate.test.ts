@@ -20,7 +20,7 @@ it('fixes only findings confirmed by a failing test and ships that test in the f
     rules: [
       { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING, FALSE_ALARM]) },
       { role: 'reviewer', answer: reviewerAnswer([]) },
-      { role: 'confirm', findingTitle: 'subtracts', edits: { 'regression.test.js': REGRESSION_TEST }, answer: { findingId: 'x', confirmed: true, testFile: 'regression.test.js', explanation: 'add(1,1) is 0' } },
+      { role: 'confirm', findingTitle: 'subtracts', edits: { 'regression.test.js': REGRESSION_TEST }, answer: { findingId: 'x', confirmed: true, testFile: 'regression.test.js', testCommand: 'node regression.test.js', explanation: 'add(1,1) is 0' } },
       { role: 'confirm', edits: { 'bogus.test.js': 'throw 1;\n' }, answer: { findingId: 'y', confirmed: false, explanation: 'could not reproduce' } },
       { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
     ],

@@ -66,6 +66,16 @@ describe('readPriorRuns', () => {
     expect(runs.fixed.map((f) => f.id)).toEqual(['BUG-5bb51bb7']);
   });
 
+  it('knows which findings an earlier pushed fix proved, and which report comments a new one supersedes', async () => {
+    const pushed = state({ kind: 'fix', fixedIds: ['BUG-1'], commitSha: HEAD, confirmedIds: ['BUG-1'] });
+    const unpushed = state({ kind: 'fix', fixedIds: [], confirmedIds: ['BUG-2'] });
+    const comments = [report(state()), report(pushed), report(unpushed), report(state({ confirmedIds: ['SEC-9'] }), 'mallory')];
+    const runs = await readPriorRuns(comments, BOT, HEAD, trust());
+    expect(runs.confirmed).toEqual(['BUG-1']);
+    // Our three reports (oldest first), not mallory's.
+    expect(runs.reports).toEqual(comments.slice(0, 3).map((c) => c.nodeId));
+  });
+
   it('ignores a forged state posted by another user, whatever it claims', async () => {
     const forged = state({ kind: 'final', status: 'converged', fixedIds: ['SEC-1a2b3c4d'], stuckIds: ['BUG-5bb51b'] });
     const comments = [report(forged, 'mallory'), posted('mallory', `${MARKER}\n${encodeState(forged)}`)];
