@@ -57,6 +57,9 @@ describe('parseInputs', () => {
       hideOutdatedReports: true,
       convergedLabel: undefined,
       readyWhenConverged: false,
+      waitForChecks: [],
+      checksTimeoutMinutes: 30,
+      ciFixAttempts: 2,
     } satisfies Config);
   });
 

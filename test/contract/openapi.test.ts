@@ -240,6 +240,42 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
     expect(again.body).toMatchObject({ message: 'Label does not exist' });
   });
 
+  it('CI: check runs of a commit (latest and all), its workflow runs, and a job log behind a redirect', async () => {
+    const ci = await startFakeGitHub({
+      owner: 'octo-org', repo: 'demo-repo', originDir: origin.originDir,
+      pulls: [{ number: 7, title: 'T', user: 'Codertocat', headRef: 'feature/planted-bug' }],
+      ci: () => [
+        { workflow: '.github/workflows/ci.yml', job: 'test', conclusion: 'failure', log: 'FAIL add\nexpected 2', earlier: ['success'] },
+        { workflow: '.github/workflows/lint.yml', job: 'lint', conclusion: 'success' },
+      ],
+    });
+    try {
+      const get = async (path: string) => {
+        const res = await fetch(ci.url + path, { headers: { authorization: 'token t', accept: 'application/vnd.github+json' } });
+        return { status: res.status, body: await res.json() as any, headers: res.headers };
+      };
+      const pull = await get(`${REPO}/pulls/7`);
+      const sha = pull.body.head.sha as string;
+      const latest = await get(`${REPO}/commits/${sha}/check-runs`);
+      expectValid('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', 200, latest.body);
+      expect(latest.body.check_runs.map((c: any) => [c.name, c.conclusion])).toEqual([['test', 'failure'], ['lint', 'success']]);
+      const all = await get(`${REPO}/commits/${sha}/check-runs?filter=all`);
+      expect(all.body.check_runs.map((c: any) => [c.name, c.conclusion])).toEqual([['test', 'success'], ['test', 'failure'], ['lint', 'success']]);
+      const runs = await get(`${REPO}/actions/runs?head_sha=${sha}`);
+      expectValid('GET /repos/{owner}/{repo}/actions/runs', 200, runs.body);
+      expect(runs.body.workflow_runs.map((r: any) => r.path).sort()).toEqual(['.github/workflows/ci.yml', '.github/workflows/lint.yml']);
+      const job = latest.body.check_runs[0].html_url.split('/job/')[1];
+      const redirect = await fetch(`${ci.url}${REPO}/actions/jobs/${job}/logs`, { redirect: 'manual', headers: { authorization: 'token t' } });
+      expect(redirect.status).toBe(302);
+      const text = await (await fetch(redirect.headers.get('location')!)).text();
+      expect(text).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z FAIL add\n\S+ expected 2$/);
+      // No CI for a commit nobody pushed with a token that starts workflows.
+      expect((await get(`${REPO}/commits/${'0'.repeat(40)}/check-runs`)).body).toEqual({ total_count: 0, check_runs: [] });
+    } finally {
+      await ci.close();
+    }
+  });
+
   it('unknown routes answer 404 in the basic-error shape', async () => {
     const res = await call('GET', '/repos/octo-org/demo-repo/nothing-here');
     expect(res.status).toBe(404);

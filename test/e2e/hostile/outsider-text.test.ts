@@ -40,7 +40,10 @@ const REGRESSION_TEST =
 const CONFIRM_OK: ScenarioRule = {
   role: 'confirm',
   edits: { 'regression.test.js': REGRESSION_TEST },
-  answer: { findingId: 'x', confirmed: true, testFile: 'regression.test.js', explanation: 'add(1, 1) is 0' },
+  answer: {
+    findingId: 'x', confirmed: true, testFile: 'regression.test.js', testCommand: 'node regression.test.js',
+    explanation: 'add(1, 1) is 0',
+  },
 };
 const GATE_OK: ScenarioRule = { role: 'gate', answer: { decision: 'approve', requestedChanges: [], summary: 'ok' } };
 /** Every role that can change the code or judges a change, with the checks all three apply. */

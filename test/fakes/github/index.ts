@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { OriginRepo } from './git.js';
 import { PullDataSource } from './pull-data.js';
 import { createHandler } from './router.js';
+import { FakeCi } from './ci.js';
 import { FakeState } from './state.js';
 import type { CommentState } from './state.js';
 import type { FailureRule, FakeGitHubOptions, RecordedDispatch, RecordedRequest } from './types.js';
@@ -37,6 +38,10 @@ export interface FakeGitHub {
 export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitHub> {
   const state = new FakeState(opts);
   const origin = opts.originDir ? new OriginRepo(opts.originDir) : null;
+  state.ci = new FakeCi(opts.ci, async (sha, path) => {
+    const found = origin ? await origin.readPath(sha, path) : null;
+    return found?.type === 'file' && found.content ? found.content.toString('utf8') : null;
+  });
   const data = new PullDataSource(state, origin, opts.forkDirs ?? {});
   const requests: RecordedRequest[] = [];
   const failures: FailureRule[] = [];

@@ -35,6 +35,9 @@ export class PullDataSource {
     }
     headSha = headSha ?? this.lastHead.get(pull.number) ?? pull.headSha ?? null;
     if (!headSha) throw new Error(`fake GitHub: PR #${pull.number} head ${pull.headRef} is not in ${this.origin.dir}`);
+    // The head the PR had when GitHub first saw it got its pull_request CI (a later push by the
+    // action's GITHUB_TOKEN starts none: ci.ts).
+    if (!this.lastHead.has(pull.number)) await this.state.ci.trigger(headSha, pull.headRef, 'pull_request');
     this.lastHead.set(pull.number, headSha);
     const baseSha = (await this.origin.revParse(`refs/heads/${pull.baseRef}`)) ?? pull.baseSha;
     if (!baseSha) throw new Error(`fake GitHub: PR #${pull.number} base ${pull.baseRef} is not in ${this.origin.dir}`);

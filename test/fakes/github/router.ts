@@ -6,6 +6,7 @@ import { DOCS, apiError, notFound } from './http.js';
 import type { Ctx, Reply, Route } from './http.js';
 import { graphqlRoutes } from './graphql.js';
 import { actionRoutes } from './routes/actions.js';
+import { checkRoutes } from './routes/checks.js';
 import { commitRoutes } from './routes/commits.js';
 import { issueRoutes } from './routes/issues.js';
 import { pullRoutes } from './routes/pulls.js';
@@ -16,7 +17,7 @@ import { isRestWrite, restRefusal } from './token-access.js';
 import type { FailureRule, RecordedRequest } from './types.js';
 
 const ROUTES: Route[] = [
-  ...repoRoutes, ...pullRoutes, ...reviewRoutes, ...issueRoutes, ...labelRoutes, ...actionRoutes, ...commitRoutes,
+  ...repoRoutes, ...pullRoutes, ...reviewRoutes, ...issueRoutes, ...labelRoutes, ...checkRoutes, ...actionRoutes, ...commitRoutes,
   ...graphqlRoutes,
 ];
 

@@ -1,5 +1,6 @@
 // The fake's mutable state: one repository, its PRs and everything hanging off them.
 // Routes read it; tests change it between runs through the same methods.
+import { FakeCi } from './ci.js';
 import { ACTIONS_BOT, fakeSha, isoNow, nextId, nodeId, userId } from './ids.js';
 import type {
   ActivityState, Actor, CommentState, LabelState, PullState, ReviewState, ThreadState, WorkflowRunState,
@@ -34,6 +35,8 @@ export class FakeState {
   /** When the fake started: branches that exist then count as pushed at this time. */
   readonly startedAt = isoNow();
   readonly collaborators: Map<string, Permission>;
+  /** The repository's CI runs (index.ts sets it up with the git repository to read from). */
+  ci = new FakeCi(undefined, async () => null);
 
   constructor(readonly opts: FakeGitHubOptions) {
     this.owner = opts.owner;

@@ -139,6 +139,22 @@ export interface FakeActivityInput {
   actor?: string | null;
 }
 
+/** One job of a workflow's run on a commit, as a test scripts the repository's CI (ci.ts). */
+export interface FakeCiJob {
+  /** The workflow file, e.g. '.github/workflows/ci.yml'. */
+  workflow: string;
+  /** The job's name, which is also its check run's name. */
+  job: string;
+  /** success, failure, cancelled, timed_out, … (GitHub's check run conclusions). */
+  conclusion: string;
+  /** The job's log (plain lines; the fake puts GitHub's timestamps in front). */
+  log?: string;
+  /** Conclusions of earlier attempts of this job on the same commit (a rerun), oldest first. */
+  earlier?: string[];
+  /** How many check-run queries see it still in progress. */
+  pendingPolls?: number;
+}
+
 export interface FakeGitHubOptions {
   owner: string;
   repo: string;
@@ -172,6 +188,11 @@ export interface FakeGitHubOptions {
   workflowRuns?: FakeWorkflowRunInput[];
   /** Known workflow files (e.g. 'ci.yml'); when given, dispatching any other workflow is 404. */
   workflows?: string[];
+  /**
+   * The repository's CI, per commit: which workflow jobs run and how they end. Runs appear for a
+   * PR head when the fake first sees it, and for a dispatched branch head (ci.ts).
+   */
+  ci?: (sha: string, read: (path: string) => Promise<string | null>) => FakeCiJob[] | Promise<FakeCiJob[]>;
   /** Web host used in html_url fields. Default 'https://github.com'. */
   serverUrl?: string;
   /** Default 0 (any free port). Always bound to 127.0.0.1. */

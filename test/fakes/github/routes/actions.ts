@@ -32,6 +32,9 @@ async function dispatch(ctx: Ctx): Promise<Reply> {
     if (!found) return apiError(422, `No ref found for: ${ref}`, DOC);
   }
   ctx.state.dispatches.push({ workflowId, ref: body.ref, inputs: inputs as Record<string, unknown> });
+  // A dispatch runs that workflow on the ref's head: the one way a GITHUB_TOKEN push gets CI.
+  const head = ctx.origin ? await ctx.origin.revParse(body.ref.startsWith('refs/') ? body.ref : `refs/heads/${body.ref}`) : null;
+  if (head) await ctx.state.ci.trigger(head, body.ref.replace(/^refs\/heads\//, ''), 'workflow_dispatch', workflowId);
   if (body.return_run_details === true) {
     const id = nextId();
     const runUrl = `${ctx.urls.api}/repos/${ctx.state.fullName}/actions/runs/${id}`;
