@@ -9,7 +9,7 @@ import { ConfigError } from './errors.js';
 import { boolean, field, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
 import { modelPrices } from './model-prices.js';
 import { crossCheck, roles } from './roles.js';
-import { configPath, presetName, botLogin, envName, labelName, workflowFile } from './values.js';
+import { configPath, presetName, botLogin, checkName, envName, labelName, workflowFile } from './values.js';
 
 export const inputSchemaShape = {
   'github-token': z.string({
@@ -49,6 +49,9 @@ export const inputSchemaShape = {
   'hide-outdated-reports': boolean('hide-outdated-reports').default(true),
   'converged-label': field(labelName),
   'ready-when-converged': boolean('ready-when-converged').default(false),
+  'wait-for-checks': list(checkName, false).default(() => []),
+  'checks-timeout-minutes': wholeNumber('checks-timeout-minutes', 1, 360, 30).default(30),
+  'ci-fix-attempts': wholeNumber('ci-fix-attempts', 1, 10, 2).default(2),
 };
 
 export type InputName = keyof typeof inputSchemaShape;

@@ -31,6 +31,17 @@ export function botLogin(item: string): string {
   );
 }
 
+/**
+ * A check the loop waits for (`wait-for-checks`): a workflow file (`ci.yml`,
+ * `.github/workflows/ci.yml`: every job of it), a check name (a job's name, as GitHub shows it), or
+ * `all`. One line each, as names may hold commas.
+ */
+export function checkName(item: string): string {
+  const ok = item.length > 0 && item.length <= 200 && !/[\r\n]/.test(item);
+  if (ok) return item.replace(/^\.?\/?\.github\/workflows\//, '');
+  return fail('must list check names or workflow files, one per line', item, example('wait-for-checks', 'ci.yml'));
+}
+
 /** A label name GitHub takes: at most 50 characters (GitHub's limit for label names), one line. */
 export function labelName(value: string): string {
   if (value.length <= 50 && !/[\r\n]/.test(value)) return value;

@@ -48,7 +48,7 @@ export function createPublisher(opts: PublisherOptions): Publisher {
     refused = reason;
     opts.io.warning(redactSecrets(readOnlyAdvice(reason), opts.secrets));
   };
-  return {
+  const publisher: Publisher = {
     onPosted: null,
     get commentsPosted() {
       return posted;
@@ -80,7 +80,7 @@ export function createPublisher(opts: PublisherOptions): Publisher {
       }
       posted++;
       opts.io.info(`posted the ${state.kind} report: ${c.htmlUrl}`);
-      await this.onPosted?.(c.nodeId);
+      await publisher.onPosted?.(c.nodeId);
     },
     async summaryOnly(markdown) {
       await opts.io.appendSummary(`${clean(markdown)}\n`);
@@ -99,4 +99,5 @@ export function createPublisher(opts: PublisherOptions): Publisher {
       }
     },
   };
+  return publisher;
 }
