@@ -4,6 +4,7 @@
 // decided before the first round.
 import type { AgentRegistry } from './agents/registry.js';
 import type { Budget } from './budget/budget.js';
+import type { CiChecks } from './ci/tracker.js';
 import { createHookRunner, hooksForPr } from './commands/hooks.js';
 import type { ResolvedConfig } from './config/repo-config.js';
 import { runFixRound } from './fix/fix-round.js';
@@ -51,6 +52,8 @@ export interface RunWiring {
   redact: (text: string) => string;
   log: (line: string) => void;
   budget: Budget;
+  /** The `wait-for-checks` checks of each head, and the fix attempts per check (issue 12). */
+  ci: CiChecks;
   /** Findings an earlier run of this job confirmed, whose regression test is in the branch. */
   alreadyConfirmed: string[];
   /** The token's login (REST form): the author of the action's comments and review threads. */
@@ -98,6 +101,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     enabled: config.inlineComments, octokit, repo, prNumber: meta.number, ownLogin: w.ownLogin,
     publisher: w.publisher, reportCtx: w.reportCtx, redact: w.redact, log, warn: w.warn,
   });
+  const ciAttempts = () => (config.waitForChecks.length ? w.ci.attempts() : null);
   const { include, exclude } = config.paths;
   const keep = include.length || exclude.length ? { keep: makePathMatcher(config.paths) } : {};
   const budget = { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...keep };
@@ -111,12 +115,14 @@ export function loopSteps(w: RunWiring): LoopSteps {
     review: (plan) =>
       runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions }),
     fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
-    ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer, inline }),
+    ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer, inline, ciAttempts }),
     hook: (point, info) => hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
     afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),
     // The next round's reviewers start together: the budget must cover all of them.
     budgetSpent: () => w.budget.spentReason({ role: 'reviewer', concurrent: config.reviewers.length }),
+    checks: (sha, ours) => w.ci.check(sha, ours),
+    ciAttempted: (ids) => w.ci.attempted(ids),
     log,
   };
 }

@@ -4,6 +4,7 @@
 // from here, and the loop keeps the one ledger of fixed findings' fingerprints.
 import type { RawFinding } from './agents/envelope.js';
 import { BudgetSpent } from './budget/budget.js';
+import type { CiRound } from './ci/ci-round.js';
 import type { HookPoint } from './config/repo-config.js';
 import type { RunStatus } from './config/outputs.js';
 import type { PrContext, PrMeta } from './github/types.js';
@@ -31,6 +32,10 @@ export interface LoopSteps {
   afterPush(headRef: string): Promise<void>;
   /** Why no further agent call may start (max-tokens or max-cost-usd reached), or null. */
   budgetSpent(): string | null;
+  /** The `wait-for-checks` checks of a head (null: none listed); `ours`: the loop pushed it. */
+  checks(sha: string, ours: boolean): Promise<CiRound | null>;
+  /** A fix of these CI findings was pushed: one attempt each against ci-fix-attempts. */
+  ciAttempted(ids: string[]): void;
   log(line: string): void;
 }
 
@@ -56,6 +61,8 @@ export interface LoopInput {
   fixedBefore: FixedFingerprint[];
   /** The last review an earlier run of this job posted, with its findings' fate (preflight/memory.ts). */
   earlier?: { headSha: string; findings: EarlierFinding[] } | null;
+  /** A red CI run started the run: each round is for the failing checks only (no agent reviews). */
+  ciOnly?: boolean;
   /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
   push: { canPush: boolean; reason: string | null };
 }
@@ -133,13 +140,15 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     // In round 1, what an earlier run of this job reviewed last (a rerun, or a push by a human since).
     const since = previous?.review.headSha ?? input.earlier?.headSha;
     const ctx = await steps.loadContext(meta, since);
+    // The listed checks of this head: a reviewer like the others (issue 12).
+    const ci = await steps.checks(meta.headSha, round > 1);
     const earlier = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
     const files = ctx.files.map((f) => f.filename);
     const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
     const before = await steps.hook('before-review', hookInfo);
     const reviewed = await steps
       .review({
-        round, ctx, fixedBefore: fixed, before, ...(earlier ? { earlier } : {}),
+        round, ctx, fixedBefore: fixed, before, ...(earlier ? { earlier } : {}), ci, ciOnly: input.ciOnly ?? false,
         afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
       })
       .catch((e: unknown) => {
@@ -167,6 +176,8 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
     const fixedNow = fix.outcome === 'pushed' ? record.findings.filter((f) => fixedIds.has(f.id)).map(fingerprint) : [];
+    // Every pushed fix that was given a failing check is one attempt at it, whatever the fixer said.
+    if (fix.outcome === 'pushed') steps.ciAttempted((ci?.findings ?? []).map((f) => f.id));
     fixed.push(...fixedNow);
     const last = round === input.maxRounds;
     // The PR must show a pushed fix before its report goes out, so that report can be the

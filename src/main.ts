@@ -15,9 +15,13 @@ await run({ env: process.env, io: coreIO(), cwd: process.cwd(), timing: testTimi
  * shorten GitHub's retry back-off and the wait for a pushed head is the environment. Not
  * documented for users; anything but a whole number of milliseconds is ignored.
  */
-function testTiming(env: NodeJS.ProcessEnv): { retryBaseMs?: number; headPollMs?: number } {
+function testTiming(env: NodeJS.ProcessEnv): { retryBaseMs?: number; headPollMs?: number; checksPollMs?: number } {
   const ms = (v: string | undefined) => (v && /^\d{1,6}$/.test(v) && Number(v) > 0 ? Number(v) : undefined);
   const retryBaseMs = ms(env.PR_REVIEW_LOOP_RETRY_BASE_MS);
   const headPollMs = ms(env.PR_REVIEW_LOOP_HEAD_POLL_MS);
-  return { ...(retryBaseMs ? { retryBaseMs } : {}), ...(headPollMs ? { headPollMs } : {}) };
+  const checksPollMs = ms(env.PR_REVIEW_LOOP_CHECKS_POLL_MS);
+  return {
+    ...(retryBaseMs ? { retryBaseMs } : {}), ...(headPollMs ? { headPollMs } : {}),
+    ...(checksPollMs ? { checksPollMs } : {}),
+  };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentsForRun, type RunAgentsSetup } from './agents/for-run.js';
 import { createBudget, type Budget } from './budget/budget.js';
+import { createCiChecks } from './ci/tracker.js';
 import { priceTable } from './budget/prices.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
 import { ConfigError } from './config/errors.js';
@@ -42,7 +43,7 @@ export interface RunDeps {
   adapters?: Partial<Record<AgentKind, AgentAdapter>>;
   promptsUrl?: URL;
   /** Faster waits for the tests (main.ts reads them); GitHub's own pacing when absent. */
-  timing?: { retryBaseMs?: number; headPollMs?: number };
+  timing?: { retryBaseMs?: number; headPollMs?: number; checksPollMs?: number };
 }
 
 export async function run(deps: RunDeps): Promise<void> {
@@ -132,7 +133,7 @@ async function execute(
   redactValues.push(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
   // 2. prompts, the PR and who asked, the repo config, the token's identity, earlier comments
-  const { retryBaseMs, headPollMs } = deps.timing ?? {};
+  const { retryBaseMs, headPollMs, checksPollMs } = deps.timing ?? {};
   const started = await startRun({
     env, raw, inputs, log, ...(retryBaseMs ? { retryBaseMs } : {}),
     // run.ts sits one level below the repository root in src/ and, bundled, in dist/.
@@ -180,6 +181,11 @@ async function execute(
   const steps = loopSteps({
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
     commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin, alreadyConfirmed: prior.confirmed,
+    ci: createCiChecks({
+      octokit, repo, wanted: config.waitForChecks, timeoutMs: config.checksTimeoutMinutes * 60_000,
+      pollMs: checksPollMs ?? 15_000, maxAttempts: config.ciFixAttempts, ownRunId: env.GITHUB_RUN_ID ?? null,
+      seed: prior.ciAttempts, redact, log,
+    }),
     warn, ...(headPollMs ? { headPollMs } : {}),
   });
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };

@@ -13,8 +13,21 @@ export function decide(
 ): { status: RunStatus; message: string } | null {
   if (failure)
     return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
-  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus))
-    return { status: 'converged', message: 'No blocking findings remain.' };
+  const escalated = rec.ci?.escalated ?? [];
+  if (escalated.length) {
+    const tries = (n: number) => `${n} fix attempt${n === 1 ? '' : 's'}`;
+    const which = escalated.map((e) => `${e.name} (${tries(e.attempts)})`).join(', ');
+    return { status: 'manual', message: `Escalated to a human: CI check ${which} still fails past ci-fix-attempts.` };
+  }
+  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus)) {
+    const waiting = rec.ci?.waiting ?? [];
+    if (waiting.length === 0) return { status: 'converged', message: 'No blocking findings remain.' };
+    return {
+      status: 'manual',
+      message: `The review is clean, but the checks ${waiting.join(', ')} did not finish on this head in time ` +
+        '(checks-timeout-minutes); a run is converged only when they pass.',
+    };
+  }
   if (!push.canPush)
     return { status: 'review-only', message: `Review only: ${push.reason ?? 'fixing is not allowed'}.` };
   const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');

@@ -25,6 +25,8 @@ export interface PriorRuns {
   reports: string[];
   /** Findings an earlier run confirmed by a failing test that its pushed fix made pass (issue 13). */
   confirmed: string[];
+  /** Fix attempts per failing CI check, as the last report that kept them says (issue 12). */
+  ciAttempts: Record<string, number>;
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -89,7 +91,9 @@ export async function readPriorRuns(
   const finalForHead = [...states].reverse().find(isFinal) ?? null;
   const proven = (s: HiddenState) => (s.kind === 'fix' && s.commitSha ? (s.confirmedIds ?? []) : []);
   const confirmed = [...new Set(states.flatMap(proven))];
-  return { states, finalForHead, fixed: fingerprints(states), lastReview: lastReview(states), reports, confirmed };
+  const ciAttempts = [...states].reverse().find((s) => s.ciAttempts)?.ciAttempts ?? {};
+  const known = { fixed: fingerprints(states), lastReview: lastReview(states), reports, confirmed, ciAttempts };
+  return { states, finalForHead, ...known };
 }
 
 /** The trust rule; the cheap checks first, so only plausible states cost a request. */

@@ -3,6 +3,7 @@ import { PRIORITIES } from '../priority.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { ReportContext } from './format.js';
 import { agentsTable } from './agents-table.js';
+import { ciSection } from './markdown-ci.js';
 import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, locationLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
@@ -31,7 +32,8 @@ export function renderReviewReport(
     rec.threadsTruncated ? NOTE.threadsTruncated : null,
     `${SECTION.counts}\n\n${countsTable(rec)}`,
     changesRequested(rec),
-    `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}`,
+    rec.agents.length ? `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}` : NOTE.ciOnly,
+    ciSection(rec),
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),

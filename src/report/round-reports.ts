@@ -15,10 +15,16 @@ export interface RoundReportsSetup {
   reportCtx: ReportContext;
   writer: StateWriter;
   inline: InlineReview;
+  /** Fix attempts per failing check, kept in every report's state for the next run (issue 12); null: no checks. */
+  ciAttempts: () => Record<string, number> | null;
 }
 
 export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishReview' | 'publishFix'> {
   const { publisher, reportCtx, writer, inline } = s;
+  const ci = () => {
+    const attempts = s.ciAttempts();
+    return attempts ? { ciAttempts: attempts } : {};
+  };
   return {
     async publishReview(rec, end, ctx) {
       publisher.annotate(rec.findings);
@@ -33,7 +39,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
         ({ id, priority, category, file, line, title }) => ({ id, priority, category, file, line, title }),
       );
       const body = withEnd(renderReviewReport(rec, reportCtx, threads), end);
-      await publisher.report(body, { ...state, counts: rec.counts, findings });
+      await publisher.report(body, { ...state, counts: rec.counts, findings, ...ci() });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
       await inline.review(rec, ctx);
@@ -45,7 +51,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
         kind: 'fix', round: rec.round, headSha: rec.previousHeadSha, status: end?.status ?? null, fixedIds: pushed,
       });
       const rejected = rec.rejected.map((r) => ({ id: r.findingId, reason: r.reason }));
-      const state = { ...base, fixed, counts: review.counts, ...(rejected.length ? { rejected } : {}) };
+      const state = { ...base, fixed, counts: review.counts, ...(rejected.length ? { rejected } : {}), ...ci() };
       // Confirmed findings whose test a pushed fix made pass: a later run does not confirm them again.
       const proven = (rec.confirmed ?? []).filter((c) => c.passesAfter).map((c) => c.findingId);
       const pushedState = rec.outcome === 'pushed' && rec.commitSha

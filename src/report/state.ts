@@ -39,6 +39,8 @@ const stateSchema = z.object({
       }),
     )
     .optional(),
+  /** Fix attempts per failing CI check (`CI-…` id) on this PR so far: ci-fix-attempts spans runs (issue 12). */
+  ciAttempts: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again (issue 13). */
   confirmedIds: z.array(z.string()).optional(),
   /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
@@ -186,7 +188,8 @@ function capFields(s: HiddenState): HiddenState {
     id: clipText(f.id, c.id), category: clipText(f.category, c.category),
     file: f.file === null ? null : clipText(f.file, c.file), title: clipText(f.title, c.title),
   });
-  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds } = s;
+  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts } = s;
+  const attempts = ciAttempts && Object.entries(ciAttempts).slice(0, 50).map(([k, v]) => [clipText(k, c.id), v]);
   const most = Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS);
   return {
     ...s,
@@ -197,6 +200,7 @@ function capFields(s: HiddenState): HiddenState {
     fixedIds: ids(s.fixedIds),
     stuckIds: ids(s.stuckIds),
     ...(confirmedIds ? { confirmedIds: ids(confirmedIds) } : {}),
+    ...(attempts ? { ciAttempts: Object.fromEntries(attempts) } : {}),
     ...(fixed ? { fixed: fixed.slice(0, most).map(fingerprint) } : {}),
     ...(findings ? { findings: findings.slice(0, most).map((f) => ({ ...f, ...fingerprint(f) })) } : {}),
     ...(rejected ? { rejected: rejected.slice(0, most).map((r) => ({ ...r, ...clippedReason(r) })) } : {}),

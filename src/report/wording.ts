@@ -82,6 +82,7 @@ export const NOTE = {
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
   dryRun: '> [!NOTE]\n> Dry run: nothing is posted or pushed; this report goes to the job summary only.',
+  ciOnly: 'A round for the failing CI checks only: no agent reviewed the code (a red CI run started this run).',
   confirmedIntro:
     'Each test was written by the confirm agent and run by the action itself: it failed on the PR head ' +
     'with only test files added, and must pass after the fix.',

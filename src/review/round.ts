@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { analyzerResultSchema, type RawFinding } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
+import type { CiRound } from '../ci/ci-round.js';
 import type { PrContext } from '../github/types.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { writeContextDir } from '../roles/context-dir.js';
@@ -28,6 +29,10 @@ export interface RoundPlan {
   before?: RawFinding[];
   /** The last round's findings with their fate (round 2 on): reviewers check them first. */
   earlier?: EarlierFinding[];
+  /** The listed checks of this head: failing ones are findings of the round (issue 12). */
+  ci?: CiRound | null;
+  /** A round for the failing checks only (a red CI run started the run): no agent reviews. */
+  ciOnly?: boolean;
   /** Each reviewer's session from the round before; updated by this round. */
   sessions?: ReviewerSessions;
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
@@ -85,6 +90,8 @@ function laterRound(env: RoleEnv, ctx: PrContext, earlier: EarlierFinding[] | un
   return fillTemplate(env.prompts['later-round'], { sinceSha, deltaNote, inlined });
 }
 
+const NO_REVIEWS = { hasChangesRequested: false, changesRequestedBy: [] };
+
 export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<RoundOutcome> {
   const { ctx, round } = plan;
   // One context folder for the round's reviewers and analyzer: the same bytes, and the same
@@ -94,10 +101,11 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const later = laterRound(env, ctx, plan.earlier);
   const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
-  const withAnalyzer = writers.length + outsiders.length > 0;
-  const concurrent = plan.reviewers.length + (withAnalyzer ? 1 : 0);
+  const withAnalyzer = writers.length + outsiders.length > 0 && !plan.ciOnly;
+  const reviewers = plan.ciOnly ? [] : plan.reviewers;
+  const concurrent = reviewers.length + (withAnalyzer ? 1 : 0);
   const sessions = plan.sessions ?? new Map<string, string>();
-  const reviewerJobs = plan.reviewers.map((spec, i) => {
+  const reviewerJobs = reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
     return callReviewer(env, sessions, { name, spec, ctx, round, contextDir, laterRound: later, concurrent });
   });
@@ -124,7 +132,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   );
 
   let pending: RawFinding[] = [];
-  let failure: string | null = okCount === 0 ? 'no reviewer succeeded' : null;
+  let failure: string | null = okCount === 0 && !plan.ciOnly ? 'no reviewer succeeded' : null;
   if (analyzerResult) {
     agents.push(analyzerResult.run);
     if (analyzerResult.outcome.ok) pending = analyzerResult.outcome.value.pendingIssues;
@@ -136,8 +144,9 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const renames = new Map(ctx.files.filter((f) => f.previousFilename).map((f) => [f.previousFilename!, f.filename]));
   const grouped = groupFindings(raw.map((r) => normalizeFinding(r.finding, r.reviewer)));
   const { active, stuck } = markStuck(grouped, plan.fixedBefore, renames);
-  const threads = threadFindings(writers, pending);
-  const all = sortFindings([...active, ...stuck, ...threads]);
+  const threads = threadFindings(plan.ciOnly ? [] : writers, pending);
+  const ci = plan.ci?.findings ?? [];
+  const all = sortFindings([...active, ...ci, ...stuck, ...threads]);
   const counts = countFindings(all);
 
   return {
@@ -145,13 +154,15 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
     record: {
       round,
       headSha: ctx.meta.headSha,
-      partial: okCount > 0 && okCount < plan.reviewers.length,
+      partial: okCount > 0 && okCount < reviewers.length,
       agents,
-      findings: sortFindings([...active, ...threads]),
+      findings: sortFindings([...active, ...ci, ...threads]),
+      ...(plan.ci ? { ci: plan.ci } : {}),
       stuck,
       counts,
-      consensus: consensus(counts, ctx.reviewState),
-      unresolvedThreads: writers.length,
+      consensus: consensus(counts, plan.ciOnly ? NO_REVIEWS : ctx.reviewState),
+      // A round for the checks only judges the checks: human threads wait for a full review.
+      unresolvedThreads: plan.ciOnly ? 0 : writers.length,
       outsiderThreads: sortFindings(threadFindings(outsiders, pending)),
       threadsTruncated: ctx.threadsTruncated,
       changesRequestedBy: ctx.reviewState.changesRequestedBy,

@@ -1,5 +1,6 @@
 // Domain values of one round. Pure data: no I/O here.
 import type { Priority } from '../priority.js';
+import type { CiRound } from '../ci/ci-round.js';
 import type { AgentRun } from '../roles/types.js';
 
 export interface Finding {
@@ -52,6 +53,8 @@ export interface ReviewRoundRecord {
    * listed in the report, never fixed, never blocking, not counted for fail-on.
    */
   outsiderThreads?: Finding[];
+  /** The `wait-for-checks` checks of this head (issue 12); their failures are among `findings`. */
+  ci?: CiRound;
   threadsTruncated: boolean;
   /** Human review state (rule 0), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];

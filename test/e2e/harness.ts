@@ -218,6 +218,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
         SCRIPTED_AGENT_LOG: log,
         PR_REVIEW_LOOP_RETRY_BASE_MS: '10',
         PR_REVIEW_LOOP_HEAD_POLL_MS: '50',
+        PR_REVIEW_LOOP_CHECKS_POLL_MS: '50',
         ...o.extraEnv,
       };
       for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;

@@ -33,6 +33,8 @@ function scripted(script: Script) {
   let f = 0;
   let h = 0;
   const steps: LoopSteps = {
+    checks: async () => null,
+    ciAttempted: () => undefined,
     loadContext: async (m) => {
       calls.push(`loadContext ${m.headSha.slice(0, 7)}`);
       return prContext({ meta: m, ...script.ctx });

@@ -55,7 +55,8 @@ export class FakeCi {
     for (const j of jobs) byWorkflow.set(j.workflow, [...(byWorkflow.get(j.workflow) ?? []), j]);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     for (const [path, list] of byWorkflow) {
-      const id = nextId();
+      // Run ids are unique across a repository: apart from the runs tests register (the action's own).
+      const id = 5_000_000 + nextId();
       this.runs.push({
         id, checkSuiteId: id + 700_000, path, name: base(path).replace(/\.ya?ml$/, ''), headSha: sha, headBranch: branch,
         event, createdAt: now,
