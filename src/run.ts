@@ -189,7 +189,9 @@ async function execute(
     warn, ...(headPollMs ? { headPollMs } : {}),
   });
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
-  const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push });
+  // A red CI run started it: each round is for the failing checks only (issue 12).
+  const ciOnly = started.target.kind === 'workflow_run';
+  const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push, ciOnly });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
   await finishLoop(steps, meta.number, result);

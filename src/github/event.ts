@@ -66,6 +66,33 @@ export function repoFromEnv(env: NodeJS.ProcessEnv): RepoRef {
   return { owner, repo };
 }
 
+/**
+ * `workflow_run` (completed, conclusion failure): the failing checks of a PR's head get a fix
+ * round. GitHub lists the PR in `workflow_run.pull_requests` only when its head branch is in this
+ * repository (empty for a fork's PR: actions/runner#3444, github/docs#22501), and a fork's PR is
+ * review-only anyway; so a run without a PR asks for nothing.
+ */
+function workflowRunTarget(payload: Obj, sender: string): PrTarget {
+  const run = obj(payload.workflow_run);
+  const action = str(payload.action);
+  if (action !== 'completed') throw new NothingToDoError(`workflow_run "${action}" is not "completed".`);
+  const conclusion = str(run.conclusion);
+  if (conclusion !== 'failure') {
+    throw new NothingToDoError(`The workflow run ended "${conclusion}", not "failure": nothing to fix.`);
+  }
+  const pr = obj((Array.isArray(run.pull_requests) ? run.pull_requests : [])[0]);
+  const number = num(pr.number);
+  if (!Number.isInteger(number)) {
+    throw new NothingToDoError(
+      'The failed workflow run names no pull request (GitHub leaves workflow_run.pull_requests empty for ' +
+        'PRs from forks); comment /review-loop on the PR instead.',
+    );
+  }
+  const actor = str(obj(run.triggering_actor).login) || str(obj(run.actor).login) || sender;
+  const headSha = str(run.head_sha);
+  return { kind: 'workflow_run', eventName: 'workflow_run', number, headSha, workflowPath: str(run.path), actor };
+}
+
 export function parsePrTarget(input: EventInput): PrTarget {
   const { eventName, payload } = input;
   const sender = obj(payload.sender);
@@ -119,10 +146,12 @@ export function parsePrTarget(input: EventInput): PrTarget {
         commentCreatedAt: str(comment.created_at) || null,
       };
     }
+    case 'workflow_run':
+      return workflowRunTarget(payload, actor);
     default:
       throw new UnsupportedEventError(
         `Event "${eventName}" is not supported. ` +
-          'Use pull_request, pull_request_target, workflow_dispatch (with input "pr") or issue_comment.',
+          'Use pull_request, pull_request_target, workflow_dispatch (with input "pr"), issue_comment or workflow_run.',
       );
   }
 }

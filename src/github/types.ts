@@ -14,6 +14,17 @@ export type PrTarget =
     }
   | { kind: 'workflow_dispatch'; eventName: 'workflow_dispatch'; number: number; actor: string }
   | {
+      /** A red CI run on the PR's head (issue 12): a fix round for the failing checks only. */
+      kind: 'workflow_run';
+      eventName: 'workflow_run';
+      number: number;
+      /** The commit the run failed on: the PR head must still be it. */
+      headSha: string;
+      /** The failed run's workflow file. */
+      workflowPath: string;
+      actor: string;
+    }
+  | {
       kind: 'issue_comment';
       eventName: 'issue_comment';
       number: number;

@@ -9,7 +9,7 @@ import type { PrMeta, PrTarget, RepoRef } from '../github/types.js';
 import type { ResolvedConfig } from '../config/repo-config.js';
 import type { Config, RawInputs } from '../config/inputs.js';
 import { loadPrompts, type Prompts } from '../roles/prompts.js';
-import { checkCommandCoversHead, checkOpen, checkTrigger, loadResolvedConfig, readTarget } from './checks.js';
+import { checkCommandCoversHead, checkOpen, checkTrigger, loadResolvedConfig, readTarget, SkipRun } from './checks.js';
 
 export interface StartInput {
   env: NodeJS.ProcessEnv;
@@ -47,6 +47,7 @@ export async function startRun(s: StartInput): Promise<Started> {
   const meta = await getPrMeta(octokit, repo, target.number);
   checkOpen(meta);
   await checkCommandCoversHead(octokit, repo, target, meta, log);
+  checkRedRunCoversHead(target, meta);
   // Independent reads at once (issue 8, part 4): the repo config, who the token is (one GraphQL
   // `viewer` request: the login its comments carry, App tokens included), and the comments
   // that hold the memory of earlier runs.
@@ -55,5 +56,20 @@ export async function startRun(s: StartInput): Promise<Started> {
     getTokenIdentity(octokit),
     listComments(octokit, repo, meta.number),
   ]);
+  if (target.kind === 'workflow_run' && config.waitForChecks.length === 0) {
+    throw new SkipRun(
+      'A red CI run started this run, but wait-for-checks lists no check: the loop fixes only checks it is told to. ' +
+        'Example:\n  with:\n    wait-for-checks: ci.yml',
+    );
+  }
   return { prompts, target, repo, octokit, meta, config, identity, comments };
+}
+
+/** A red CI run is about the commit it ran on: a PR that has moved on since gets no fix for it. */
+function checkRedRunCoversHead(target: PrTarget, meta: PrMeta): void {
+  if (target.kind !== 'workflow_run' || target.headSha === meta.headSha) return;
+  throw new SkipRun(
+    `The failed run of ${target.workflowPath || 'the workflow'} was on ${target.headSha.slice(0, 7)}, ` +
+      `but the PR head is now ${meta.headSha.slice(0, 7)}: its CI will run again there.`,
+  );
 }

@@ -98,3 +98,37 @@ it('is not converged while a listed check has not finished: manual when the time
   expect(r.outputs.status, r.stdout).toBe('manual');
   expect(world.github.comments(7)[0]!.body).toContain('did not finish on this head in time');
 }, 120_000);
+
+it('answers a red CI run (workflow_run) with a fix round for that check only, no review', async () => {
+  const planted = async (_sha: string, read: (p: string) => Promise<string | null>): Promise<FakeCiJob[]> => {
+    const broken = ((await read('src/math.js')) ?? '').includes('a - b');
+    return [
+      { workflow: '.github/workflows/ci.yml', job: 'test', conclusion: broken ? 'failure' : 'success', log: broken ? FAILURE_LOG : 'ok' },
+      { workflow: '.github/workflows/lint.yml', job: 'lint', conclusion: 'failure', log: 'lint: 3 problems' },
+    ];
+  };
+  world = await createWorld({ github: { ci: planted } });
+  const r = await world.run({
+    eventName: 'workflow_run',
+    inputs: CHECKS,
+    rules: [
+      { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
+    ],
+  });
+  expect(r.outputs.status, r.stdout).toBe('converged');
+  expect(world.agentCalls().map((c) => `${c.role} ${c.round}`)).toEqual(['fixer 1']);
+  expect(world.fixPayloads()[0]!.issuesToFix.map((f) => f.id)).toEqual(['CI-ci-test']);
+  const reports = world.github.comments(7).map((c) => c.body);
+  expect(reports[0]).toContain('A round for the failing CI checks only');
+  expect(reports.at(-1)).toContain('✅ `test` (.github/workflows/ci.yml) passed');
+});
+
+it('asks for nothing on a red run when wait-for-checks lists no check', async () => {
+  world = await createWorld({ github: { ci: ci() } });
+  const r = await world.run({ eventName: 'workflow_run', inputs: { 'max-rounds': '2' }, rules: [] });
+  expect(r.code, r.stdout).toBe(0);
+  expect(r.outputs.status).toBe('skipped');
+  expect(r.summary).toContain('wait-for-checks lists no check');
+  expect(world.agentCalls()).toEqual([]);
+});

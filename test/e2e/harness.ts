@@ -95,7 +95,7 @@ export interface FixPayloadSeen {
 export interface RunOptions {
   inputs?: Record<string, string>;
   rules?: ScenarioRule[];
-  eventName?: 'pull_request' | 'workflow_dispatch' | 'issue_comment' | 'pull_request_target';
+  eventName?: 'pull_request' | 'workflow_dispatch' | 'issue_comment' | 'pull_request_target' | 'workflow_run';
   action?: string;
   /** What the checkout is at: the merge ref (pull_request default), or the base branch. */
   checkout?: 'merge' | 'base' | 'head';
@@ -244,6 +244,21 @@ function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; a
     const file = path.join(ROOT, 'test/fixtures/events', name);
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   };
+  if (eventName === 'workflow_run') {
+    // What GitHub sends when a PR's CI run fails (its fields as in @octokit/openapi-webhooks).
+    return {
+      action: o.action ?? 'completed',
+      workflow: { id: 42, name: 'CI', path: '.github/workflows/ci.yml' },
+      workflow_run: {
+        id: 7_000_001, name: 'CI', path: '.github/workflows/ci.yml', head_sha: o.head, head_branch: o.sandbox.headRef,
+        event: 'pull_request', status: 'completed', conclusion: 'failure', run_attempt: 1,
+        pull_requests: [{ number: 7, head: { ref: o.sandbox.headRef, sha: o.head }, base: { ref: o.sandbox.baseRef } }],
+        actor: sender, triggering_actor: sender,
+      },
+      repository,
+      sender,
+    };
+  }
   if (eventName === 'workflow_dispatch') return { ...fixture('workflow_dispatch.json'), inputs: { pr: '7' }, ref: `refs/heads/${o.sandbox.baseRef}`, repository, sender };
   if (eventName === 'issue_comment') {
     const c = o.comment ?? { body: '/review-loop', login: 'octocat' };

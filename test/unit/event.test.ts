@@ -140,3 +140,27 @@ describe('parsePrTarget: other events', () => {
     expect(run).toThrow(/"push" is not supported.*pull_request.*workflow_dispatch.*issue_comment/s);
   });
 });
+
+describe('parsePrTarget: workflow_run (issue 12)', () => {
+  const run = (over: Payload = {}, action = 'completed'): Payload => ({
+    action,
+    workflow_run: {
+      id: 1, path: '.github/workflows/ci.yml', head_sha: 'a'.repeat(40), conclusion: 'failure',
+      pull_requests: [{ number: 7 }], triggering_actor: { login: 'alice' }, ...over,
+    },
+    sender: { login: 'alice' },
+  });
+
+  it('a failed run of a PR asks for a CI fix round on its head', () => {
+    expect(parsePrTarget({ eventName: 'workflow_run', payload: run() })).toEqual({
+      kind: 'workflow_run', eventName: 'workflow_run', number: 7, headSha: 'a'.repeat(40),
+      workflowPath: '.github/workflows/ci.yml', actor: 'alice',
+    });
+  });
+
+  it('asks for nothing when the run is not completed, did not fail, or names no PR (a fork\'s)', () => {
+    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({}, 'requested') })).toThrow(NothingToDoError);
+    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({ conclusion: 'success' }) })).toThrow(/not "failure"/);
+    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({ pull_requests: [] }) })).toThrow(/PRs from forks/);
+  });
+});
