@@ -132,3 +132,22 @@ it('asks for nothing on a red run when wait-for-checks lists no check', async ()
   expect(r.summary).toContain('wait-for-checks lists no check');
   expect(world.agentCalls()).toEqual([]);
 });
+
+it('keeps the attempts at a check across runs: the next run escalates at once', async () => {
+  world = await createWorld({ github: { ci: ci() } });
+  const rules = [
+    { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
+    { role: 'reviewer', answer: reviewerAnswer([]) },
+    { role: 'fixer', round: 1, fixAll: true, edits: { 'src/math.js': BROKEN_FIX } },
+    { role: 'fixer', fixAll: true, edits: { 'NOTES.md': 'tried\n' } },
+  ];
+  const inputs = { ...CHECKS, 'ci-fix-attempts': '1', 'max-rounds': '2' };
+  const first = await world.run({ inputs, rules });
+  // Round 2 spent the one attempt at the check, and max-rounds ended the run.
+  expect(first.outputs.status, first.stdout).toBe('max-rounds');
+  const fixers = world.agentCalls().filter((c) => c.role === 'fixer').length;
+  const second = await world.run({ inputs, rules, eventName: 'workflow_dispatch' });
+  expect(second.outputs.status, second.stdout).toBe('manual');
+  expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(fixers);
+  expect(world.github.comments(7).at(-1)!.body).toContain('CI check test (1 fix attempt) still fails past ci-fix-attempts');
+});
