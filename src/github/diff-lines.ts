@@ -9,32 +9,45 @@
 export type DiffLines = Map<string, [number, number][]>;
 
 const FILE_HEADER = /^\+\+\+ (?:b\/(.*)|\/dev\/null)$/;
-const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
+const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
+/**
+ * Reads hunk headers only between hunks: inside one, its line counts say where it ends, so an
+ * added line that reads "++ x" (`+++ x` in the diff) is not taken for a file header.
+ */
 export function diffLines(diff: string): DiffLines {
   const out: DiffLines = new Map();
   let hunks: [number, number][] | null = null;
+  let oldLeft = 0;
+  let newLeft = 0;
   for (const line of diff.split('\n')) {
-    const file = FILE_HEADER.exec(line);
-    if (file) {
-      hunks = file[1] === undefined ? null : (out.get(unquote(file[1])) ?? []);
-      if (hunks && file[1] !== undefined) out.set(unquote(file[1]), hunks);
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith('\\')) continue; // "\ No newline at end of file"
+      if (!line.startsWith('+')) oldLeft--;
+      if (!line.startsWith('-')) newLeft--;
+      continue;
+    }
+    if (line.startsWith('diff --git ')) {
+      hunks = null;
+      continue;
+    }
+    const file = line.startsWith('+++ ') ? FILE_HEADER.exec(line) : null;
+    if (line.startsWith('+++ ')) {
+      // A quoted path (git quotes unusual characters) is left out rather than guessed.
+      const name = file?.[1];
+      hunks = name === undefined ? null : (out.get(name) ?? []);
+      if (hunks && name !== undefined) out.set(name, hunks);
       continue;
     }
     const hunk = HUNK_HEADER.exec(line);
-    if (hunk && hunks) {
-      const start = Number(hunk[1]);
-      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
-      // A hunk that only deletes has no new lines (`+5,0`).
-      if (count > 0) hunks.push([start, start + count - 1]);
-    }
+    if (!hunk) continue;
+    oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
+    const start = Number(hunk[2]);
+    newLeft = hunk[3] === undefined ? 1 : Number(hunk[3]);
+    // A hunk that only deletes has no new lines (`+5,0`).
+    if (hunks && newLeft > 0) hunks.push([start, start + newLeft - 1]);
   }
   return out;
-}
-
-/** Git quotes paths with unusual characters ("b/a\tb"); those are left out rather than guessed. */
-function unquote(p: string): string {
-  return p.trimEnd();
 }
 
 /**

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { FakeCiJob } from '../fakes/github/index.js';
-import { createWorld, type World } from './harness.js';
+import { createWorld, type ScenarioRule, type World } from './harness.js';
 import { BUG_FINDING, FIXED_MATH, reviewerAnswer } from './scenarios.js';
 
 let world: World;
@@ -135,7 +135,7 @@ it('asks for nothing on a red run when wait-for-checks lists no check', async ()
 
 it('keeps the attempts at a check across runs: the next run escalates at once', async () => {
   world = await createWorld({ github: { ci: ci() } });
-  const rules = [
+  const rules: ScenarioRule[] = [
     { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
     { role: 'reviewer', answer: reviewerAnswer([]) },
     { role: 'fixer', round: 1, fixAll: true, edits: { 'src/math.js': BROKEN_FIX } },

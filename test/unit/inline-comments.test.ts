@@ -45,6 +45,14 @@ describe('diffLines and commentRange', () => {
     expect(Object.fromEntries(lines)).toEqual({ 'src/a.ts': [[1, 4], [30, 32]], 'new.txt': [[1, 1]] });
   });
 
+  it('takes an added line that reads "++ x" for code, not for a file header', () => {
+    const tricky = [
+      'diff --git a/a.md b/a.md', '--- a/a.md', '+++ b/a.md', '@@ -1,2 +1,3 @@', ' title', '+++ b/evil.md', ' end',
+      'diff --git a/b.md b/b.md', '--- a/b.md', '+++ b/b.md', '@@ -5 +5 @@', '-x', '+y',
+    ].join('\n');
+    expect(Object.fromEntries(diffLines(tricky))).toEqual({ 'a.md': [[1, 3]], 'b.md': [[5, 5]] });
+  });
+
   it('places a line inside a hunk, a range inside one hunk, and nothing outside the diff', () => {
     expect(commentRange(lines, 'src/a.ts', 2, null)).toEqual({ start: null, line: 2 });
     expect(commentRange(lines, 'src/a.ts', 1, 4)).toEqual({ start: 1, line: 4 });

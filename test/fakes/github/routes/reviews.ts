@@ -26,18 +26,23 @@ interface CommentInput { path: string; body: string; line?: number; side?: strin
 function hunksByFile(diff: string): Map<string, [number, number][]> {
   const out = new Map<string, [number, number][]>();
   let current: [number, number][] | null = null;
+  let left = 0; // lines of the current hunk still to come, old and new sides together
   for (const line of diff.split('\n')) {
+    if (left > 0) {
+      if (!line.startsWith('\\')) left -= line.startsWith('+') || line.startsWith('-') ? 1 : 2;
+      continue;
+    }
     if (line.startsWith('+++ ')) {
       const path = line.slice(4);
       current = path.startsWith('b/') ? [] : null;
       if (current) out.set(path.slice(2), current);
       continue;
     }
-    const m = /^@@ -\S+ \+(\d+)(?:,(\d+))? @@/.exec(line);
-    if (m && current) {
-      const count = m[2] === undefined ? 1 : Number(m[2]);
-      if (count > 0) current.push([Number(m[1]), Number(m[1]) + count - 1]);
-    }
+    const m = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (!m) continue;
+    const count = m[3] === undefined ? 1 : Number(m[3]);
+    left = (m[1] === undefined ? 1 : Number(m[1])) + count;
+    if (current && count > 0) current.push([Number(m[2]), Number(m[2]) + count - 1]);
   }
   return out;
 }
