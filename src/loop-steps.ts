@@ -119,8 +119,12 @@ export function loopSteps(w: RunWiring): LoopSteps {
     hook: (point, info) => hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
     afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),
-    // The next round's reviewers start together: the budget must cover all of them.
-    budgetSpent: () => w.budget.spentReason({ role: 'reviewer', concurrent: config.reviewers.length }),
+    // The next round's reviewers start together: the budget must cover all of them, as round.ts
+    // judges each of them (an analyzer it would not cover is skipped). A checks-only round runs the fixer.
+    budgetSpent: (ciOnly) =>
+      w.budget.spentReason(
+        ciOnly ? { role: 'fixer', concurrent: 1 } : { role: 'reviewer', concurrent: config.reviewers.length },
+      ),
     checks: (sha, ours) => w.ci.check(sha, ours),
     ciAttempted: (ids) => w.ci.attempted(ids),
     log,

@@ -31,7 +31,7 @@ export interface LoopSteps {
   waitForHead(sha: string): Promise<PrMeta | null>;
   afterPush(headRef: string): Promise<void>;
   /** Why no further agent call may start (max-tokens or max-cost-usd reached), or null. */
-  budgetSpent(): string | null;
+  budgetSpent(ciOnly: boolean): string | null;
   /** The `wait-for-checks` checks of a head (null: none listed); `ours`: the loop pushed it. */
   checks(sha: string, ours: boolean): Promise<CiRound | null>;
   /** A fix of these CI findings was pushed: one attempt each against ci-fix-attempts. */
@@ -50,6 +50,8 @@ export interface LoopEnd {
 export interface FixedByReview {
   /** Fingerprints of the findings this fix pushed a fix for (none unless it was pushed). */
   fixed: FixedFingerprint[];
+  /** What every finding of the review was about: a thread of ours is found by it when its id moved. */
+  about: FixedFingerprint[];
   counts: Counts;
 }
 
@@ -185,7 +187,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha!);
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     // A spent budget ends the run after a pushed fix: no call of the next round may start.
-    const spent = steps.budgetSpent();
+    const spent = steps.budgetSpent(input.ciOnly ?? false);
     const after = humanLeft ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
     const afterMessage =
       after === 'budget' ? budgetEnd(spent!, round) : after ? endMessage(after, input.maxRounds) : '';
@@ -197,7 +199,8 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
         : after
           ? { status: after, message: afterMessage, remaining: unfixed }
           : null;
-    await steps.publishFix(fix, fixEnd, { fixed: fixedNow, counts: record.counts });
+    const about = [...record.findings, ...record.stuck].map(fingerprint);
+    await steps.publishFix(fix, fixEnd, { fixed: fixedNow, counts: record.counts, about });
     // After the report, so a failing hook cannot lose the record of a pushed fix.
     await steps.hook('after-fix', {
       round, prNumber: meta.number, headSha: fix.commitSha ?? fix.previousHeadSha,

@@ -184,11 +184,16 @@ async function execute(
     ci: createCiChecks({
       octokit, repo, wanted: config.waitForChecks, timeoutMs: config.checksTimeoutMinutes * 60_000,
       pollMs: checksPollMs ?? 15_000, maxAttempts: config.ciFixAttempts, ownRunId: env.GITHUB_RUN_ID ?? null,
-      seed: prior.ciAttempts, redact, log,
+      seed: prior.ciAttempts, redact, log, warn,
     }),
     warn, ...(headPollMs ? { headPollMs } : {}),
   });
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
+  if (config.waitForChecks.length && !config.dispatchWorkflows.length && identity.kind === 'actions') {
+    warn('wait-for-checks: a fix pushed with GITHUB_TOKEN starts no workflow, so its checks never come and ' +
+      'each round after a fix waits checks-timeout-minutes; list your CI workflow in dispatch-workflows, ' +
+      'or use an App token');
+  }
   // A red CI run started it: each round is for the failing checks only (issue 12).
   const ciOnly = started.target.kind === 'workflow_run';
   const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push, ciOnly });
@@ -197,7 +202,8 @@ async function execute(
   await finishLoop(steps, meta.number, result);
   await handOff({
     octokit, repo, prNumber: meta.number, readyWhenConverged: config.readyWhenConverged, log, warn,
-    writes: !dryRun && !publisher.writesRefused,
+    // A checks-only run hands nothing over: no agent reviewed the code.
+    writes: !dryRun && !publisher.writesRefused && !ciOnly,
     ...(config.convergedLabel ? { convergedLabel: config.convergedLabel } : {}),
   }, result);
   const { status, rounds, remaining, stuck, message } = result;

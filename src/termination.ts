@@ -21,6 +21,10 @@ export function decide(
   }
   if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus)) {
     const waiting = rec.ci?.waiting ?? [];
+    if (waiting.length === 0 && rec.ci && rec.agents.length === 0) {
+      // A checks-only round (a red CI run started the run): the checks pass, the code was not reviewed.
+      return { status: 'converged', message: 'The listed checks pass. No agent reviewed the code in this run.' };
+    }
     if (waiting.length === 0) return { status: 'converged', message: 'No blocking findings remain.' };
     return {
       status: 'manual',

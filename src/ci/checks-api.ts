@@ -26,11 +26,21 @@ export async function listCheckRuns(octokit: Octokit, repo: RepoRef, sha: string
   }));
 }
 
-/** Check suite id → the workflow file of its run, for the Actions runs of a commit. */
-export async function workflowFiles(octokit: Octokit, repo: RepoRef, sha: string): Promise<Map<number, string>> {
+export interface WorkflowRun {
+  id: number;
+  path: string;
+  suiteId: number;
+  /** The run has ended: every job it will ever have has a check run. */
+  completed: boolean;
+}
+
+/** The Actions runs of a commit: each check suite's workflow file, and whether its run has ended. */
+export async function workflowRuns(octokit: Octokit, repo: RepoRef, sha: string): Promise<WorkflowRun[]> {
   const query = { ...repo, head_sha: sha, per_page: 100 };
   const runs = await octokit.paginate(octokit.rest.actions.listWorkflowRunsForRepo, query);
-  return new Map(runs.map((r) => [r.check_suite_id ?? -1, r.path]));
+  return runs.map((r) => ({
+    id: r.id, path: r.path, suiteId: r.check_suite_id ?? -1, completed: r.status === 'completed',
+  }));
 }
 
 /** The Actions job behind a check run, from its URL; null for a check of another app. */

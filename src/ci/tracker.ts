@@ -20,6 +20,7 @@ export interface CiChecksSetup {
   seed: Readonly<Record<string, number>>;
   redact: (text: string) => string;
   log: (line: string) => void;
+  warn: (line: string) => void;
 }
 
 export interface CiChecks {
@@ -36,7 +37,16 @@ export function createCiChecks(s: CiChecksSetup): CiChecks {
     async check(sha, ours) {
       if (s.wanted.length === 0) return null;
       s.log(`checks: waiting for ${s.wanted.join(', ')} on ${sha.slice(0, 7)}`);
-      const head = await waitForChecks({ ...s, sha, wanted: s.wanted });
+      let head;
+      try {
+        head = await waitForChecks({ ...s, sha, wanted: s.wanted });
+      } catch (e) {
+        // No verdict (a refused read without checks: read / actions: read, an outage): the run goes
+        // on, and cannot converge on checks it could not see.
+        s.warn(`could not read the checks of ${sha.slice(0, 7)} (${e instanceof Error ? e.message : String(e)}); ` +
+          'wait-for-checks needs the workflow permissions checks: read and actions: read');
+        head = { sha, checks: [], waiting: [...s.wanted] };
+      }
       const tail = async (c: { jobId: number | null }) => {
         if (c.jobId === null) return '(not a GitHub Actions job: no log to read)';
         try {

@@ -6,7 +6,7 @@
 // attempts of one check both failed and passed is flaky (GitHub keeps a rerun's check runs).
 import type { Octokit } from '../github/client.js';
 import type { RepoRef } from '../github/types.js';
-import { jobIdOf, listCheckRuns, workflowFiles, type CheckRun } from './checks-api.js';
+import { jobIdOf, listCheckRuns, workflowRuns, type CheckRun, type WorkflowRun } from './checks-api.js';
 
 export interface CheckResult {
   name: string;
@@ -40,6 +40,11 @@ export interface WaitOptions {
 }
 
 const PASSING = new Set(['success', 'neutral', 'skipped']);
+/**
+ * No verdict: a cancelled run (a newer push or `concurrency` cut it) or a stale one says nothing
+ * about the code, so the entry stays open for a newer run, until the time is up.
+ */
+const NO_VERDICT = new Set(['cancelled', 'stale']);
 const isFile = (entry: string) => /\.ya?ml$/i.test(entry);
 const base = (p: string) => p.split('/').pop() ?? p;
 
@@ -54,7 +59,8 @@ async function look(o: WaitOptions): Promise<{ checks: CheckResult[]; open: stri
   const own = o.ownRunId ? `/actions/runs/${o.ownRunId}/` : null;
   const runs = (await listCheckRuns(o.octokit, o.repo, o.sha)).filter((c) => !own || !c.url.includes(own));
   const needFiles = o.wanted.some((e) => e === 'all' || isFile(e));
-  const files = needFiles ? await workflowFiles(o.octokit, o.repo, o.sha) : new Map<number, string>();
+  const wfRuns: WorkflowRun[] = needFiles ? await workflowRuns(o.octokit, o.repo, o.sha) : [];
+  const files = new Map(wfRuns.map((r) => [r.suiteId, r.path]));
   const workflowOf = (c: CheckRun) => (c.suiteId !== null ? (files.get(c.suiteId) ?? null) : null);
   const groups = new Map<string, CheckRun[]>();
   for (const c of runs) {
@@ -68,7 +74,7 @@ async function look(o: WaitOptions): Promise<{ checks: CheckResult[]; open: stri
   for (const attempts of groups.values()) {
     attempts.sort((a, b) => a.id - b.id);
     const latest = attempts.at(-1)!;
-    if (latest.status !== 'completed' || latest.conclusion === null) {
+    if (latest.status !== 'completed' || latest.conclusion === null || NO_VERDICT.has(latest.conclusion)) {
       running.push(attempts);
       continue;
     }
@@ -80,9 +86,14 @@ async function look(o: WaitOptions): Promise<{ checks: CheckResult[]; open: stri
       jobId: jobIdOf(latest.url),
     });
   }
-  // An entry is open while no check matches it yet, or one that does is still running.
+  // An entry is open while no check matches it yet, one that does is still running, or (for a
+  // workflow file) its run has not ended: a job that `needs:` another has no check run before it starts.
   const hit = (e: string, c: CheckRun) => matches(e, c, workflowOf(c));
-  const open = o.wanted.filter((e) => !runs.some((c) => hit(e, c)) || running.some((g) => hit(e, g[0]!)));
+  const others = wfRuns.filter((r) => String(r.id) !== o.ownRunId && !r.completed);
+  const runOpen = (e: string) => others.some((r) => e === 'all' || (isFile(e) && base(r.path) === base(e)));
+  const open = o.wanted.filter(
+    (e) => !runs.some((c) => hit(e, c)) || running.some((g) => hit(e, g[0]!)) || runOpen(e),
+  );
   return { checks, open };
 }
 

@@ -15,10 +15,10 @@ export async function testBlobs(
   git: Git, rev: string, confirmed: ConfirmedFinding[],
 ): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
-  for (const c of confirmed) {
-    if (!c.testFile || out.has(c.testFile)) continue;
-    const r = await git(['rev-parse', '--verify', '--quiet', `${rev}:${c.testFile}`], { allowFail: true });
-    out.set(c.testFile, r.code === 0 ? r.stdout.trim() : null);
+  for (const file of confirmed.flatMap((c) => c.files)) {
+    if (out.has(file)) continue;
+    const r = await git(['rev-parse', '--verify', '--quiet', `${rev}:${file}`], { allowFail: true });
+    out.set(file, r.code === 0 ? r.stdout.trim() : null);
   }
   return out;
 }
@@ -33,8 +33,9 @@ export async function rerunConfirmedTests(
   const after = await testBlobs(env.git, commitSha, confirmed);
   const failing: StillFailing[] = [];
   for (const c of confirmed) {
-    if (c.testFile && before.get(c.testFile) !== after.get(c.testFile)) {
-      c.failedAfter = `the fix changed its test file ${c.testFile}`;
+    const changed = c.files.find((f) => before.get(f) !== after.get(f));
+    if (changed) {
+      c.failedAfter = `the fix changed its test file ${changed}`;
       failing.push({ findingId: c.findingId, why: c.failedAfter });
       continue;
     }

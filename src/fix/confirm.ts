@@ -45,7 +45,8 @@ const EVIDENCE_LINES = 20;
 const EVIDENCE_CHARS = 2_000;
 
 export function needsConfirmation(f: Finding, threshold: ConfirmEnv['threshold']): boolean {
-  if (threshold === 'none') return false;
+  // A failing CI check is its own evidence: its job failed on the head (issue 12).
+  if (threshold === 'none' || f.category === 'ci') return false;
   return priorityRank(f.priority) <= priorityRank(threshold);
 }
 
@@ -85,6 +86,9 @@ export async function confirmFindings(
     const verdict = await judge(env, outcome, written);
     if (typeof verdict !== 'string') {
       env.alreadyConfirmed.add(finding.id);
+      // Only the confirmer's test files are committed: what running the test wrote (coverage,
+      // caches, or a command that edits code) is put back first.
+      await discardNewChanges(env.git, env.workDir, new Set([...before, ...written]));
       await commitAll(env.git, `test: reproduce ${finding.id}`, { exclude: env.commitExclude });
       out.confirmed.push({ findingId: finding.id, ...verdict });
       env.log(`confirm: ${finding.id} confirmed: \`${verdict.command}\` fails on the PR head`);
@@ -119,13 +123,18 @@ async function judge(
   if (!command) return 'the confirm agent claimed a failing test but gave no command that runs it (testCommand)';
   const run = await runTest(env, command);
   if (run.timedOut) return `its test command \`${command}\` did not finish in time on the PR head`;
+  // The shell's "cannot run" and "not found" are no test failing.
+  if (run.exitCode === 126 || run.exitCode === 127) {
+    return `its test command \`${command}\` could not run (exit ${run.exitCode}): nothing was reproduced`;
+  }
   if (run.exitCode === 0) {
     return `not reproduced: its test (\`${command}\`) passes on the PR head, ` +
       "so the reviewer's claim could not be reproduced";
   }
-  const testFile = v.testFile ?? written[0] ?? null;
+  // The test file the report names is one the confirmer wrote, whatever it claims.
+  const testFile = v.testFile && written.includes(v.testFile) ? v.testFile : (written[0] ?? null);
   const output = evidence(env, run.stdout + run.stderr);
-  return { testFile, testName: v.testName ?? null, command, failedOutput: output, passesAfter: null };
+  return { testFile, files: written, testName: v.testName ?? null, command, failedOutput: output, passesAfter: null };
 }
 
 /** Puts back every path the confirm agent changed, leaving earlier changes alone. */

@@ -29,6 +29,8 @@ export type FixOutcome =
 export interface ConfirmedFinding {
   findingId: string;
   testFile: string | null;
+  /** Every file the confirmer wrote: a fix may change none of them. */
+  files: string[];
   testName: string | null;
   /** The command that runs just that test. */
   command: string;

@@ -15,7 +15,9 @@ export function renderInlineComment(f: Finding, reviewers: number): string {
   const total = Math.max(reviewers, f.reportedBy.length, 1);
   const meta = `${PRIORITY_LABEL[f.priority]} · ${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'} · ` +
     `category ${inline(f.category, 40)} · ${code(f.id)}`;
-  const parts = [`**${inline(f.title, 200)}**`, meta];
+  // Our marks come first: agent text after them (a fenced replacement keeps its bytes) cannot pass
+  // for them, as only a mark at the very start is read back.
+  const parts = [`${MARKER}\n${findingMark(f)}\n**${inline(f.title, 200)}**`, meta];
   if (f.description.trim()) parts.push(block(f.description));
   if (f.replacement !== undefined && f.replacement !== null) {
     // The replacement is code for the lines of this comment: GitHub applies the block's lines as they are.
@@ -23,7 +25,6 @@ export function renderInlineComment(f: Finding, reviewers: number): string {
   } else if (f.suggestion?.trim()) {
     parts.push(`**Suggestion:**\n\n${block(f.suggestion)}`);
   }
-  parts.push(`${MARKER}\n${findingMark(f)}`);
   return parts.join('\n\n');
 }
 
@@ -33,10 +34,10 @@ function findingMark(f: Finding): string {
   return `${FINDING_OPEN}${Buffer.from(JSON.stringify(about)).toString('base64url')}${FINDING_CLOSE}`;
 }
 
-/** The finding an inline comment of ours is about, or null when the body has no valid mark. */
+/** The finding an inline comment of ours is about: the mark at its start, or null. */
 export function readFindingMark(body: string): FixedFingerprint | null {
-  const start = body.indexOf(FINDING_OPEN);
-  if (start < 0) return null;
+  const start = `${MARKER}\n`.length;
+  if (!body.startsWith(`${MARKER}\n${FINDING_OPEN}`)) return null;
   const end = body.indexOf(FINDING_CLOSE, start + FINDING_OPEN.length);
   if (end < 0) return null;
   try {

@@ -13,6 +13,7 @@ import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineCom
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../github/types.js';
 import { openThreadFor, ownThreads, threadFor, type OwnThread } from '../review/own-threads.js';
+import type { FixedFingerprint } from '../review/stuck.js';
 import type { ReviewRoundRecord } from '../review/types.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { renderInlineComment } from './inline-comment.js';
@@ -42,8 +43,11 @@ export interface InlineReview {
    * decides whether the token may write at all (WritesRefused).
    */
   review(rec: ReviewRoundRecord, ctx: PrContext): Promise<void>;
-  /** After the round's fix: replies in our threads of fixed and rejected findings, and resolves the fixed. */
-  afterFix(rec: FixRoundRecord): Promise<void>;
+  /**
+   * After the round's fix: replies in our threads of fixed and rejected findings, and resolves the
+   * fixed. `about`: what each finding of the round was about, to find a thread whose id moved.
+   */
+  afterFix(rec: FixRoundRecord, about: readonly FixedFingerprint[]): Promise<void>;
 }
 
 /** The evidence of a confirmed finding, for its thread (issue 13). */
@@ -99,7 +103,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       const own = ownThreads(ctx.threads, s.ownLogin);
       try {
         for (const f of rec.stuck) {
-          const t = threadFor(own, f.id);
+          const t = threadFor(own, f);
           if (t && (await reply(t, STUCK_NOTE))) s.log(`noted in its thread that ${f.id} came back`);
         }
       } catch (e) {
@@ -133,7 +137,9 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       }
     },
 
-    async afterFix(rec) {
+    async afterFix(rec, about) {
+      const fingerprint = (id: string): FixedFingerprint =>
+        about.find((f) => f.id === id) ?? { id, category: '', file: null, title: '' };
       if (!active()) return;
       const pushed = rec.outcome === 'pushed' && rec.commitSha ? rec.fixed : [];
       if (pushed.length === 0 && rec.rejected.length === 0) return;
@@ -141,7 +147,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         // Fresh: the threads this round's review started are not in the round's context.
         const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
         for (const { findingId } of pushed) {
-          const t = threadFor(own, findingId);
+          const t = threadFor(own, fingerprint(findingId));
           if (!t || t.isResolved) continue;
           await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
           if (resolveRefused) continue;
@@ -155,7 +161,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           }
         }
         for (const { findingId, reason } of rec.rejected) {
-          const t = threadFor(own, findingId);
+          const t = threadFor(own, fingerprint(findingId));
           const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
           if (t && !t.isResolved) await reply(t, why);
         }

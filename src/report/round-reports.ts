@@ -58,7 +58,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
         ? { ...state, commitSha: rec.commitSha, ...(proven.length ? { confirmedIds: proven } : {}) }
         : state;
       await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
-      await inline.afterFix(rec);
+      await inline.afterFix(rec, review.about);
     },
   };
 }

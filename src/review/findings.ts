@@ -29,8 +29,11 @@ export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
 
 /** A range only past its first line, and a replacement only with a line to replace. */
 function range(line: number | null, endLine?: number | null, replacement?: string | null) {
-  const end = line && typeof endLine === 'number' && endLine > line ? { endLine } : {};
-  return { ...end, ...(line && typeof replacement === 'string' ? { replacement } : {}) };
+  // Always both keys: a group takes its most severe member's fields, none left from another member.
+  return {
+    endLine: line && typeof endLine === 'number' && endLine > line ? endLine : null,
+    replacement: line && typeof replacement === 'string' ? replacement : null,
+  };
 }
 
 /**

@@ -58,7 +58,13 @@ export function openThreadFor(threads: readonly OwnThread[], f: Comparable & { i
   );
 }
 
-/** Our thread (open or resolved) about a finding id; the newest first. */
-export function threadFor(threads: readonly OwnThread[], id: string): OwnThread | undefined {
-  return [...threads].reverse().find((t) => t.finding.id === id);
+/**
+ * Our newest thread (open or resolved) about a finding: the same id, else the same problem by
+ * the agreement rules (ids hash the line, which a fix above the finding moves).
+ */
+export function threadFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThread | undefined {
+  const newest = [...threads].reverse();
+  const line = { line: null };
+  return newest.find((t) => t.finding.id === f.id) ??
+    newest.find((t) => sameProblem({ ...t.finding, ...line }, { ...f, ...line }, { useLines: false }));
 }

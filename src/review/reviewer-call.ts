@@ -23,6 +23,8 @@ export interface ReviewerCall {
   laterRound: string;
   /** Calls starting together (the round's reviewers and analyzer): they share the budget left. */
   concurrent: number;
+  /** The round's reviewers. */
+  reviewers: number;
 }
 
 export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, call: ReviewerCall) {
@@ -42,6 +44,8 @@ export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, cal
       values: { laterRound: call.laterRound, answerFormat },
       schema: reviewerResultSchema,
       concurrent: call.concurrent,
+      // The loop checked that all the round's reviewers fit before the round (loop-steps.ts budgetSpent).
+      fitAmong: call.reviewers,
     });
   const sessionId = sessions.get(name) ?? null;
   let result = await attempt(sessionId);

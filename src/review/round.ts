@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { analyzerResultSchema, type RawFinding } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
+import { BudgetSpent } from '../budget/budget.js';
 import type { CiRound } from '../ci/ci-round.js';
 import type { PrContext } from '../github/types.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
@@ -107,12 +108,18 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const sessions = plan.sessions ?? new Map<string, string>();
   const reviewerJobs = reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
-    return callReviewer(env, sessions, { name, spec, ctx, round, contextDir, laterRound: later, concurrent });
+    const call = { name, spec, ctx, round, contextDir, laterRound: later, concurrent, reviewers: reviewers.length };
+    return callReviewer(env, sessions, call);
   });
   const analyzerJob = withAnalyzer
     ? callRole(env, {
         role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, contextDir, concurrent,
         schema: analyzerResultSchema,
+      }).catch((e: unknown) => {
+        // The budget would not cover the analyzer: the threads are listed without its summaries.
+        if (!(e instanceof BudgetSpent)) throw e;
+        env.log?.(`${e.message}; the review threads are listed as they are`);
+        return null;
       })
     : Promise.resolve(null);
 

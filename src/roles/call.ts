@@ -53,6 +53,8 @@ export interface RoleCall<T> {
   schema: z.ZodType<T>;
   /** Calls starting together with this one (the reviewers of a round): they share what is left. */
   concurrent?: number;
+  /** Calls of this role starting together, that the budget must cover all of; `concurrent` when not given. */
+  fitAmong?: number;
 }
 
 export interface RoleResult<T> {
@@ -64,7 +66,7 @@ export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<Role
   // Throws BudgetSpent: no call starts once the budget is spent, or when it would not fit.
   env.budget?.beforeCall(`the ${call.name} call of round ${call.round}`, {
     role: call.role,
-    concurrent: call.concurrent ?? 1,
+    concurrent: call.fitAmong ?? call.concurrent ?? 1,
   });
   const bound = env.budget?.callBound(call.concurrent ?? 1) ?? {};
   const roundDir = path.join(env.scratchDir, `round-${call.round}`);

@@ -117,7 +117,8 @@ it('tells the thread of a fixed finding that came back that it needs a human', a
   });
   expect(r.outputs.stuck, r.stdout).toBe('1');
   const [bug] = world.github.state.threads(7);
-  expect(bug!.comments.map((c) => c.body.split('\n')[0])).toEqual([
+  // Each comment's first visible line (our hidden marks come first).
+  expect(bug!.comments.map((c) => c.body.split('\n').find((l) => !l.startsWith('<!--')))).toEqual([
     `**${BUG_FINDING.title}**`,
     expect.stringMatching(/^Fixed in /),
     'This came back after a fix in an earlier round. The loop will not try again: it needs a human.',

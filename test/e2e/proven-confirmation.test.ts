@@ -131,3 +131,32 @@ it('rejects a fix that makes the confirmed test pass by changing it', async () =
   expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
   expect(world.github.comments(7)[1]!.body).toContain('the fix changed its test file test/add.test.js');
 });
+
+it('commits only the confirmer\'s test: what running it wrote is put back; a command that cannot run confirms nothing', async () => {
+  const r = await world.run({
+    inputs: { confirm: 'P1' },
+    rules: [
+      ...reviewers,
+      // The command writes a file outside the tests before the test fails.
+      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed({ testCommand: 'echo x > src/extra.js; node test/add.test.js' }) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
+    ],
+  });
+  expect(r.outputs.status, r.stdout).toBe('converged');
+  const fix = (await world.headLog())[0]!;
+  const files = await world.sandbox.originGit(['show', '--name-only', '--format=', fix.sha]);
+  expect(files.stdout.split('\n').filter(Boolean).sort()).toEqual(['src/math.js', 'test/add.test.js']);
+
+  await world.close();
+  world = await createWorld();
+  const missing = await world.run({
+    inputs: { confirm: 'P1' },
+    rules: [
+      ...reviewers,
+      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed({ testCommand: 'no-such-test-runner test/add.test.js' }) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
+    ],
+  });
+  expect(missing.outputs.status, missing.stdout).toBe('manual');
+  expect(world.github.comments(7)[1]!.body).toContain('could not run (exit 127): nothing was reproduced');
+});

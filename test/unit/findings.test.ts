@@ -38,6 +38,18 @@ describe('normalizeFinding', () => {
 });
 
 describe('groupFindings', () => {
+  it("keeps the range and the replacement of the member whose text it keeps, never another member's", () => {
+    const out = groupFindings(
+      reported(
+        ['reviewer-1', [raw({ priority: 'P2', line: 10, endLine: 12, replacement: 'new 10-12' })]],
+        ['reviewer-2', [raw({ priority: 'P1', line: 8 })]],
+      ),
+    );
+    expect(out).toHaveLength(1);
+    // The P1 member's text wins; its single line has no replacement, so none is kept.
+    expect(out[0]).toMatchObject({ priority: 'P1', line: 8, endLine: null, replacement: null });
+  });
+
   it('does not group different problems reported at the same line', () => {
     const out = groupFindings(
       reported(
