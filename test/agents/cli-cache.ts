@@ -1,6 +1,9 @@
 // The pinned agent CLIs for the test suite, installed once into .cache/clis/
 // (git-ignored). Used by the vitest global setup and by scripts/install-clis.mjs
 // (CI), so `npm test` on a fresh clone installs what it needs by itself.
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_KINDS, CLI_PACKAGES } from '../../src/agents/cli-versions.js';
@@ -8,7 +11,28 @@ import type { CliKind } from '../../src/agents/cli-versions.js';
 import { installCli, installedBin } from '../../src/agents/install.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI_CACHE_DIR = process.env.PRL_CLI_CACHE_DIR ?? path.join(ROOT, '.cache', 'clis');
+
+/** A folder others may not enter above `dir` (a clone in `mktemp -d` is 0700). */
+function privateAncestor(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      if ((statSync(d).mode & 0o001) === 0) return true;
+    } catch {
+      return false;
+    }
+    if (d === path.dirname(d)) return false;
+  }
+}
+
+/**
+ * The e2e tests run the CLIs as the action's sandbox user, which must enter every folder above
+ * them. In a private clone the action opens them (o+x) for its run and closes them when the run
+ * ends, and two runs at once (vitest's workers) close them under each other; so a private clone
+ * keeps its CLIs in a folder of its own under the system temp folder, which anyone may enter.
+ */
+export const CLI_CACHE_DIR = process.env.PRL_CLI_CACHE_DIR ?? (privateAncestor(ROOT)
+  ? path.join(tmpdir(), `prl-test-clis-${createHash('sha1').update(ROOT).digest('hex').slice(0, 8)}`)
+  : path.join(ROOT, '.cache', 'clis'));
 
 export function cachePrefix(kind: CliKind): string {
   return path.join(CLI_CACHE_DIR, `${CLI_PACKAGES[kind].bin}@${CLI_PACKAGES[kind].version}`);
