@@ -15,11 +15,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  envelopeText, startFakeModelServer, type ModelRequest, type RecordedRequest, type Reply,
+  startFakeModelServer, type ModelRequest, type RecordedRequest, type Reply,
 } from '../test/fakes/model-server/index.js';
 import { createWorld, type RunResult } from '../test/e2e/harness.js';
-import { PANEL_KEY, panelFixerReply, realCliPanel } from '../test/e2e/real-cli-panel.js';
-import { BUG_FINDING, reviewerAnswer } from '../test/e2e/scenarios.js';
+import { PANEL_KEY, panelFixerReply, plantedBugReview, realCliPanel, reviewRound } from '../test/e2e/real-cli-panel.js';
 
 /** The last commit before issue 10 (issue 9's last). */
 const BEFORE_REV = process.env.BENCH_BEFORE_REV ?? '238b3b4';
@@ -48,7 +47,7 @@ function readTool(protocol: ModelRequest['protocol'], file: string): Reply {
 function whose(req: ModelRequest): { role: 'fixer' | 'reviewer' | 'other'; round: number } {
   const t = req.transcript;
   if (t.includes('You are the fix agent')) return { role: 'fixer', round: 0 };
-  const round = Number(lastMatch(t, /review round (\d+)/gi) ?? '0');
+  const round = reviewRound(t);
   return round ? { role: 'reviewer', round } : { role: 'other', round: 0 };
 }
 
@@ -59,7 +58,7 @@ function script(req: ModelRequest): Reply {
   const files = filesToRead(req.transcript);
   const dir = lastMatch(req.transcript, /context folder[^`\n]*`([^`]+)`/g);
   if (dir && req.resultsSincePrompt < files.length) return readTool(req.protocol, path.join(dir, files[req.resultsSincePrompt]!));
-  return { text: envelopeText(reviewerAnswer(who.round === 1 ? [BUG_FINDING] : [])) };
+  return plantedBugReview(req.transcript);
 }
 
 export interface TokenRun {

@@ -4,6 +4,7 @@
 // the budget the check is escalated to a human, and a check whose attempts on one commit disagree
 // (a rerun passed) is flaky: reported, not fixed. The budget is shared across fail → pending → fail
 // and starts again when the check passes on a head the loop pushed.
+import { outputTail } from '../commands/output-tail.js';
 import type { Finding } from '../review/types.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { CheckResult, ChecksOfHead } from './wait.js';
@@ -41,8 +42,7 @@ export function ciFindingId(c: Pick<CheckResult, 'name' | 'workflow'>): string {
 
 /** The end of a job's log, as evidence: the last lines, secrets redacted. */
 export function logTail(log: string, redact: (t: string) => string): string {
-  const lines = log.replace(/\s+$/, '').split('\n').slice(-LOG_LINES).join('\n');
-  return redact(lines.length > LOG_CHARS ? `…${lines.slice(-LOG_CHARS)}` : lines);
+  return redact(outputTail(log, LOG_LINES, LOG_CHARS));
 }
 
 export interface CiRoundInput {

@@ -2,6 +2,7 @@
 // turns them into a CiRound, and keeps the fix attempts per check (seeded from the hidden state of
 // earlier runs, written back with every report).
 import type { Octokit } from '../github/client.js';
+import { failureText } from '../github/read-only-token.js';
 import type { RepoRef } from '../github/types.js';
 import { jobLog } from './checks-api.js';
 import { ciFindingId, ciRound, logTail, type CiRound } from './ci-round.js';
@@ -43,7 +44,7 @@ export function createCiChecks(s: CiChecksSetup): CiChecks {
       } catch (e) {
         // No verdict (a refused read without checks: read / actions: read, an outage): the run goes
         // on, and cannot converge on checks it could not see.
-        s.warn(`could not read the checks of ${sha.slice(0, 7)} (${e instanceof Error ? e.message : String(e)}); ` +
+        s.warn(`could not read the checks of ${sha.slice(0, 7)} (${failureText(e)}); ` +
           'wait-for-checks needs the workflow permissions checks: read and actions: read');
         head = { sha, checks: [], waiting: [...s.wanted] };
       }
@@ -52,7 +53,7 @@ export function createCiChecks(s: CiChecksSetup): CiChecks {
         try {
           return logTail(await jobLog(s.octokit, s.repo, c.jobId), s.redact);
         } catch (e) {
-          return `(its log could not be read: ${e instanceof Error ? e.message : String(e)})`;
+          return `(its log could not be read: ${failureText(e)})`;
         }
       };
       const round = await ciRound({ head, attempts, maxAttempts: s.maxAttempts, tail });

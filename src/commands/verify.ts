@@ -1,6 +1,7 @@
 // The project's own verification commands (SPEC §6): each must pass before a push.
 // They run the PR's code, so they get the same token-free environment as the agents.
 import type { VerifyResult } from '../fix/types.js';
+import { outputTail } from './output-tail.js';
 import { runShell, succeeded, type ShellEnv } from './shell.js';
 
 export const TAIL_LINES = 40;
@@ -9,11 +10,6 @@ export const TAIL_LINES = 40;
 export interface VerifyOptions extends ShellEnv {
   redact: (text: string) => string;
   log: (line: string) => void;
-}
-
-function tail(text: string, lines: number): string {
-  const all = text.replace(/\s+$/, '').split('\n');
-  return all.slice(-lines).join('\n');
 }
 
 /** Runs the commands in order and stops at the first failure. */
@@ -29,7 +25,7 @@ export async function runVerify(
       command,
       exitCode: r.exitCode,
       durationMs: r.durationMs,
-      outputTail: opts.redact(tail(r.stdout + r.stderr, TAIL_LINES)),
+      outputTail: opts.redact(outputTail(r.stdout + r.stderr, TAIL_LINES)),
       timedOut: r.timedOut,
     };
     results.push(result);

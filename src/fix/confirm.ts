@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { confirmResultSchema, type ConfirmResult } from '../agents/envelope.js';
 import type { RoleOutcome } from '../agents/run-role.js';
+import { outputTail } from '../commands/output-tail.js';
 import { runShell } from '../commands/shell.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { priorityRank } from '../priority.js';
@@ -59,8 +60,7 @@ const sandboxOf = (env: ConfirmEnv) => (env.sandbox ? { sandbox: env.sandbox } :
 
 /** The tail of a test's output, secrets redacted, as evidence in a report. */
 export function evidence(env: ConfirmEnv, output: string): string {
-  const lines = output.replace(/\s+$/, '').split('\n').slice(-EVIDENCE_LINES).join('\n');
-  return env.redact(lines.length > EVIDENCE_CHARS ? `…${lines.slice(-EVIDENCE_CHARS)}` : lines);
+  return env.redact(outputTail(output, EVIDENCE_LINES, EVIDENCE_CHARS));
 }
 
 export async function confirmFindings(

@@ -7,7 +7,7 @@ import { guardLocalConfig } from '../git/config-guard.js';
 import type { PrContext } from '../github/types.js';
 import { callRole } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
-import { mergeRuns } from '../roles/agent-runs.js';
+import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { FixEnv } from './env.js';
 import { payloadForAgents, type FixPayload } from './payload.js';
@@ -49,18 +49,13 @@ export async function callFixer(env: FixEnv, call: FixCall) {
     if (await restoreConfig()) env.log('the fixer changed .git/config; the action restored it');
     return result;
   };
-  let result = await attempt(env.session.id, call.feedback);
-  if (!result.outcome.ok && !result.outcome.answer && env.session.id) {
-    env.log(
-      `the fixer could not resume session ${env.session.id}; ` +
-        'starting a fresh session with the earlier context in the prompt',
-    );
-    const first = result.run;
+  const sessionId = env.session.id;
+  const result = await freshIfResumeFailed(sessionId, await attempt(sessionId, call.feedback), () => {
+    env.log(`the fixer could not resume session ${sessionId}; starting a fresh session with the earlier context`);
     const earlier = env.session.history.join('\n');
     const history = earlier ? fenceAsData('Earlier in this run', earlier) : '';
-    result = await attempt(null, [history, call.feedback].filter(Boolean).join('\n\n'));
-    result = { ...result, run: mergeRuns(first, result.run) };
-  }
+    return attempt(null, [history, call.feedback].filter(Boolean).join('\n\n'));
+  });
   env.session.id = result.outcome.answer?.sessionId ?? (result.outcome.ok ? null : env.session.id);
   if (result.outcome.ok) {
     const v = result.outcome.value;

@@ -88,6 +88,12 @@ export function describeRefusal(r: WriteRefusal): string {
   return `GitHub refused ${r.request}: "${r.message}"${r.accepted ? ` (the endpoint needs ${r.accepted})` : ''}`;
 }
 
+/** What a failed GitHub call says in a warning: a refusal as describeRefusal puts it, else the error. */
+export function failureText(e: unknown): string {
+  const r = writeRefusal(e);
+  return r ? describeRefusal(r) : e instanceof Error ? e.message : String(e);
+}
+
 /** The log's explanation: why nothing is written, and how to get comments. */
 export function readOnlyAdvice(reason: string): string {
   return [

@@ -4,7 +4,7 @@
 // a warning that names the permission: the run's outcome stands.
 import type { Octokit } from '../github/client.js';
 import { addLabel, markReady, removeLabel } from '../github/hand-off.js';
-import { describeRefusal, writeRefusal } from '../github/read-only-token.js';
+import { failureText } from '../github/read-only-token.js';
 import type { RepoRef } from '../github/types.js';
 import type { LoopResult } from '../loop.js';
 import type { Finding } from '../review/types.js';
@@ -31,9 +31,7 @@ export async function handOff(s: HandOffSetup, result: Pick<LoopResult, 'status'
     try {
       await act();
     } catch (e) {
-      const r = writeRefusal(e);
-      const why = r ? describeRefusal(r) : e instanceof Error ? e.message : String(e);
-      s.warn(`could not ${what} (${why}); it needs the workflow permission ${needs}`);
+      s.warn(`could not ${what} (${failureText(e)}); it needs the workflow permission ${needs}`);
     }
   };
   const label = s.convergedLabel;

@@ -8,7 +8,7 @@
 import type { FixRoundRecord } from '../fix/types.js';
 import type { Octokit } from '../github/client.js';
 import { commentRange, diffLines } from '../github/diff-lines.js';
-import { describeRefusal, writeRefusal } from '../github/read-only-token.js';
+import { failureText, writeRefusal } from '../github/read-only-token.js';
 import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineComment } from '../github/review-api.js';
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../github/types.js';
@@ -73,10 +73,10 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
    * report comments need other permissions (issues: write will do), so they go on.
    */
   const failed = (e: unknown, what: string): void => {
-    const r = writeRefusal(e);
-    if (r) off = true;
-    const why = r ? `${describeRefusal(r)}; it needs the workflow permission pull-requests: write` : String(e);
-    s.warn(`could not ${what} (${why}); the report comments have every finding`);
+    const refused = writeRefusal(e) !== null;
+    if (refused) off = true;
+    const needs = refused ? '; it needs the workflow permission pull-requests: write' : '';
+    s.warn(`could not ${what} (${failureText(e)}${needs}); the report comments have every finding`);
   };
 
   const reply = async (t: OwnThread, text: string): Promise<boolean> => {
@@ -156,7 +156,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
             s.log(`resolved the thread of ${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
           } catch (e) {
             resolveRefused = true;
-            s.warn(`could not resolve review threads (${e instanceof Error ? e.message : String(e)}); ` +
+            s.warn(`could not resolve review threads (${failureText(e)}); ` +
               'resolving needs the workflow permission contents: write; the threads say "Fixed in" instead');
           }
         }

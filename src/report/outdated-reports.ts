@@ -4,7 +4,7 @@
 // written by the token's identity, are ever minimized (preflight decides which: run.ts).
 import type { Octokit } from '../github/client.js';
 import { minimizeAsOutdated, notMinimized } from '../github/minimize.js';
-import { writeRefusal } from '../github/read-only-token.js';
+import { failureText } from '../github/read-only-token.js';
 
 export interface OutdatedReportsSetup {
   octokit: Octokit;
@@ -30,8 +30,7 @@ export function supersedeReports(s: OutdatedReportsSetup): SupersedeReports {
     } catch (e) {
       // Hiding old reports is a courtesy: a refusal (or any failure) stops it, not the run.
       off = true;
-      const why = writeRefusal(e)?.message ?? (e instanceof Error ? e.message : String(e));
-      s.warn(`could not minimize earlier report comments (${why}); they stay as they are`);
+      s.warn(`could not minimize earlier report comments (${failureText(e)}); they stay as they are`);
     }
     previous = [posted];
   };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { reviewerResultSchema } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
 import type { PrContext } from '../github/types.js';
-import { mergeRuns } from '../roles/agent-runs.js';
+import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { fillTemplate } from '../roles/prompts.js';
 
@@ -48,13 +48,10 @@ export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, cal
       fitAmong: call.reviewers,
     });
   const sessionId = sessions.get(name) ?? null;
-  let result = await attempt(sessionId);
-  if (sessionId && !result.outcome.ok && !result.outcome.answer) {
+  const result = await freshIfResumeFailed(sessionId, await attempt(sessionId), () => {
     env.log?.(`${name} could not resume session ${sessionId}; starting a fresh session with the whole prompt`);
-    const first = result.run;
-    result = await attempt(null);
-    result = { ...result, run: mergeRuns(first, result.run) };
-  }
+    return attempt(null);
+  });
   const next = result.outcome.answer?.sessionId;
   if (next) sessions.set(name, next);
   else sessions.delete(name);

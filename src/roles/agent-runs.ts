@@ -1,5 +1,6 @@
 // What one call leaves for the reports when it was made twice (a session that could not be
 // resumed, then a fresh one): one record whose time and usage add up.
+import type { RoleResult } from './call.js';
 import type { AgentRun } from './types.js';
 
 /** One record for a call made twice (a failed resume, then a fresh session): times and usage add up. */
@@ -15,4 +16,18 @@ export function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {
       costUsd: add(prev.usage.costUsd, next.usage.costUsd),
     },
   };
+}
+
+/**
+ * A call that resumed a session and failed without an answer found the session gone (a CLI's
+ * "No conversation found"): `fresh` calls again in a new session, and one record counts both.
+ */
+export async function freshIfResumeFailed<T>(
+  sessionId: string | null,
+  result: RoleResult<T>,
+  fresh: () => Promise<RoleResult<T>>,
+): Promise<RoleResult<T>> {
+  if (!sessionId || result.outcome.ok || result.outcome.answer) return result;
+  const next = await fresh();
+  return { ...next, run: mergeRuns(result.run, next.run) };
 }

@@ -2,16 +2,13 @@
 // test through its shell tool and names its command; the action runs it on the PR head (it
 // fails), the Claude Code fixer fixes the bug, the action runs it again (it passes), and the fix
 // commit ships the test with the evidence in the report.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { envelopeText, startFakeModelServer, type FakeModelServer, type ModelRequest, type Reply } from '../fakes/model-server/index.js';
-import { createWorld, type World } from './harness.js';
-import { PANEL_KEY, panelFixerReply, realCliPanel } from './real-cli-panel.js';
-import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
+import { expect, it } from 'vitest';
+import { envelopeText, type ModelRequest, type Reply } from '../fakes/model-server/index.js';
+import { panelWorld } from './panel-world.js';
+import { panelFixerReply, plantedBugReview, realCliPanel } from './real-cli-panel.js';
 
 const TEST = "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
   "assert.strictEqual(add(1, 1), 2, 'add(1, 1) should be 2');\n";
-let world: World;
-let models: FakeModelServer;
 
 function script(req: ModelRequest): Reply {
   const t = req.transcript;
@@ -27,22 +24,13 @@ function script(req: ModelRequest): Reply {
       }),
     };
   }
-  if (t.includes('You are the fix agent')) return panelFixerReply(req);
-  const round = Number([...t.matchAll(/review round (\d+)/gi)].at(-1)?.[1] ?? '0');
-  if (round === 0) return { text: 'ok' };
-  return { text: envelopeText(reviewerAnswer(round === 1 ? [BUG_FINDING] : [])) };
+  return t.includes('You are the fix agent') ? panelFixerReply(req) : plantedBugReview(t);
 }
 
-beforeAll(async () => {
-  models = await startFakeModelServer({ apiKey: PANEL_KEY, script });
-  world = await createWorld();
-});
-afterAll(async () => {
-  await world?.close();
-  await models?.close();
-});
+const cli = panelWorld(script);
 
 it('runs a real Claude Code confirmer\'s test before and after the fix', async () => {
+  const [world, models] = [cli.world(), cli.models()];
   const panel = await realCliPanel(models);
   const r = await world.run({ ...panel, inputs: { ...panel.inputs, reviewers: 'claude:claude-sonnet-4-5', confirm: 'P1' } });
   expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -3,16 +3,13 @@
 // model that respects the reason does not report it again; the loop converges.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { envelopeText, startFakeModelServer, type FakeModelServer, type ModelRequest, type Reply } from '../fakes/model-server/index.js';
-import { createWorld, type World } from './harness.js';
-import { PANEL_KEY, realCliPanel } from './real-cli-panel.js';
+import { expect, it } from 'vitest';
+import { envelopeText, type ModelRequest, type Reply } from '../fakes/model-server/index.js';
+import { panelWorld } from './panel-world.js';
+import { realCliPanel, reviewRound } from './real-cli-panel.js';
 import { BUG_FINDING, DOC_FINDING, reviewerAnswer } from './scenarios.js';
 
 const REASON = 'The README is generated from the JSDoc; an edit there would be overwritten.';
-let world: World;
-let models: FakeModelServer;
-
 /** Fixes add() and rejects the README finding with REASON. */
 function fixer(req: ModelRequest): Reply {
   if (req.resultsSincePrompt === 0) {
@@ -42,23 +39,17 @@ function fixer(req: ModelRequest): Reply {
 function script(req: ModelRequest): Reply {
   const t = req.transcript;
   if (t.includes('You are the fix agent')) return fixer(req);
-  const round = Number([...t.matchAll(/review round (\d+)/gi)].at(-1)?.[1] ?? '0');
+  const round = reviewRound(t);
   if (round === 0) return { text: 'ok' };
   if (round === 1) return { text: envelopeText(reviewerAnswer([BUG_FINDING, DOC_FINDING])) };
   const respected = t.includes(REASON) && t.includes('"fate": "rejected"');
   return { text: envelopeText(reviewerAnswer(respected ? [] : [DOC_FINDING])) };
 }
 
-beforeAll(async () => {
-  models = await startFakeModelServer({ apiKey: PANEL_KEY, script });
-  world = await createWorld();
-});
-afterAll(async () => {
-  await world?.close();
-  await models?.close();
-});
+const cli = panelWorld(script);
 
 it("a resumed Claude Code reviewer is told the fixer's reason and does not report the rejected finding again", async () => {
+  const [world, models] = [cli.world(), cli.models()];
   const panel = await realCliPanel(models);
   const r = await world.run({ ...panel, inputs: { ...panel.inputs, reviewers: 'claude:claude-sonnet-4-5' } });
   expect(r.code, r.stdout + r.stderr).toBe(0);

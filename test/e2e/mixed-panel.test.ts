@@ -1,35 +1,21 @@
 // The bundled action with a mixed panel of REAL agent CLIs (Claude Code, Gemini CLI, Codex
 // and OpenCode as reviewers, Claude Code as fixer) against the fake GitHub, a bare origin
 // and the fake model server: a full review → fix → re-review loop.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { envelopeText, startFakeModelServer, type FakeModelServer, type ModelRequest, type Reply } from '../fakes/model-server/index.js';
-import { createWorld, TOKEN, type World } from './harness.js';
-import { PANEL_KEY, panelFixerReply, realCliPanel } from './real-cli-panel.js';
-import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
-
-let world: World;
-let models: FakeModelServer;
+import { expect, it } from 'vitest';
+import type { ModelRequest, Reply } from '../fakes/model-server/index.js';
+import { TOKEN } from './harness.js';
+import { panelWorld } from './panel-world.js';
+import { panelFixerReply, plantedBugReview, realCliPanel } from './real-cli-panel.js';
 
 /** Plays reviewers (a bug in round 1, clean after) and a fixer that edits through its shell tool. */
 function script(req: ModelRequest): Reply {
-  const t = req.transcript;
-  if (t.includes('You are the fix agent')) return panelFixerReply(req);
-  // A resumed reviewer's transcript holds every round's prompt: the last one is this request's.
-  const round = Number([...t.matchAll(/review round (\d+)/gi)].at(-1)?.[1] ?? '0');
-  if (round === 0) return { text: 'ok' }; // a side request (titles, summaries)
-  return { text: envelopeText(reviewerAnswer(round === 1 ? [BUG_FINDING] : [])) };
+  return req.transcript.includes('You are the fix agent') ? panelFixerReply(req) : plantedBugReview(req.transcript);
 }
 
-beforeAll(async () => {
-  models = await startFakeModelServer({ apiKey: PANEL_KEY, script });
-  world = await createWorld();
-});
-afterAll(async () => {
-  await world?.close();
-  await models?.close();
-});
+const cli = panelWorld(script);
 
 it('runs a full loop with a four-CLI panel of reviewers and a Claude Code fixer', async () => {
+  const [world, models] = [cli.world(), cli.models()];
   const r = await world.run(await realCliPanel(models));
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.outputs.status).toBe('converged');

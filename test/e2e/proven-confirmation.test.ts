@@ -2,7 +2,7 @@
 // agents: the confirmer names the command of its test; the action runs it on the PR head with only
 // the test added (it must fail) and after the fix (it must pass), and shows the evidence.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createWorld, type World } from './harness.js';
+import { createWorld, type ScenarioRule, type World } from './harness.js';
 import { BUG_FINDING, FIXED_MATH, reviewerAnswer } from './scenarios.js';
 
 let world: World;
@@ -25,16 +25,18 @@ const reviewers = [
   { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
   { role: 'reviewer', answer: reviewerAnswer([]) },
 ];
+const WRITES_TEST = { 'test/add.test.js': TEST };
+const FIX: ScenarioRule = { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } };
+
+/** A run with confirm: P1 where the confirmer writes `files` and answers `answer`. */
+const confirmRun = (files: Record<string, string>, answer = confirmed(), fixer: ScenarioRule = FIX, inputs = {}) =>
+  world.run({
+    inputs: { confirm: 'P1', ...inputs },
+    rules: [...reviewers, { role: 'confirm', edits: files, answer }, fixer],
+  });
 
 it('confirms a finding whose test fails on the PR head and passes after the fix, with the evidence', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed() },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
-    ],
-  });
+  const r = await confirmRun(WRITES_TEST);
   expect(r.outputs.status, r.stdout).toBe('converged');
   expect(r.outputs.fixed).toBe('1');
   const fix = (await world.headLog())[0]!;
@@ -53,14 +55,7 @@ it('confirms a finding whose test fails on the PR head and passes after the fix,
 });
 
 it('does not fix a finding whose test passes on the unfixed head: not reproduced', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': WEAK_TEST }, answer: confirmed() },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
-    ],
-  });
+  const r = await confirmRun({ 'test/add.test.js': WEAK_TEST });
   expect(r.outputs.status, r.stdout).toBe('manual');
   expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(0);
   expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
@@ -70,42 +65,23 @@ it('does not fix a finding whose test passes on the unfixed head: not reproduced
 });
 
 it('voids a confirmation that changed a file other than a test', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': TEST, 'src/math.js': '// helper\nfunction add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n' }, answer: confirmed() },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
-    ],
-  });
+  const alsoCode = { 'src/math.js': '// helper\nfunction add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n' };
+  const r = await confirmRun({ ...WRITES_TEST, ...alsoCode });
   expect(r.outputs.status, r.stdout).toBe('manual');
   expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(0);
   expect(world.github.comments(7)[1]!.body).toContain('the confirmation is void: the confirm agent changed src/math.js, which is not a test file');
 });
 
 it('does not take a confirmation without a command that runs the test', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed({ testCommand: null }) },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
-    ],
-  });
+  const r = await confirmRun(WRITES_TEST, confirmed({ testCommand: null }));
   expect(r.outputs.status, r.stdout).toBe('manual');
   expect(world.github.comments(7)[1]!.body).toContain('gave no command that runs it (testCommand)');
 });
 
 it('sends the fixer back while the confirmed test still fails, then pushes nothing', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1', 'gate-max-loops': '2' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed() },
-      // Not a fix: add(1, 1) is still not 2.
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH.replace('a + b', 'a * b') } },
-    ],
-  });
+  // Not a fix: add(1, 1) is still not 2.
+  const notAFix = { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH.replace('a + b', 'a * b') } };
+  const r = await confirmRun(WRITES_TEST, confirmed(), notAFix, { 'gate-max-loops': '2' });
   expect(r.outputs.status, r.stdout).toBe('failed');
   const fixers = world.agentCalls().filter((c) => c.role === 'fixer');
   expect(fixers).toHaveLength(2);
@@ -119,29 +95,16 @@ it('sends the fixer back while the confirmed test still fails, then pushes nothi
 });
 
 it('rejects a fix that makes the confirmed test pass by changing it', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1', 'gate-max-loops': '1' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed() },
-      { role: 'fixer', fixAll: true, edits: { 'test/add.test.js': "console.log('fine');\n" } },
-    ],
-  });
+  const rewritesTest = { role: 'fixer', fixAll: true, edits: { 'test/add.test.js': "console.log('fine');\n" } };
+  const r = await confirmRun(WRITES_TEST, confirmed(), rewritesTest, { 'gate-max-loops': '1' });
   expect(r.outputs.status, r.stdout).toBe('failed');
   expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
   expect(world.github.comments(7)[1]!.body).toContain('the fix changed its test file test/add.test.js');
 });
 
 it('commits only the confirmer\'s test: what running it wrote is put back; a command that cannot run confirms nothing', async () => {
-  const r = await world.run({
-    inputs: { confirm: 'P1' },
-    rules: [
-      ...reviewers,
-      // The command writes a file outside the tests before the test fails.
-      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed({ testCommand: 'echo x > src/extra.js; node test/add.test.js' }) },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
-    ],
-  });
+  // The command writes a file outside the tests before the test fails.
+  const r = await confirmRun(WRITES_TEST, confirmed({ testCommand: 'echo x > src/extra.js; node test/add.test.js' }));
   expect(r.outputs.status, r.stdout).toBe('converged');
   const fix = (await world.headLog())[0]!;
   const files = await world.sandbox.originGit(['show', '--name-only', '--format=', fix.sha]);
@@ -149,14 +112,7 @@ it('commits only the confirmer\'s test: what running it wrote is put back; a com
 
   await world.close();
   world = await createWorld();
-  const missing = await world.run({
-    inputs: { confirm: 'P1' },
-    rules: [
-      ...reviewers,
-      { role: 'confirm', edits: { 'test/add.test.js': TEST }, answer: confirmed({ testCommand: 'no-such-test-runner test/add.test.js' }) },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
-    ],
-  });
+  const missing = await confirmRun(WRITES_TEST, confirmed({ testCommand: 'no-such-test-runner test/add.test.js' }));
   expect(missing.outputs.status, missing.stdout).toBe('manual');
   expect(world.github.comments(7)[1]!.body).toContain('could not run (exit 127): nothing was reproduced');
 });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cachedCliBin } from '../agents/cli-cache.js';
 import { envelopeText, type FakeModelServer, type ModelRequest, type Reply } from '../fakes/model-server/index.js';
+import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
 
 export const PANEL_KEY = 'sk-fake-model-key';
 export const PANEL_REVIEWERS = 'claude:claude-sonnet-4-5\ngemini:gemini-2.5-pro\ncodex:gpt-5.5\nopencode:fake/fake-model';
@@ -72,4 +73,19 @@ export function panelFixerReply(req: ModelRequest): Reply {
       commits: [],
     }),
   };
+}
+
+/**
+ * The review round a request belongs to: the last "review round N" of its transcript (a resumed
+ * reviewer's holds every round's prompt), or 0 for a side request (titles, summaries).
+ */
+export function reviewRound(transcript: string): number {
+  return Number([...transcript.matchAll(/review round (\d+)/gi)].at(-1)?.[1] ?? '0');
+}
+
+/** A reviewer of the demo PR: the planted bug in round 1, clean after; 'ok' to a side request. */
+export function plantedBugReview(transcript: string): Reply {
+  const round = reviewRound(transcript);
+  if (round === 0) return { text: 'ok' };
+  return { text: envelopeText(reviewerAnswer(round === 1 ? [BUG_FINDING] : [])) };
 }
