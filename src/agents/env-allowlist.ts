@@ -45,7 +45,7 @@ export const BASE_ALLOW: readonly EnvPattern[] = [
   'REVIEW_LOOP_*',
 ];
 
-// Each CLI's documented provider variables (README "Agents" lists them per CLI).
+// Each CLI's documented provider variables (docs/agents.md lists them per CLI).
 const CLI_ALLOW: Record<Exclude<AgentKind, 'command'>, readonly EnvPattern[]> = {
   // Anthropic API, Bedrock and Vertex (docs.anthropic.com/en/docs/claude-code/settings#environment-variables).
   claude: [

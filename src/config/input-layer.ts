@@ -34,7 +34,7 @@ export const inputLayer = z.record(z.string(), z.unknown()).transform((layer, ct
       ctx.addIssue({
         code: 'custom',
         path: [key],
-        message: 'is not an action input (see the Inputs table in the README)',
+        message: 'is not an action input (see the inputs in docs/configuration.md)',
       });
     } else if (WORKFLOW_ONLY.includes(key as InputName)) {
       ctx.addIssue({ code: 'custom', path: [key], message: 'can only be set in the workflow file, as an input' });

@@ -1,5 +1,5 @@
-// action.yml is the contract (STYLE.md habit 6): its inputs, the zod schema and the README
-// table must list the same names; its outputs, OUTPUT_NAMES and the README the same outputs.
+// action.yml is the contract: its inputs, the zod schema and the tables of docs/configuration.md
+// must list the same names in the same groups; its outputs, OUTPUT_NAMES and that page the same outputs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +16,11 @@ const action = YAML.parse(actionText) as {
   inputs: Record<string, { description: string; required?: boolean; default?: string }>;
   outputs: Record<string, { description: string }>;
 };
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const configDoc = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
 
 /** Names in the first column of the table between the given markers. */
 function tableNames(section: string): string[] {
-  const body = readme.split(`<!-- ${section}:start -->`)[1]?.split(`<!-- ${section}:end -->`)[0] ?? '';
+  const body = configDoc.split(`<!-- ${section}:start -->`)[1]?.split(`<!-- ${section}:end -->`)[0] ?? '';
   return [...body.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
 }
 
@@ -31,13 +31,13 @@ describe('action.yml contract', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
   });
 
-  it('declares exactly the inputs of the zod schema, and the README lists them in the same order', () => {
+  it('declares exactly the inputs of the zod schema, and docs/configuration.md lists them in the same order', () => {
     expect(Object.keys(action.inputs)).toEqual(INPUT_NAMES);
     expect(Object.keys(inputSchemaShape)).toEqual(INPUT_NAMES);
     expect(tableNames('inputs')).toEqual(INPUT_NAMES);
   });
 
-  it('declares exactly OUTPUT_NAMES, and the README lists them', () => {
+  it('declares exactly OUTPUT_NAMES, and docs/configuration.md lists them', () => {
     expect(Object.keys(action.outputs)).toEqual([...OUTPUT_NAMES]);
     expect(tableNames('outputs')).toEqual([...OUTPUT_NAMES]);
     expect(Object.keys(defaultOutputs())).toEqual([...OUTPUT_NAMES]);
@@ -78,27 +78,36 @@ describe('action.yml contract', () => {
   });
 });
 
-describe('scripts/gen-readme-tables.mjs', () => {
-  const temp = mkdtempSync(join(tmpdir(), 'readme-tables-'));
+describe('scripts/gen-config-tables.mjs', () => {
+  const temp = mkdtempSync(join(tmpdir(), 'config-tables-'));
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-  it('finds the committed README up to date', () => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-readme-tables.mjs'), '--check'], { encoding: 'utf8' });
+  it('groups the inputs as action.yml does, every group under its own heading', () => {
+    const groups = [...actionText.matchAll(/^  # group: (.+)$/gm)].map((m) => m[1]);
+    expect(groups).toEqual(['Run', 'Agents', 'Fixing', 'Budget', 'CI', 'Reporting', 'Safety']);
+    const headings = [...configDoc.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(groups);
+  });
+
+  it('finds the committed page up to date', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-config-tables.mjs'), '--check'], { encoding: 'utf8' });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
 
-  it('reports a drifted README and rewrites it from action.yml', () => {
+  it('reports a drifted page and rewrites it from action.yml', () => {
     mkdirSync(join(temp, 'scripts'));
-    cpSync(join(ROOT, 'scripts/gen-readme-tables.mjs'), join(temp, 'scripts/gen-readme-tables.mjs'));
+    mkdirSync(join(temp, 'docs'));
+    cpSync(join(ROOT, 'scripts/gen-config-tables.mjs'), join(temp, 'scripts/gen-config-tables.mjs'));
     cpSync(join(ROOT, 'action.yml'), join(temp, 'action.yml'));
     symlinkSync(join(ROOT, 'node_modules'), join(temp, 'node_modules'));
-    writeFileSync(join(temp, 'README.md'), readme.replace(/^\| `max-rounds` \| `3` \|.*$/m, '| `max-rounds` | `7` | stale |'));
-    const script = join(temp, 'scripts/gen-readme-tables.mjs');
+    const page = join(temp, 'docs/configuration.md');
+    writeFileSync(page, configDoc.replace(/^\| `max-rounds` \| `3` \|.*$/m, '| `max-rounds` | `7` | stale |'));
+    const script = join(temp, 'scripts/gen-config-tables.mjs');
     const check = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     expect(check.status).toBe(1);
-    expect(check.stderr).toContain('README.md tables differ from action.yml');
+    expect(check.stderr).toContain('docs/configuration.md tables differ from action.yml');
     execFileSync(process.execPath, [script]);
-    expect(readFileSync(join(temp, 'README.md'), 'utf8')).toBe(readme);
+    expect(readFileSync(page, 'utf8')).toBe(configDoc);
   });
 });

@@ -103,13 +103,13 @@ describe('resolveConfig', () => {
 
   it('uses the config-file input as the name in messages', () => {
     const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, 'defaults: {max-round: 3}'));
-    expect(problems).toEqual(['ci/review.yml: defaults.max-round is not an action input (see the Inputs table in the README)']);
+    expect(problems).toEqual(['ci/review.yml: defaults.max-round is not an action input (see the inputs in docs/configuration.md)']);
   });
 
   it('refuses keys that are not inputs, at every level', () => {
     const text = 'defualts: {}\npresets:\n  a:\n    reviewer: x\nhooks:\n  before-fix: x\npaths:\n  only: [a]\n';
     expect(problemsOf(() => resolve({}, text))).toEqual([
-      `${FILE}: presets.a.reviewer is not an action input (see the Inputs table in the README)`,
+      `${FILE}: presets.a.reviewer is not an action input (see the inputs in docs/configuration.md)`,
       `${FILE}: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,
       `${FILE}: paths.only is not a known key (known: include, exclude)`,
       `${FILE}: defualts is not a known key (known: presets, defaults, hooks, instructions, paths)`,
