@@ -7,6 +7,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect, onTestFinished } from 'vitest';
 import { actionNode } from './action-node.js';
 import { createGitSandbox, type Clone, type GitSandbox, type GitSandboxOptions } from '../fakes/git-sandbox.js';
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakePullInput } from '../fakes/github/index.js';
@@ -124,7 +125,42 @@ export interface RunResult {
   report: unknown;
 }
 
-export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: Partial<FakeGitHubOptions>; pull?: Partial<FakePullInput> } = {}): Promise<World> {
+type WorldOptions = { sandbox?: GitSandboxOptions; github?: Partial<FakeGitHubOptions>; pull?: Partial<FakePullInput> };
+
+/**
+ * A world owned by the test that asks for it: it is closed when that test ends, however it ends.
+ * A test that runs past its timeout goes on in the background while vitest moves to the next test;
+ * most e2e files keep their world in one module variable, so such a test used to run the action in
+ * the next test's world, or overwrite that variable with a world made too late. Now its world is
+ * closed when it times out (a closed world refuses to run), and a world finished after its test
+ * ended is closed at once and never handed back.
+ */
+export async function createWorld(opts: WorldOptions = {}): Promise<World> {
+  let testEnded = false;
+  let made: World | null = null;
+  // Registered before the first await, so it belongs to the test that called (not the next one).
+  // A world made in beforeAll (shared by a file's tests) and the scripts' worlds (demo, bench: run
+  // outside vitest) belong to no test: their makers close them.
+  if (process.env.VITEST && insideTest()) {
+    onTestFinished(async () => {
+      testEnded = true;
+      await made?.close();
+    });
+  }
+  const world = await buildWorld(opts);
+  if (testEnded) {
+    await world.close();
+    throw new Error('the test ended before its world was ready');
+  }
+  made = world;
+  return world;
+}
+
+function insideTest(): boolean {
+  return expect.getState().currentTestName !== undefined;
+}
+
+async function buildWorld(opts: WorldOptions): Promise<World> {
   const sandbox = await createGitSandbox({ prNumber: 7, ...opts.sandbox });
   const dir = await mkdtemp(path.join(tmpdir(), 'e2e-'));
   // The scripted agent runs as the action's sandbox user: it must reach its scenario and
@@ -146,6 +182,12 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
   await writeFile(log, '', { mode: 0o666 });
   await chmod(log, 0o666);
   let runs = 0;
+  let closed = false;
+  let closing: Promise<void> | null = null;
+  // Actions still running when the world closes: a test that ran past its timeout leaves its run
+  // going, and vitest then runs afterEach. Deleting the world under that run gave confusing failures
+  // (a checkout gone mid-run, an origin without its base branch) and let it run on into the next test.
+  const running = new Set<RunningAction>();
   const agentCalls = (): AgentCall[] =>
     existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   return {
@@ -173,6 +215,7 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
       });
     },
     async run(o = {}) {
+      if (closed) throw new Error('this world is closed: the test ran past its timeout');
       const n = ++runs;
       const runDir = path.join(dir, `run-${n}`);
       const head = (await (sandbox.fork?.git ?? sandbox.originGit)(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();
@@ -224,15 +267,23 @@ export async function createWorld(opts: { sandbox?: GitSandboxOptions; github?: 
       for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
       if (o.registerRun !== false) registerRun(github, env, eventName, head);
       await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
-      const r = await spawnNode(o.dist ?? DIST, checkout.dir, env, o.killAfterMs);
+      const action = spawnNode(o.dist ?? DIST, checkout.dir, env, o.killAfterMs);
+      running.add(action);
+      const r = await action.done.finally(() => running.delete(action));
       const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
       const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
       return { ...r, outputs, summary: await readFile(summaryFile, 'utf8'), report };
     },
-    async close() {
-      await github.close();
-      await sandbox.cleanup();
-      await rm(dir, { recursive: true, force: true });
+    close() {
+      // Idempotent: the owning test's end and the file's afterEach both close it.
+      closing ??= (async () => {
+        closed = true;
+        await Promise.all([...running].map((a) => a.stop()));
+        await github.close();
+        await sandbox.cleanup();
+        await rm(dir, { recursive: true, force: true });
+      })();
+      return closing;
     },
   };
 }
@@ -307,11 +358,27 @@ function registerRun(github: FakeGitHub, env: NodeJS.ProcessEnv, event: string, 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function spawnNode(
-  script: string, cwd: string, env: NodeJS.ProcessEnv, killAfterMs?: number,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(actionNode(), [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+interface RunningAction {
+  done: Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Kills the action's process group and waits until it has exited. */
+  stop(): Promise<void>;
+}
+
+function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv, killAfterMs?: number): RunningAction {
+  // Its own process group (detached), so stop() ends what the action started in that group too.
+  const child = spawn(actionNode(), [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // 'exit', not 'close': a process the action left behind may still hold its output pipes.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+    await exited;
+  };
+  const done = new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     const killer = killAfterMs === undefined ? null : setTimeout(() => {
@@ -326,6 +393,7 @@ function spawnNode(
       resolve({ code: code ?? -1, stdout, stderr });
     });
   });
+  return { done, stop };
 }
 
 /** Parses the runner's `name<<delimiter` file format written by @actions/core. */
