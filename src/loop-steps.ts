@@ -100,6 +100,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const inline = createInlineReview({
     enabled: config.inlineComments, octokit, repo, prNumber: meta.number, ownLogin: w.ownLogin,
     publisher: w.publisher, reportCtx: w.reportCtx, redact: w.redact, log, warn: w.warn,
+    quiet: { minPriority: config.inlineMinPriority, maxComments: config.inlineMaxComments ?? null },
   });
   const ciAttempts = () => (config.waitForChecks.length ? w.ci.attempts() : null);
   const { include, exclude } = config.paths;

@@ -46,6 +46,8 @@ export const inputSchemaShape = {
   'ci-fix-attempts': wholeNumber('ci-fix-attempts', 1, 10, 2).default(2),
   'fail-on': oneOf('fail-on', ['none', 'P0', 'P1', 'P2'], 'P1').default('P0'),
   'inline-comments': boolean('inline-comments').default(true),
+  'inline-min-priority': oneOf('inline-min-priority', ['P0', 'P1', 'P2', 'P3'], 'P1').default('P3'),
+  'inline-max-comments': wholeNumber('inline-max-comments', 1, 100, 10),
   'hide-outdated-reports': boolean('hide-outdated-reports').default(true),
   'converged-label': field(labelName),
   'ready-when-converged': boolean('ready-when-converged').default(false),

@@ -19,6 +19,7 @@ import { code, commitLink, inline, repoUrl, type ReportContext } from './format.
 import { renderInlineComment } from './inline-comment.js';
 import { MARKER } from './marker.js';
 import type { Publisher } from './publish.js';
+import { LOUD, selectInline, type HeldBack, type InlineQuiet } from './inline-selection.js';
 import { capLength } from './sanitize.js';
 
 export interface InlineReviewSetup {
@@ -33,6 +34,8 @@ export interface InlineReviewSetup {
   redact: (text: string) => string;
   log: (line: string) => void;
   warn: (line: string) => void;
+  /** Quiet mode: the lowest priority commented inline, and a cap per round. */
+  quiet?: InlineQuiet;
 }
 
 export interface InlineReview {
@@ -43,6 +46,8 @@ export interface InlineReview {
    * decides whether the token may write at all (WritesRefused).
    */
   review(rec: ReviewRoundRecord, ctx: PrContext): Promise<void>;
+  /** What quiet mode keeps out of this round's inline review (the report says so); null when nothing. */
+  heldBack(rec: ReviewRoundRecord, ctx: PrContext): HeldBack | null;
   /**
    * After the round's fix: replies in our threads of fixed and rejected findings, and resolves the
    * fixed. `about`: what each finding of the round was about, to find a thread whose id moved.
@@ -79,6 +84,18 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     s.warn(`could not ${what} (${failureText(e)}${needs}); the report comments have every finding`);
   };
 
+  /** The round's findings that would get a new inline comment (quiet mode applied), and what it kept back. */
+  const plan = (rec: ReviewRoundRecord, ctx: PrContext) => {
+    const own = ownThreads(ctx.threads, s.ownLogin);
+    const lines = diffLines(ctx.diff);
+    const placed = rec.findings.flatMap((f) => {
+      if (f.source.type !== 'agent' || openThreadFor(own, f)) return [];
+      const range = commentRange(lines, f.file, f.line, f.endLine ?? null);
+      return range ? [{ ...f, range }] : [];
+    });
+    return { own, ...selectInline(placed, s.quiet ?? LOUD) };
+  };
+
   const reply = async (t: OwnThread, text: string): Promise<boolean> => {
     const full = `${text}\n\n${MARKER}`;
     if (t.ownReplies.some((r) => r.trim() === full.trim())) return false; // said already
@@ -98,9 +115,15 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       return links;
     },
 
+    heldBack(rec, ctx) {
+      if (!s.enabled) return null;
+      const { heldBack } = plan(rec, ctx);
+      return heldBack.below + heldBack.overCap > 0 ? heldBack : null;
+    },
+
     async review(rec, ctx) {
       if (!active()) return;
-      const own = ownThreads(ctx.threads, s.ownLogin);
+      const { own, chosen } = plan(rec, ctx);
       try {
         for (const f of rec.stuck) {
           const t = threadFor(own, f);
@@ -110,14 +133,9 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         failed(e, 'reply in a thread');
         if (!active()) return;
       }
-      const lines = diffLines(ctx.diff);
       const reviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
       const comments: InlineComment[] = [];
-      for (const f of rec.findings) {
-        if (f.source.type !== 'agent') continue;
-        if (openThreadFor(own, f)) continue;
-        const range = commentRange(lines, f.file, f.line, f.endLine ?? null);
-        if (!range) continue;
+      for (const { range, ...f } of chosen) {
         // A replacement for a range that could not be kept whole would replace the wrong lines.
         const whole = (range.start === null) === !(f.endLine && f.endLine > (f.line ?? 0));
         const shown = whole ? f : { ...f, replacement: null };

@@ -2,6 +2,7 @@
 import { PRIORITIES } from '../priority.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { ReportContext } from './format.js';
+import type { HeldBack } from './inline-selection.js';
 import { agentsTable } from './agents-table.js';
 import { ciSection } from './markdown-ci.js';
 import { outsidersSection } from './markdown-outsiders.js';
@@ -15,6 +16,7 @@ const LONG_LINES = 8;
 /** `threads`: per finding id, the inline thread or review that shows it on the lines (issue 11). */
 export function renderReviewReport(
   rec: ReviewRoundRecord, ctx: ReportContext, threads: ReadonlyMap<string, string> = new Map(),
+  heldBack: HeldBack | null = null,
 ): string {
   const stuckIds = new Set([...rec.stuck.map((f) => f.id), ...rec.findings.filter((f) => f.stuck).map((f) => f.id)]);
   const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id));
@@ -35,6 +37,7 @@ export function renderReviewReport(
     rec.agents.length ? `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}` : NOTE.ciOnly,
     ciSection(rec),
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
+    heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),
     outsidersSection(rec, ctx),

@@ -38,7 +38,7 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       const findings = [...rec.findings.filter((f) => f.source.type === 'agent'), ...rec.stuck].map(
         ({ id, priority, category, file, line, title }) => ({ id, priority, category, file, line, title }),
       );
-      const body = withEnd(renderReviewReport(rec, reportCtx, threads), end);
+      const body = withEnd(renderReviewReport(rec, reportCtx, threads, inline.heldBack(rec, ctx)), end);
       await publisher.report(body, { ...state, counts: rec.counts, findings, ...ci() });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);

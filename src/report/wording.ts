@@ -81,6 +81,13 @@ export const NOTE = {
     'Reported fixed in an earlier round but found again. They are no longer handed to the fixer and need a human.',
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
+  quietInline: (below: number, overCap: number): string => {
+    const why = [
+      below ? `${below} below \`inline-min-priority\`` : '',
+      overCap ? `${overCap} past \`inline-max-comments\`` : '',
+    ].filter(Boolean).join(', ');
+    return `Quiet mode: ${below + overCap} finding(s) on the lines of the diff are in this report only (${why}).`;
+  },
   dryRun: '> [!NOTE]\n> Dry run: nothing is posted or pushed; this report goes to the job summary only.',
   ciOnly: 'A round for the failing CI checks only: no agent reviewed the code (a red CI run started this run).',
   confirmedIntro:

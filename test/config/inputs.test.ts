@@ -54,6 +54,8 @@ describe('parseInputs', () => {
       maxCostUsd: undefined,
       modelPrices: {},
       inlineComments: true,
+      inlineMinPriority: 'P3',
+      inlineMaxComments: undefined,
       hideOutdatedReports: true,
       convergedLabel: undefined,
       readyWhenConverged: false,
@@ -74,6 +76,16 @@ describe('parseInputs', () => {
     expect(problems({ ...TOKEN, 'converged-label': 'x'.repeat(51) })).toEqual([
       `Input "converged-label" must be one label name of at most 50 characters; got "${'x'.repeat(51)}". ` +
         'Example: converged-label: ready-for-human-review',
+    ]);
+  });
+
+  it('reads quiet mode, and refuses a priority or a cap it does not know', () => {
+    expect(parse({ ...TOKEN, 'inline-min-priority': 'P1', 'inline-max-comments': '5' })).toMatchObject({
+      inlineMinPriority: 'P1', inlineMaxComments: 5,
+    });
+    expect(problems({ ...TOKEN, 'inline-min-priority': 'high', 'inline-max-comments': '0' })).toEqual([
+      'Input "inline-min-priority" must be one of P0, P1, P2, P3; got "high". Example: inline-min-priority: P1',
+      'Input "inline-max-comments" must be a whole number from 1 to 100; got "0". Example: inline-max-comments: 10',
     ]);
   });
 

@@ -126,3 +126,23 @@ it('tells the thread of a fixed finding that came back that it needs a human', a
   // One review: round 2 posts no new thread for the finding that came back.
   expect(world.github.state.reviews(7)).toHaveLength(1);
 });
+
+it('keeps quiet: only findings at or above inline-min-priority, most severe first up to inline-max-comments', async () => {
+  const exports = finding({ priority: 'P2', category: 'quality', line: 5, title: 'module.exports leaks internals' });
+  const r = await world.run({
+    inputs: { mode: 'review', 'inline-min-priority': 'P2', 'inline-max-comments': '1' },
+    rules: [{ role: 'reviewer', answer: reviewerAnswer([STYLE, exports, BUG]) }],
+  });
+  expect(r.outputs.status, r.stdout).toBe('review-only');
+  // One comment: the P1 bug (the P2 is past the cap, the P3 below the priority).
+  const ours = world.github.state.threads(7).filter((t) => t.comments[0]!.author === BOT);
+  expect(ours.map((t) => [t.path, t.line])).toEqual([['src/math.js', 2]]);
+  expect(ours[0]!.comments[0]!.body).toContain(BUG_FINDING.title);
+  // The report keeps every finding and says what the inline review left out, and why.
+  const report = world.github.comments(7)[0]!.body;
+  for (const f of [STYLE, exports, BUG]) expect(report).toContain(f.title);
+  expect(report).toContain(
+    'Quiet mode: 2 finding(s) on the lines of the diff are in this report only ' +
+      '(1 below `inline-min-priority`, 1 past `inline-max-comments`).',
+  );
+});
