@@ -21,6 +21,7 @@ import type { PushPlan } from './preflight/push-plan.js';
 import type { ReportContext } from './report/format.js';
 import type { Publisher } from './report/publish.js';
 import { createInlineReview } from './report/inline-review.js';
+import type { Cancellation } from './cancellation.js';
 import { roundReports } from './report/round-reports.js';
 import type { StateWriter } from './report/state.js';
 import { runReviewRound } from './review/round.js';
@@ -61,6 +62,8 @@ export interface RunWiring {
   warn: (line: string) => void;
   /** How often to look for a pushed head; pull-request.ts's pace when absent. */
   headPollMs?: number;
+  /** Once the run is cancelled, no push starts. */
+  cancellation?: Cancellation;
 }
 
 export function loopSteps(w: RunWiring): LoopSteps {
@@ -93,7 +96,10 @@ export function loopSteps(w: RunWiring): LoopSteps {
     commitExclude: checkout.commitExclude,
     confirm: config.confirm,
     alreadyConfirmed: new Set(w.alreadyConfirmed),
-    beforePush: checkout.restoreGitConfig,
+    beforePush: async () => {
+      w.cancellation?.check();
+      return checkout.restoreGitConfig();
+    },
     beforeGate: checkout.restoreAgentConfig,
     pushRemote: w.push.remote,
   };

@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { cancelOnSignals } from './cancellation.js';
 import { coreIO } from './io.js';
 import { redactSecrets } from './report/sanitize.js';
 import { run } from './run.js';
@@ -6,9 +7,14 @@ import { run } from './run.js';
 // run() never throws by design; the catch is a last guard so a bug there still fails the step,
 // with the token (and any secret-shaped text) redacted like every other message.
 const token = process.env['INPUT_GITHUB-TOKEN'] ?? '';
-await run({ env: process.env, io: coreIO(), cwd: process.cwd(), timing: testTiming(process.env) }).catch((e: unknown) =>
+const cancellation = cancelOnSignals();
+const deps = { env: process.env, io: coreIO(), cwd: process.cwd(), timing: testTiming(process.env), cancellation };
+await run(deps).catch((e: unknown) =>
   core.setFailed(redactSecrets(`internal error: ${String(e)}`, token ? [token] : [])),
 );
+// A cancelled run has reported and written its outputs; a wait it abandoned (a poll for checks)
+// must not hold the process until the runner kills it.
+if (cancellation.signal.aborted) process.exit();
 
 /**
  * The end-to-end tests start this bundle the way the runner does, so the only way they can

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentsForRun, type RunAgentsSetup } from './agents/for-run.js';
 import { createBudget, type Budget } from './budget/budget.js';
+import { cancellableSteps } from './cancellable-steps.js';
+import { neverCancelled, type Cancellation } from './cancellation.js';
 import { createCiChecks } from './ci/tracker.js';
 import { priceTable } from './budget/prices.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
@@ -23,7 +25,7 @@ import { skipIfHandled } from './preflight/skip.js';
 import { startRun } from './preflight/start.js';
 import { block, reportContext, type ReportContext } from './report/format.js';
 import { guardedIO } from './report/guarded-io.js';
-import { renderFailureReport, renderFinalSummary } from './report/markdown.js';
+import { renderCancelledReport, renderFailureReport, renderFinalSummary } from './report/markdown.js';
 import { handOff } from './report/hand-off.js';
 import { supersedeReports } from './report/outdated-reports.js';
 import { createPublisher, type Publisher } from './report/publish.js';
@@ -42,6 +44,8 @@ export interface RunDeps {
   /** Real CLI adapters (claude, codex, …); the command adapter is built from the config. */
   adapters?: Partial<Record<AgentKind, AgentAdapter>>;
   promptsUrl?: URL;
+  /** Cancels the run (main.ts: the runner's SIGINT or SIGTERM); never, when absent. */
+  cancellation?: Cancellation;
   /** Faster waits for the tests (main.ts reads them); GitHub's own pacing when absent. */
   timing?: { retryBaseMs?: number; headPollMs?: number; checksPollMs?: number };
 }
@@ -57,17 +61,24 @@ export async function run(deps: RunDeps): Promise<void> {
   const outputs = defaultOutputs();
   let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let failure: string | null = null;
-  const state: RunState = { headSha: '', publisher: null, reportCtx: null, result: null, budget: null, closers: [] };
+  const state: RunState = {
+    headSha: '', publisher: null, reportCtx: null, result: null, budget: null, closers: [], landed: () => null,
+  };
+  const cancellation = deps.cancellation ?? neverCancelled();
   try {
     const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
     reportPath = path.join(scratchDir, 'report.json');
-    const r = await execute({ ...deps, io }, secrets, redactValues, scratchDir, state);
+    const r = await execute({ ...deps, io, cancellation }, secrets, redactValues, scratchDir, state);
     state.result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === 'failed') failure = r.message;
     else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = failOnMessage(r.failOn, r.last.counts);
   } catch (e) {
-    if (e instanceof SkipRun) {
+    if (cancellation.signal.aborted) {
+      if (state.result) Object.assign(outputs, outputsOf(state.result));
+      outputs.status = 'cancelled';
+      await reportCancelled(io, state, redact(describeError(cancellation.signal.reason ?? e)));
+    } else if (e instanceof SkipRun) {
       outputs.status = 'skipped';
       const note = redact(e.message);
       (e instanceof RefusedRun ? io.warning : io.info)(note);
@@ -115,6 +126,8 @@ interface RunState {
   budget: Budget | null;
   /** What the run opened and must close (closed newest first). */
   closers: Array<() => Promise<void>>;
+  /** The fix commit this run pushed before it was cancelled, if any. */
+  landed: () => string | null;
 }
 
 async function execute(
@@ -166,6 +179,12 @@ async function execute(
   // 5. the sandbox user every agent, verify command and hook runs as; the agents; push permission
   const sandbox = await openSandbox(config.isolation, cwd, io);
   state.closers.push(() => sandbox.close());
+  // Cancelled: every agent, verify command and hook still running is stopped (closing the sandbox
+  // kills what its user runs); the steps then start nothing new.
+  deps.cancellation?.signal.addEventListener('abort', () => {
+    log('cancelled: stopping the agents; nothing new starts and no push begins');
+    void sandbox.close().catch(() => undefined);
+  }, { once: true });
   const { registry, commandEnv } = await agentsForRun({
     ...agentSettings(config), env, secrets, sandbox, log, ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
@@ -178,7 +197,7 @@ async function execute(
   const checkout = await prepareForAgents(git, meta, log);
 
   // 6. the loop, then the after-finish hook and the job summary
-  const steps = loopSteps({
+  const uncancellable = loopSteps({
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
     commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin, alreadyConfirmed: prior.confirmed,
     ci: createCiChecks({
@@ -186,8 +205,11 @@ async function execute(
       pollMs: checksPollMs ?? 15_000, maxAttempts: config.ciFixAttempts, ownRunId: env.GITHUB_RUN_ID ?? null,
       seed: prior.ciAttempts, redact, log, warn,
     }),
-    warn, ...(headPollMs ? { headPollMs } : {}),
+    warn, ...(headPollMs ? { headPollMs } : {}), ...(deps.cancellation ? { cancellation: deps.cancellation } : {}),
   });
+  const cancellable = deps.cancellation ? cancellableSteps(uncancellable, deps.cancellation) : null;
+  const steps = cancellable?.steps ?? uncancellable;
+  if (cancellable) state.landed = cancellable.landed;
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
   if (config.waitForChecks.length && !config.dispatchWorkflows.length && identity.kind === 'actions') {
     warn('wait-for-checks: a fix pushed with GITHUB_TOKEN starts no workflow, so its checks never come and ' +
@@ -246,6 +268,29 @@ async function reportFailure(
     }
   }
   await io.appendSummary(`### pr-review-loop failed\n\n${block(message)}\n`).catch(() => undefined);
+}
+
+/**
+ * The cancelled run's last word: in a marker comment when the run has commented (a later run reads
+ * it like any report), else in the job summary. A fix commit that landed first is named: a later run
+ * finds it on the branch and, by its trailer, knows it for the action's own.
+ */
+async function reportCancelled(io: ActionIO, state: RunState, why: string): Promise<void> {
+  const landed = state.landed();
+  const message = `${why}.${landed ? ` The fix commit ${landed.slice(0, 7)} was pushed before the cancel.` : ''}`;
+  io.warning(message);
+  const { publisher, reportCtx: ctx } = state;
+  if (publisher && ctx && publisher.commentsPosted > 0) {
+    try {
+      const runId = process.env.GITHUB_RUN_ID ?? null;
+      const cancelled = { ...failureState(landed ?? state.headSha, runId), status: 'cancelled' };
+      await publisher.report(renderCancelledReport(message, ctx), cancelled);
+      return;
+    } catch (e) {
+      io.warning(`could not post the cancelled report: ${String(e)}`);
+    }
+  }
+  await io.appendSummary(`### pr-review-loop: cancelled\n\n${block(message)}\n`).catch(() => undefined);
 }
 
 function failOnMessage(failOn: string, c: Counts): string {

@@ -22,7 +22,7 @@ export type OutputName = (typeof OUTPUT_NAMES)[number];
 
 /** Values of the `status` output (SPEC §3). */
 export const RUN_STATUSES = [
-  'converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'budget', 'failed',
+  'converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'budget', 'failed', 'cancelled',
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 

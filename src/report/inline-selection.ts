@@ -36,5 +36,6 @@ export function selectInline<T extends { priority: Priority; reportedBy?: readon
       a.i - b.i);
   const cap = quiet.maxComments ?? eligible.length;
   const chosen = eligible.slice(0, cap).sort((a, b) => a.i - b.i).map(({ f }) => f);
-  return { chosen, heldBack: { below: placeable.length - eligible.length, overCap: Math.max(0, eligible.length - cap) } };
+  const overCap = Math.max(0, eligible.length - cap);
+  return { chosen, heldBack: { below: placeable.length - eligible.length, overCap } };
 }

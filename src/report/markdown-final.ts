@@ -18,6 +18,11 @@ export function renderFailureReport(message: string, ctx: ReportContext): string
   return `${sections.join('\n\n')}\n`;
 }
 
+/** A cancelled run's last report: why it stopped and what landed first. */
+export function renderCancelledReport(message: string, ctx: ReportContext): string {
+  return `${[TITLE.cancelled, block(message), NOTE.cancelledNext, footer(ctx)].join('\n\n')}\n`;
+}
+
 // A multi-line error (git or CLI output) reads best verbatim in a code block.
 function failureText(message: string): string {
   const text = message.trim() || 'unknown error';

@@ -44,12 +44,14 @@ export const FINAL_STATUS_LABEL: Record<string, string> = {
   skipped: '⏭️ Skipped',
   budget: '💸 Budget spent',
   failed: '❌ Failed',
+  cancelled: '🛑 Cancelled',
 };
 
 export const TITLE = {
   review: (round: number, max: number, consensus: string) => `## 🔍 Review round ${round} of ${max} · ${consensus}`,
   fix: (round: number, headline: string) => `## 🛠️ Fix round ${round} · ${headline}`,
   failure: '## ❌ pr-review-loop stopped with a failure',
+  cancelled: '## 🛑 pr-review-loop was cancelled',
   final: (status: string) => `## pr-review-loop summary · ${status}`,
 } as const;
 
@@ -107,6 +109,7 @@ export const NOTE = {
     'Reports and commits posted earlier stay as they are.',
   failureDryRun: 'Dry run: nothing was posted or pushed.',
   failureWhat: (pr: number) => `**What failed** (PR #${pr}):`,
+  cancelledNext: 'Nothing else was started and no push was left half-done. The next run reviews the PR as it is now.',
   changesRequested: (who: string) =>
     `**Changes requested by:** ${who}. ` +
     'A change request from the repository\'s people keeps the consensus at "request changes" or worse.',

@@ -94,6 +94,11 @@ export interface FixPayloadSeen {
 }
 
 export interface RunOptions {
+  /**
+   * Runs beside the action once it has started, with a way to signal it (as the runner signals a
+   * cancelled job); the run's result waits for both.
+   */
+  interrupt?: (signal: (name: NodeJS.Signals) => void) => Promise<void>;
   inputs?: Record<string, string>;
   rules?: ScenarioRule[];
   eventName?: 'pull_request' | 'workflow_dispatch' | 'issue_comment' | 'pull_request_target' | 'workflow_run';
@@ -269,7 +274,9 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
       await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
       const action = spawnNode(o.dist ?? DIST, checkout.dir, env, o.killAfterMs);
       running.add(action);
+      const beside = o.interrupt?.((name) => action.signal(name));
       const r = await action.done.finally(() => running.delete(action));
+      await beside;
       const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
       const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
       return { ...r, outputs, summary: await readFile(summaryFile, 'utf8'), report };
@@ -362,6 +369,8 @@ interface RunningAction {
   done: Promise<{ code: number; stdout: string; stderr: string }>;
   /** Kills the action's process group and waits until it has exited. */
   stop(): Promise<void>;
+  /** Sends a signal to the action's own process, as the runner does. */
+  signal(name: NodeJS.Signals): void;
 }
 
 function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv, killAfterMs?: number): RunningAction {
@@ -393,7 +402,7 @@ function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv, killAfte
       resolve({ code: code ?? -1, stdout, stderr });
     });
   });
-  return { done, stop };
+  return { done, stop, signal: (name) => child.kill(name) };
 }
 
 /** Parses the runner's `name<<delimiter` file format written by @actions/core. */
