@@ -16,6 +16,7 @@ import { mergeRuns } from '../roles/agent-runs.js';
 import { callFixer } from './fixer.js';
 import { runGate } from './gate.js';
 import { refusedChanges } from './guard.js';
+import { resolveAliases } from './aliases.js';
 import { buildFixPayload, checkAccounting } from './payload.js';
 import type { FixEnv } from './env.js';
 import type { FixRoundRecord } from './types.js';
@@ -76,9 +77,10 @@ async function attemptFix(
     const { outcome, run } = await callFixer(env, { ctx, round, loop, payload, feedback });
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
-    const accounting = checkAccounting(payload, outcome.value);
+    const answer = resolveAliases(outcome.value, findings);
+    const accounting = checkAccounting(payload, answer);
     if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
-    takeResult(rec, outcome.value);
+    takeResult(rec, answer);
 
     rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), {
       exclude: env.commitExclude,

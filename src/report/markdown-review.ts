@@ -88,8 +88,24 @@ function renderFinding(f: Finding, sha: string, okReviewers: number, ctx: Report
   const parts = [`**${code(f.id)}** · ${inline(f.title, 200)}<br>\n${meta}`];
   if (f.description.trim()) parts.push(prose('Description', f.description));
   if (f.suggestion?.trim()) parts.push(prose('Suggestion', f.suggestion));
+  if ((f.members?.length ?? 0) > 1) parts.push(membersDetails(f, sha, ctx));
   return parts.join('\n\n');
 }
+
+/** Every reviewer's own words for a grouped finding, one click away. */
+function membersDetails(f: Finding, sha: string, ctx: ReportContext): string {
+  const members = (f.members ?? []).map((m) => {
+    const where = locationLink(ctx, sha, m.file, m.line);
+    const head = `**${inline(m.reviewer, 40)}** · ${m.priority} · ${code(m.id)} · ${where}`;
+    const text = `${head}<br>\n${inline(m.title, 200)}`;
+    return m.description.trim() ? `${text}\n\n${block(clip(m.description))}` : text;
+  });
+  const summary = NOTE.membersSummary(f.members!.length);
+  return `<details><summary>${summary}</summary>\n\n${members.join('\n\n')}\n\n</details>`;
+}
+
+const MEMBER_DESCRIPTION_CHARS = 1200;
+const clip = (t: string) => (t.length > MEMBER_DESCRIPTION_CHARS ? `${t.slice(0, MEMBER_DESCRIPTION_CHARS)}…` : t);
 
 /** Prose from an agent; collapsed when long. */
 function prose(label: string, text: string): string {

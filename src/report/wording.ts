@@ -83,6 +83,7 @@ export const NOTE = {
     'Reported fixed in an earlier round but found again. They are no longer handed to the fixer and need a human.',
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
+  membersSummary: (n: number) => `As each of the ${n} reports put it`,
   quietInline: (below: number, overCap: number): string => {
     const why = [
       below ? `${below} below \`inline-min-priority\`` : '',

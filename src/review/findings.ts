@@ -4,8 +4,8 @@ import type { RawFinding } from '../agents/envelope.js';
 import { priorityRank as rank } from '../priority.js';
 import { findingId } from './finding-id.js';
 import { GroupIndex } from './group-index.js';
-import { sameProblem, titleWordCache } from './similarity.js';
-import type { Counts, Finding } from './types.js';
+import { contentCache, namesSharedWith, sameProblem, titleWordCache, type ContentCache } from './similarity.js';
+import type { Counts, Finding, FindingMember } from './types.js';
 
 export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
   const file = raw.file ? raw.file.replace(/^\.\//, '').trim() || null : null;
@@ -37,29 +37,46 @@ function range(line: number | null, endLine?: number | null, replacement?: strin
 }
 
 /**
- * Groups findings about the same problem (see similarity.ts). The group keeps the
- * most severe priority, the id and text of its most severe (then first) member, and
- * the union of reporters. Input order is reviewer order, so the result is deterministic.
+ * Groups findings about the same problem (see similarity.ts). A finding joins the first group
+ * with a member it is the same problem as; only its title can join it to a group its own reviewer
+ * is already in. The group shows its clearest member (the most severe; then the one that shares
+ * the most code names with the others; then the first), counts every reporter once, and keeps
+ * every member's text and id: the ids are aliases of the group. Input order is reviewer order, so
+ * the result is deterministic.
  */
 export function groupFindings(findings: Finding[]): Finding[] {
-  const groups: Finding[] = [];
+  const members = new Map<Finding, Finding[]>();
   const index = new GroupIndex<Finding>();
   const words = titleWordCache();
+  const content = contentCache();
   for (const f of findings) {
-    const match = index.candidates(f).find((g) => sameProblem(g, f, { useLines: true, words }));
-    if (!match) {
-      const group = { ...f, reportedBy: [...f.reportedBy] };
-      groups.push(group);
-      index.add(group);
-      continue;
-    }
-    for (const r of f.reportedBy) if (!match.reportedBy.includes(r)) match.reportedBy.push(r);
-    if (rank(f.priority) < rank(match.priority)) {
-      Object.assign(match, { ...f, reportedBy: match.reportedBy });
-      index.moved(match);
-    }
+    const match = index.candidates(f).find((g) => {
+      const crossReviewer = !g.reportedBy.some((r) => f.reportedBy.includes(r));
+      return members.get(g)!.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer }));
+    });
+    const group = match ?? { ...f, reportedBy: [] };
+    if (!match) members.set(group, []);
+    members.get(group)!.push(f);
+    for (const r of f.reportedBy) if (!group.reportedBy.includes(r)) group.reportedBy.push(r);
+    index.add(group, f);
   }
-  return sortFindings(groups);
+  return sortFindings([...members].map(([group, all]) => shownGroup(all, group.reportedBy, content)));
+}
+
+/** The group as the report shows it: its clearest member's fields, every reporter, every member. */
+export function shownGroup(all: Finding[], reportedBy: string[], content: ContentCache = contentCache()): Finding {
+  const best = [...all]
+    .map((f, i) => ({ f, i, names: all.length > 1 ? namesSharedWith(f, all, content) : 0 }))
+    .sort((a, b) => rank(a.f.priority) - rank(b.f.priority) || b.names - a.names || a.i - b.i)[0]!.f;
+  const group: Finding = { ...best, reportedBy: [...reportedBy] };
+  if (all.length < 2) return group;
+  const aliases = [...new Set(all.map((m) => m.id))].filter((id) => id !== best.id);
+  return { ...group, members: all.map(memberOf), ...(aliases.length ? { aliases } : {}) };
+}
+
+function memberOf(f: Finding): FindingMember {
+  const { id, priority, category, file, line, title, description } = f;
+  return { id, reviewer: f.reportedBy[0] ?? f.source.name, priority, category, file, line, title, description };
 }
 
 export function sortFindings(findings: Finding[]): Finding[] {

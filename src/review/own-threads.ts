@@ -50,10 +50,13 @@ export function ownThreads(threads: readonly ReviewThread[], ownLogin: string): 
 }
 
 /** Our open thread about this finding: the same id, or the same problem by the agreement rules. */
-export function openThreadFor(threads: readonly OwnThread[], f: Comparable & { id: string }): OwnThread | undefined {
+export function openThreadFor(
+  threads: readonly OwnThread[], f: Comparable & { id: string; aliases?: string[] },
+): OwnThread | undefined {
   const open = threads.filter((t) => !t.isResolved);
+  const ids = new Set([f.id, ...(f.aliases ?? [])]);
   return (
-    open.find((t) => t.finding.id === f.id) ??
+    open.find((t) => ids.has(t.finding.id)) ??
     open.find((t) => sameProblem({ ...t.finding, line: t.line }, f, { useLines: false }))
   );
 }

@@ -1,32 +1,26 @@
-// When two findings are "the same problem". One rule serves grouping within a round and
-// stuck detection across rounds (docs/architecture.md, "Agreement and stuck findings"):
-//   same file (after following renames), same category code or similar titles,
-//   and lines within LINE_WINDOW when both are known and the caller cares about lines.
-// Title similarity is the Jaccard index of word sets (stop words dropped) >= TITLE_THRESHOLD.
+// When two findings are "the same problem". One notion serves grouping within a round, stuck
+// detection across rounds and finding our own threads (docs/decisions/0005-agreement-counts-problems.md):
+//
+// - same file (after following renames), and, when the caller compares lines, ranges that overlap
+//   or lie within LINE_WINDOW lines of each other;
+// - then either titles that say the same (word-set Jaccard >= TITLE_THRESHOLD), or, for findings
+//   of two different reviewers, a link by content: the same kind of problem (category) described
+//   with the same code names and similar words. Real models never word one problem alike, so the
+//   title alone misses most agreement; but one reviewer may report two bugs on one line, so its own
+//   findings are only ever joined by their titles.
+import { codeNames, sharedCount } from './code-names.js';
 import { categoryCode } from './finding-id.js';
 
 export const LINE_WINDOW = 3;
 export const TITLE_THRESHOLD = 0.5;
+/** Content links: words shared by the whole texts, and the code names they both mention. */
+const CONTENT_WITH_NAMES = 0.2;
+const SHARED_NAMES = 2;
+const CONTENT_ALONE = 0.4;
 
 const STOP = new Set([
-  'a',
-  'an',
-  'the',
-  'of',
-  'in',
-  'on',
-  'to',
-  'is',
-  'for',
-  'and',
-  'or',
-  'with',
-  'when',
-  'be',
-  'not',
-  'no',
-  'it',
-  'this',
+  'a', 'an', 'the', 'of', 'in', 'on', 'to', 'is', 'for', 'and', 'or', 'with', 'when', 'be', 'not', 'no', 'it',
+  'this', 'that', 'by', 'as', 'at', 'from', 'are', 'was', 'but', 'its', 'into', 'than', 'then', 'so', 'if',
 ]);
 
 export function titleWords(title: string): Set<string> {
@@ -50,19 +44,45 @@ export function titleWordCache(): (title: string) => Set<string> {
 }
 
 export function titleSimilarity(a: string, b: string, words: (title: string) => Set<string> = titleWords): number {
-  const wa = words(a);
-  const wb = words(b);
-  if (wa.size === 0 && wb.size === 0) return 1;
-  let inter = 0;
-  for (const w of wa) if (wb.has(w)) inter++;
-  return inter / (wa.size + wb.size - inter);
+  return jaccard(words(a), words(b));
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  const inter = sharedCount(a, b);
+  return inter / (a.size + b.size - inter);
 }
 
 export interface Comparable {
   category: string;
   file: string | null;
   line: number | null;
+  endLine?: number | null;
   title: string;
+  /** The rest of the text, when known: content links read it with the title. */
+  description?: string;
+  suggestion?: string | null;
+}
+
+/** What content links compare, computed once per finding. */
+interface Content {
+  words: Set<string>;
+  names: Set<string>;
+}
+
+/** Content by finding, for one pass. */
+export type ContentCache = (f: Comparable) => Content;
+
+export function contentCache(): ContentCache {
+  const cache = new WeakMap<Comparable, Content>();
+  return (f) => {
+    let c = cache.get(f);
+    if (!c) {
+      const text = [f.title, f.description ?? '', f.suggestion ?? ''].join('\n');
+      cache.set(f, (c = { words: titleWords(text), names: codeNames(text) }));
+    }
+    return c;
+  };
 }
 
 export interface SameProblemOptions {
@@ -72,17 +92,45 @@ export interface SameProblemOptions {
   renames?: ReadonlyMap<string, string>;
   /** A titleWordCache() shared across the comparisons of one pass. */
   words?: (title: string) => Set<string>;
+  /** The two findings come from different reviewers: a link by content may join them. */
+  crossReviewer?: boolean;
+  /** A contentCache() shared across the comparisons of one pass. */
+  content?: ContentCache;
 }
 
 export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptions): boolean {
   const follow = (f: string | null) => (f && opts.renames?.get(f)) ?? f;
   if (follow(a.file) !== follow(b.file)) return false;
-  if (opts.useLines && a.line != null && b.line != null && Math.abs(a.line - b.line) > LINE_WINDOW) return false;
+  if (opts.useLines && !near(a, b)) return false;
   const sim = titleSimilarity(a.title, b.title, opts.words);
   if (sim >= TITLE_THRESHOLD) return true;
+  const sameKind = categoryCode(a.category) === categoryCode(b.category);
   // Same category at the same line is one problem described in other words when the titles
   // overlap enough; two different bugs on one line ("ignores the offset", "throws on empty")
   // stay apart. Over-reporting beats dropping a bug from the fix payload.
   const sameSpot = opts.useLines && a.line != null && a.line === b.line;
-  return sameSpot && categoryCode(a.category) === categoryCode(b.category) && sim >= TITLE_THRESHOLD / 2;
+  if (sameSpot && sameKind && sim >= TITLE_THRESHOLD / 2) return true;
+  return Boolean(opts.crossReviewer) && sameKind && linkedByContent(a, b, opts.content ?? contentCache());
+}
+
+/** Ranges that overlap or lie within LINE_WINDOW lines; an unknown line is near anything. */
+function near(a: Comparable, b: Comparable): boolean {
+  if (a.line == null || b.line == null) return true;
+  const aEnd = Math.max(a.line, a.endLine ?? a.line);
+  const bEnd = Math.max(b.line, b.endLine ?? b.line);
+  const gap = Math.max(a.line, b.line) - Math.min(aEnd, bEnd);
+  return gap <= LINE_WINDOW;
+}
+
+function linkedByContent(a: Comparable, b: Comparable, content: ContentCache): boolean {
+  const ca = content(a);
+  const cb = content(b);
+  const words = jaccard(ca.words, cb.words);
+  return words >= CONTENT_ALONE || (words >= CONTENT_WITH_NAMES && sharedCount(ca.names, cb.names) >= SHARED_NAMES);
+}
+
+/** How many code names `f` shares with the other texts: the clearest member of a group shares most. */
+export function namesSharedWith(f: Comparable, others: readonly Comparable[], content: ContentCache): number {
+  const mine = content(f).names;
+  return others.reduce((n, o) => (o === f ? n : n + sharedCount(mine, content(o).names)), 0);
 }

@@ -21,13 +21,11 @@ export function markStuck(
 ): { active: Finding[]; stuck: Finding[] } {
   const active: Finding[] = [];
   const stuck: Finding[] = [];
+  const opts = { useLines: false, ...(renames ? { renames } : {}) };
   for (const f of findings) {
+    const ids = new Set([f.id, ...(f.aliases ?? [])]);
     const back =
-      f.source.type === 'agent' &&
-      fixedBefore.some(
-        (p) =>
-          p.id === f.id || sameProblem({ ...p, line: null }, f, { useLines: false, ...(renames ? { renames } : {}) }),
-      );
+      f.source.type === 'agent' && fixedBefore.some((p) => ids.has(p.id) || sameProblem({ ...p, line: null }, f, opts));
     if (back) stuck.push({ ...f, stuck: true });
     else active.push(f);
   }

@@ -22,6 +22,22 @@ export interface Finding {
   reportedBy: string[];
   /** Set when the finding was fixed in an earlier round and came back. */
   stuck?: boolean;
+  /** Each reviewer's own report of this problem, when several reviewers (or reports) make it up. */
+  members?: FindingMember[];
+  /** The other members' ids: a fixer or a later round that names one of them means this finding. */
+  aliases?: string[];
+}
+
+/** One reviewer's report of a problem a grouped finding stands for, in its own words. */
+export interface FindingMember {
+  id: string;
+  reviewer: string;
+  priority: Priority;
+  category: string;
+  file: string | null;
+  line: number | null;
+  title: string;
+  description: string;
 }
 
 export type Consensus = 'approve' | 'request_changes' | 'needs_major_work';

@@ -1,25 +1,28 @@
 // The indexed grouping must give exactly what the plain "first group that matches" scan gave.
 import { describe, expect, it } from 'vitest';
 import type { RawFinding } from '../../src/agents/envelope.js';
-import { groupFindings, normalizeFinding, sortFindings } from '../../src/review/findings.js';
-import { sameProblem } from '../../src/review/similarity.js';
+import { groupFindings, normalizeFinding, shownGroup, sortFindings } from '../../src/review/findings.js';
+import { contentCache, sameProblem } from '../../src/review/similarity.js';
 import type { Finding } from '../../src/review/types.js';
 
-/** The grouping as it was before the index: compare with every group, in order. */
+/**
+ * The same grouping without the index: each finding is compared with every member of every group,
+ * in order. Only which groups are compared differs; so the results must be equal.
+ */
 function scanGroup(findings: Finding[]): Finding[] {
-  const groups: Finding[] = [];
+  const groups: { reportedBy: string[]; members: Finding[] }[] = [];
+  const content = contentCache();
   for (const f of findings) {
-    const match = groups.find((g) => sameProblem(g, f, { useLines: true }));
-    if (!match) {
-      groups.push({ ...f, reportedBy: [...f.reportedBy] });
-      continue;
-    }
-    for (const r of f.reportedBy) if (!match.reportedBy.includes(r)) match.reportedBy.push(r);
-    if (['P0', 'P1', 'P2', 'P3'].indexOf(f.priority) < ['P0', 'P1', 'P2', 'P3'].indexOf(match.priority)) {
-      Object.assign(match, { ...f, reportedBy: match.reportedBy });
-    }
+    const match = groups.find((g) => {
+      const crossReviewer = !g.reportedBy.some((r) => f.reportedBy.includes(r));
+      return g.members.some((m) => sameProblem(m, f, { useLines: true, crossReviewer, content }));
+    });
+    const group = match ?? { reportedBy: [], members: [] };
+    if (!match) groups.push(group);
+    group.members.push(f);
+    for (const r of f.reportedBy) if (!group.reportedBy.includes(r)) group.reportedBy.push(r);
   }
-  return sortFindings(groups);
+  return sortFindings(groups.map((g) => shownGroup(g.members, g.reportedBy)));
 }
 
 function random(seed: number): () => number {
