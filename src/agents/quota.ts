@@ -28,12 +28,14 @@ const PATTERNS: [QuotaKind, RegExp][] = [
 ];
 
 const DETAIL_CHARS = 200;
+/** Paths and URLs: a checkout or temp folder named `quota-service` says nothing about a quota. */
+const PATHS = /\S*\/\S*/g;
 
 /** The quota, rate-limit or overload failure `message` describes, or undefined. */
 export function quotaFailure(message: string): QuotaFailure | undefined {
   const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
   for (const [kind, pattern] of PATTERNS) {
-    const line = lines.find((l) => pattern.test(l));
+    const line = lines.find((l) => pattern.test(l.replace(PATHS, ' ')));
     if (line) return { kind, detail: line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line };
   }
   return undefined;
