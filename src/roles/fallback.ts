@@ -41,7 +41,8 @@ export async function withFallbacks<T>(
   for (const next of spec.fallbacks ?? []) {
     const quota = result.outcome.ok ? undefined : result.outcome.quota;
     if (!quota) break;
-    failed.push({ spec: specName(current), ...quota });
+    // Once per model asked: a skipped fallback leaves the last answer standing.
+    if (failed.at(-1)?.spec !== specName(current)) failed.push({ spec: specName(current), ...quota });
     const holder = who.panel?.get(specName(next));
     if (holder !== undefined && holder !== who.name) {
       who.log?.(`${who.name}: fallback ${specName(next)} skipped: ${holder} already reviews with it`);
@@ -62,7 +63,8 @@ export async function withFallbacks<T>(
     return { outcome: { ...result.outcome, answer }, run };
   }
   // Nothing answered: the error names every model asked and why each could not take the call.
-  const tried = [...failed, ...(last ? [{ spec: specName(current), ...last }] : [])];
+  const lastAsked = last && failed.at(-1)?.spec !== specName(current) ? [{ spec: specName(current), ...last }] : [];
+  const tried = [...failed, ...lastAsked];
   const note = `${tried.map((f) => `${f.spec}: ${f.kind}`).join('; ')}; no fallback left`;
   const error = `${result.outcome.error}\n(${note})`;
   return { outcome: { ...result.outcome, error }, run: { ...run, error } };

@@ -12,7 +12,7 @@ import { quotaFailure, type QuotaKind } from '../../src/agents/quota.js';
 import { runRole } from '../../src/agents/run-role.js';
 import { reviewerResultSchema } from '../../src/agents/envelope.js';
 import type { AgentAdapter } from '../../src/agents/types.js';
-import { startFakeModelServer, type FakeModelServer, type Reply } from '../fakes/model-server/index.js';
+import { startFakeModelServer, type ErrorReply, type FakeModelServer } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
 import { codexFakeProvider, FAKE_MODEL_KEY, invocation, makeWorkspace, parentEnv, type Workspace } from './helpers.js';
 
@@ -23,7 +23,9 @@ const CLIS: Record<'claude' | 'codex' | 'gemini' | 'opencode', { model: string; 
     model: 'claude-sonnet-4-5',
     make: (fake, ws, bin) => createClaudeAdapter({
       binPath: bin,
-      baseEnv: parentEnv(ws, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY, CLAUDE_CODE_MAX_RETRIES: '0' }),
+      baseEnv: parentEnv(ws, {
+        ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY, CLAUDE_CODE_MAX_RETRIES: '0',
+      }),
     }),
   },
   codex: {
@@ -36,7 +38,9 @@ const CLIS: Record<'claude' | 'codex' | 'gemini' | 'opencode', { model: string; 
     model: 'gemini-2.5-pro',
     make: (fake, ws, bin) => createGeminiAdapter({
       binPath: bin,
-      baseEnv: parentEnv(ws, { GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: FAKE_MODEL_KEY, GEMINI_CLI_NO_RELAUNCH: 'true' }),
+      baseEnv: parentEnv(ws, {
+        GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: FAKE_MODEL_KEY, GEMINI_CLI_NO_RELAUNCH: 'true',
+      }),
     }),
   },
   opencode: {
@@ -46,17 +50,18 @@ const CLIS: Record<'claude' | 'codex' | 'gemini' | 'opencode', { model: string; 
       baseEnv: parentEnv(ws, { FAKE_API_KEY: FAKE_MODEL_KEY }),
       agentConfig: { provider: { fake: {
         npm: '@ai-sdk/openai-compatible', name: 'Fake',
-        options: { baseURL: `${fake.url}/v1`, apiKey: '{env:FAKE_API_KEY}' }, models: { 'fake-model': { name: 'Fake' } },
+        options: { baseURL: `${fake.url}/v1`, apiKey: '{env:FAKE_API_KEY}' },
+        models: { 'fake-model': { name: 'Fake' } },
       } } },
     }),
   },
 };
 
-const QUOTA: Reply = { error: 429, quota: true, retryAfter: 0, message: 'You exceeded your current quota.' };
-const RATE: Reply = { error: 429, retryAfter: 0, message: 'Rate limited (fake)' };
-const OVERLOADED: Reply = { error: 529, retryAfter: 0, message: 'Overloaded' };
+const QUOTA: ErrorReply = { error: 429, quota: true, retryAfter: 0, message: 'You exceeded your current quota.' };
+const RATE: ErrorReply = { error: 429, retryAfter: 0, message: 'Rate limited (fake)' };
+const OVERLOADED: ErrorReply = { error: 529, retryAfter: 0, message: 'Overloaded' };
 
-const cases: [keyof typeof CLIS, Reply, QuotaKind, RegExp][] = [
+const cases: [keyof typeof CLIS, ErrorReply, QuotaKind, RegExp][] = [
   ['claude', RATE, 'rate limit', /API Error: Request rejected \(429\)/],
   ['claude', OVERLOADED, 'overloaded', /API Error: 529 Overloaded/],
   ['codex', QUOTA, 'quota', /Quota exceeded\. Check your plan and billing details/],
@@ -67,7 +72,7 @@ const cases: [keyof typeof CLIS, Reply, QuotaKind, RegExp][] = [
 
 describe('quota, rate limit and overload as each CLI reports them', () => {
   for (const [kind, reply, expected, words] of cases) {
-    it(`${kind}: HTTP ${reply.error}${'quota' in reply ? ' (quota)' : ''} is read as ${expected}`, async () => {
+    it(`${kind}: HTTP ${reply.error}${reply.quota ? ' (quota)' : ''} is read as ${expected}`, async () => {
       const fake = await startFakeModelServer({ apiKey: FAKE_MODEL_KEY, script: () => reply });
       const ws = makeWorkspace(`quota-${kind}`);
       try {

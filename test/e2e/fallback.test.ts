@@ -50,7 +50,7 @@ describe('fallback models', () => {
     expect(r.stdout).toContain('reviewer-1: command:model-a failed (rate limit); asking command:model-c');
   });
 
-  it('skips a fallback already on the panel; a fixer with no fallback left fails the run naming the reason', async () => {
+  it('skips a fallback on the panel; a fixer with no fallback left fails the run naming the reason', async () => {
     const rules = [
       { model: 'model-a', exitCode: 1, stderr: RATE_LIMITED },
       { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) },

@@ -127,9 +127,11 @@ function errorBody(protocol: Protocol, r: ErrorReply): unknown {
 export function encodeReply(protocol: Protocol, reply: Reply, askedModel: string | null, streaming = true): Encoded {
   if (isError(reply)) {
     const after = reply.retryAfter;
-    // `retry-after-ms` too: OpenCode's session retry reads it first; the SDKs treat a 0 `retry-after` as absent.
-    const headers = after === undefined ? {} : { headers: { 'retry-after': String(after), 'retry-after-ms': String(after * 1000) } };
-    return { status: reply.error, contentType: 'application/json', chunks: [JSON.stringify(errorBody(protocol, reply))], ...headers };
+    // `retry-after-ms` too: OpenCode's session retry reads it first; the SDKs take a 0 `retry-after` as absent.
+    const retry = { 'retry-after': String(after), 'retry-after-ms': String((after ?? 0) * 1000) };
+    const body = [JSON.stringify(errorBody(protocol, reply))];
+    const headers = after === undefined ? {} : { headers: retry };
+    return { status: reply.error, contentType: 'application/json', chunks: body, ...headers };
   }
   if (isTool(reply) && typeof reply.tool.input === 'string' && protocol !== 'responses') {
     return encodeReply(protocol, { error: 400, message: 'fake script: string tool input needs the Responses protocol' }, askedModel);
