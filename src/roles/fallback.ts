@@ -4,6 +4,7 @@
 // another reviewer of the round already runs is skipped: one model would count its own agreement
 // twice.
 import type { AgentSpec } from '../agents/types.js';
+import { BudgetSpent } from '../budget/budget.js';
 import type { AgentRun } from './types.js';
 import { mergeRuns } from './agent-runs.js';
 import type { RoleOutcome } from '../agents/run-role.js';
@@ -50,7 +51,15 @@ export async function withFallbacks<T>(
     }
     who.panel?.set(specName(next), who.name);
     who.log?.(`${who.name}: ${specName(current)} failed (${quota.kind}); asking ${specName(next)}`);
-    const attempt = await call(next, false);
+    let attempt: Attempt<T>;
+    try {
+      attempt = await call(next, false);
+    } catch (e) {
+      // A fallback the budget does not cover is not asked: the role failed, as without one.
+      if (!(e instanceof BudgetSpent)) throw e;
+      who.log?.(`${who.name}: fallback ${specName(next)} not asked: ${e.message}`);
+      break;
+    }
     result = { ...attempt, run: mergeRuns(result.run, attempt.run) };
     current = next;
   }

@@ -41,10 +41,10 @@ afterEach(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-type Extra = { panel?: ReturnType<typeof reviewerPanel> };
-async function call(spec: AgentSpec, failing: Record<string, string>, extra: Extra = {}) {
+type Extra = { panel?: ReturnType<typeof reviewerPanel>; maxTokens?: number };
+async function call(spec: AgentSpec, failing: Record<string, string>, { maxTokens, ...extra }: Extra = {}) {
   const calls: Invocation[] = [];
-  const budget = createBudget({}, priceTable());
+  const budget = createBudget(maxTokens ? { maxTokens } : {}, priceTable());
   const env: RoleEnv = {
     registry: createRegistry({ adapters: { claude: adapter(calls, failing) } }),
     prompts: await loadPrompts(PROMPTS_URL),
@@ -96,5 +96,15 @@ describe('callRole with fallbacks', () => {
     if (result.outcome.ok) return;
     expect(result.outcome.error).toContain('(claude:a: overloaded; claude:c: quota; no fallback left)');
     expect(spent.calls).toBe(2);
+  });
+
+  it('does not ask a fallback the budget would not cover; the role fails as without one', async () => {
+    // The first call spends 11 of 15 tokens: another call of that size does not fit.
+    const { result, calls, spent } = await call(chain, { a: 'API Error: Request rejected (429)' }, { maxTokens: 15 });
+    expect(calls.map((c) => c.model)).toEqual(['a']);
+    expect(result.outcome.ok).toBe(false);
+    if (result.outcome.ok) return;
+    expect(result.outcome.error).toContain('(claude:a: rate limit; no fallback left)');
+    expect(spent.calls).toBe(1);
   });
 });
