@@ -30,7 +30,7 @@ export const REVIEWERS_EXAMPLE = 'claude:claude-sonnet-4-5\ncodex:gpt-5-codex';
 const SINGLE_EXAMPLE = 'claude:claude-sonnet-4-5';
 const FALLBACK_EXAMPLE = 'claude:claude-sonnet-4-5 || codex:gpt-5-codex';
 /** Fallbacks one entry may name: each is a full call when the ones before it are out of quota. */
-export const MAX_FALLBACKS = 3;
+const MAX_FALLBACKS = 3;
 
 export function isAgentKind(value: unknown): value is AgentKind {
   return typeof value === 'string' && (AGENT_KINDS as readonly string[]).includes(value);
@@ -63,7 +63,7 @@ export function parseAgentLine(name: string, line: string, ex: string): AgentRef
 }
 
 /** One entry: a model and its fallbacks, `a || b || c`. */
-export function parseAgentEntry(name: string, line: string, ex: string): AgentRef {
+function parseAgentEntry(name: string, line: string, ex: string): AgentRef {
   const clean = line.replace(/\s+#.*$/, '').trim();
   const parts = clean.split('||').map((p) => p.trim());
   const fallbackEx = example(name, FALLBACK_EXAMPLE);

@@ -10,7 +10,7 @@ import { mergeRuns } from './agent-runs.js';
 import type { RoleOutcome } from '../agents/run-role.js';
 
 /** `agent:model`, how a model is named in reports and in the panel. */
-export const specName = (s: AgentSpec): string => `${s.agent}:${s.model}`;
+const specName = (s: AgentSpec): string => `${s.agent}:${s.model}`;
 
 /**
  * The models a round's reviewers run: each name claimed by the reviewer that runs it. A fallback
