@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
@@ -5,13 +6,15 @@ import { defineConfig } from 'vitest/config';
 // bundle, so it downloads nothing, builds nothing, and has no global setup. The end-to-end suite
 // (test/e2e, which starts dist/index.js) and the tests that drive the real CLIs stay in
 // `npm test`, which runs everything.
-export const NEEDS_CLIS = [
-  'test/agents/claude.test.ts',
-  'test/agents/codex.test.ts',
-  'test/agents/gemini.test.ts',
-  'test/agents/opencode.test.ts',
-  'test/agents/hostile-config.test.ts',
-];
+/** Test files that start a real agent CLI: they name the CLI cache (test/agents/cli-cache.ts). */
+export const NEEDS_CLIS = testFiles('test').filter((f) => /cli-cache|cli-suite|real-cli-panel/.test(readFileSync(f, 'utf8')));
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = `${dir}/${e.name}`;
+    return e.isDirectory() ? testFiles(p) : e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
 
 export default defineConfig({
   test: {

@@ -240,7 +240,7 @@ function agentSettings(config: ResolvedConfig): Omit<RunAgentsSetup, 'env' | 'se
   const gate = config.gateReviewer ? [config.gateReviewer] : [];
   const roles = [...config.reviewers, config.analyzer, config.fixer, ...gate];
   return {
-    kinds: roles.map((spec) => spec.agent),
+    kinds: roles.flatMap((spec) => [spec, ...(spec.fallbacks ?? [])]).map((spec) => spec.agent),
     ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
     agentConfig: config.agentConfig,
     agentVersions: config.agentVersions,

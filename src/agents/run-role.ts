@@ -3,6 +3,7 @@
 // the report can show.
 import type * as z from 'zod';
 import { parseEnvelope } from './envelope.js';
+import { quotaFailure, type QuotaFailure } from './quota.js';
 import { AgentError } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation, Usage } from './types.js';
 
@@ -14,7 +15,7 @@ export type ModelCheck =
 
 export type RoleOutcome<T> =
   | { ok: true; value: T; answer: AgentAnswer; model: ModelCheck }
-  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck; usage?: Usage };
+  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck; usage?: Usage; quota?: QuotaFailure };
 
 // A date or version tail that names the same model: -20250929, -2025-09-29,
 // @20250929, -latest, -v1, -v1:0, -001, -0613. One or more, in any order.
@@ -55,10 +56,11 @@ export async function runRole<T>(
     answer = await adapter.run(inv);
   } catch (e) {
     // AgentError messages already name the agent, the role instance and the model.
-    if (e instanceof AgentError) {
-      return { ok: false, error: e.message, ...(e.detail.usage ? { usage: e.detail.usage } : {}) };
-    }
-    return { ok: false, error: `${who}: ${e instanceof Error ? e.message : String(e)}` };
+    const error = e instanceof AgentError ? e.message : `${who}: ${e instanceof Error ? e.message : String(e)}`;
+    // Only a call without an answer is read for a quota failure (quota.ts).
+    const quota = quotaFailure(error);
+    const usage = e instanceof AgentError ? e.detail.usage : undefined;
+    return { ok: false, error, ...(usage ? { usage } : {}), ...(quota ? { quota } : {}) };
   }
   const model = checkModel(inv.model, answer.model);
   if (model.status === 'mismatch') {

@@ -8,6 +8,11 @@ export type Role = (typeof ROLES)[number];
 export interface AgentSpec {
   agent: AgentKind;
   model: string;
+  /**
+   * Tried in order when a call fails for quota, rate limit or overload (`a || b` in the role's
+   * input); a fallback has none of its own.
+   */
+  fallbacks?: AgentSpec[];
 }
 
 export interface Invocation {

@@ -34,8 +34,12 @@ export interface Roles {
 export function roles(o: Loose): Roles {
   const agent = isAgentKind(o.agent) ? o.agent : 'claude';
   const isRef = (v: unknown): v is AgentRef => typeof v === 'object' && v !== null && 'model' in v;
-  const spec = (ref: unknown): AgentSpec | undefined =>
-    isRef(ref) ? { agent: ref.agent ?? agent, model: ref.model } : undefined;
+  const one = (ref: AgentRef): AgentSpec => ({ agent: ref.agent ?? agent, model: ref.model });
+  const spec = (ref: unknown): AgentSpec | undefined => {
+    if (!isRef(ref)) return undefined;
+    const fallbacks = Array.isArray(ref.fallbacks) ? ref.fallbacks.filter(isRef).map(one) : [];
+    return fallbacks.length > 0 ? { ...one(ref), fallbacks } : one(ref);
+  };
   const given = Array.isArray(o.reviewers) ? o.reviewers.filter(isRef) : [];
   const reviewers = (given.length > 0 ? given : [{ model: DEFAULT_MODELS[agent] }]).map((r) => spec(r)!);
   const first = reviewers[0]!;
@@ -51,22 +55,31 @@ export function roles(o: Loose): Roles {
 // problem is reported at once.
 export function crossCheck(o: Loose, ctx: z.RefinementCtx): void {
   const r = roles(o);
-  const uses: [string, AgentSpec | undefined][] = [
+  const roleUses: [string, AgentSpec | undefined][] = [
     ...r.reviewers.map((s): [string, AgentSpec] => ['reviewers uses', s]),
     ['analyzer uses', r.analyzer],
     ['fixer uses', r.fixer],
     ['gate-reviewer uses', r.gate],
   ];
+  // A fallback runs like the model before it: it needs the same command and price.
+  const uses = roleUses.flatMap(([what, s]) => [
+    [what, s] as [string, AgentSpec | undefined],
+    ...(s?.fallbacks ?? []).map((f): [string, AgentSpec] => [what, f]),
+  ]);
   const user = o.agent === 'command' ? 'agent is' : uses.find(([, s]) => s?.agent === 'command')?.[0];
   if (user && typeof o['agent-command'] !== 'string') {
     const message = `is required when ${user} "command". Example: agent-command: node .github/review-agent.mjs`;
     ctx.addIssue({ code: 'custom', path: ['agent-command'], message });
   }
   if (typeof o['max-cost-usd'] === 'number') unpricedModels(uses, o['model-prices'], ctx);
-  // SPEC §6: the gate is a second opinion on the fix, so it must not be the fixer's own model.
-  if (r.gate && r.gate.agent === r.fixer.agent && r.gate.model === r.fixer.model) {
+  // The gate is a second opinion on the fix, so none of its models may be one the fix came from.
+  const fixers = [r.fixer, ...(r.fixer.fallbacks ?? [])];
+  const same = r.gate && [r.gate, ...(r.gate.fallbacks ?? [])].find((g) =>
+    fixers.some((f) => f.agent === g.agent && f.model === g.model));
+  if (same) {
     const message =
-      `must differ from the fixer (${r.fixer.agent}:${r.fixer.model}). ` + 'Example: gate-reviewer: codex:gpt-5-codex';
+      `must differ from the fixer's models (${same.agent}:${same.model} is one). ` +
+      'Example: gate-reviewer: codex:gpt-5-codex';
     ctx.addIssue({ code: 'custom', path: ['gate-reviewer'], message });
   }
 }

@@ -1,5 +1,5 @@
 // The table of agent runs (reviewers, analyzer, fixer): model asked for and model
-// that answered, status, time, tokens and cost.
+// that answered, status (with the models a fallback answered for, and why), time, tokens and cost.
 import type { AgentRun } from '../roles/types.js';
 import { modelMatches } from '../agents/run-role.js';
 import { code, dash, fmtCost, fmtDuration, fmtInt, inline, table } from './format.js';
@@ -11,9 +11,7 @@ export function agentsTable(agents: AgentRun[]): string {
     inline(a.agent, 40),
     code(a.modelRequested),
     modelReported(a),
-    a.status === 'failed' && a.error
-      ? `${AGENT_STATUS_LABEL.failed} ${inline(a.error, 200)}`
-      : AGENT_STATUS_LABEL[a.status],
+    status(a),
     fmtDuration(a.durationMs),
     a.usage.inputTokens === null && a.usage.outputTokens === null
       ? dash
@@ -24,6 +22,15 @@ export function agentsTable(agents: AgentRun[]): string {
     ['Name', 'Agent', 'Model requested', 'Model reported', 'Status', 'Time', 'Tokens in / out', 'Cost'],
     rows,
   );
+}
+
+/** The status, the error of a failed run, and the models a fallback answered for and why. */
+function status(a: AgentRun): string {
+  const failed = a.status === 'failed' && a.error;
+  const label = failed ? `${AGENT_STATUS_LABEL.failed} ${inline(a.error!, 200)}` : AGENT_STATUS_LABEL[a.status];
+  if (!a.fellBackFrom?.length) return label;
+  const why = a.fellBackFrom.map((f) => `${code(f.spec)}: ${f.kind} (${inline(f.detail, 120)})`).join('; ');
+  return `${label} ${NOTE.fallback} ${why}`;
 }
 
 function modelReported(a: AgentRun): string {

@@ -102,6 +102,7 @@ export const NOTE = {
   afterOutput: 'Output after the fix',
   reviewOnly: '> [!NOTE]\n> Review-only run: no fixes will be made.',
   modelNotReported: 'not reported by CLI',
+  fallback: '· fallback, asked after',
   modelMismatch: '⚠️ mismatch',
   runLink: 'Workflow run',
   noRunLink: 'Workflow run link unavailable.',

@@ -8,6 +8,7 @@ import type { AgentSpec } from '../agents/types.js';
 import type { PrContext } from '../github/types.js';
 import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
+import type { ReviewerPanel } from '../roles/fallback.js';
 import { fillTemplate } from '../roles/prompts.js';
 
 /** Each reviewer's session (reviewer-1 → session id), kept by the loop from round to round. */
@@ -25,6 +26,8 @@ export interface ReviewerCall {
   concurrent: number;
   /** The round's reviewers. */
   reviewers: number;
+  /** The models the round's reviewers run: a fallback among them is skipped. */
+  panel?: ReviewerPanel;
 }
 
 export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, call: ReviewerCall) {
@@ -46,6 +49,7 @@ export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, cal
       concurrent: call.concurrent,
       // The loop checked that all the round's reviewers fit before the round (loop-steps.ts budgetSpent).
       fitAmong: call.reviewers,
+      ...(call.panel ? { panel: call.panel } : {}),
     });
   const sessionId = sessions.get(name) ?? null;
   const result = await freshIfResumeFailed(sessionId, await attempt(sessionId), () => {

@@ -7,6 +7,7 @@ import { BudgetSpent } from '../budget/budget.js';
 import type { CiRound } from '../ci/ci-round.js';
 import type { PrContext } from '../github/types.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
+import { reviewerPanel } from '../roles/fallback.js';
 import { writeContextDir } from '../roles/context-dir.js';
 import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';
@@ -106,9 +107,11 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const reviewers = plan.ciOnly ? [] : plan.reviewers;
   const concurrent = reviewers.length + (withAnalyzer ? 1 : 0);
   const sessions = plan.sessions ?? new Map<string, string>();
+  const panel = reviewerPanel(reviewers);
   const reviewerJobs = reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
-    const call = { name, spec, ctx, round, contextDir, laterRound: later, concurrent, reviewers: reviewers.length };
+    const n = reviewers.length;
+    const call = { name, spec, ctx, round, contextDir, laterRound: later, concurrent, reviewers: n, panel };
     return callReviewer(env, sessions, call);
   });
   const analyzerJob = withAnalyzer

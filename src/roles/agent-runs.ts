@@ -28,6 +28,8 @@ export async function freshIfResumeFailed<T>(
   fresh: () => Promise<RoleResult<T>>,
 ): Promise<RoleResult<T>> {
   if (!sessionId || result.outcome.ok || result.outcome.answer) return result;
+  // Out of quota is no lost session: a fresh one would fail the same way.
+  if (result.outcome.quota) return result;
   const next = await fresh();
   return { ...next, run: mergeRuns(result.run, next.run) };
 }

@@ -11,6 +11,7 @@ import { NO_USAGE, type AgentKind, type AgentSpec, type Invocation, type Role } 
 import type { Budget } from '../budget/budget.js';
 import type { PrContext } from '../github/types.js';
 import { writeContextDir, type ContextData } from './context-dir.js';
+import { withFallbacks, type ReviewerPanel } from './fallback.js';
 import { sharedPromptValues } from './prompt-data.js';
 import { fillTemplate, type PromptName, type Prompts } from './prompts.js';
 import type { AgentRun } from './types.js';
@@ -55,6 +56,8 @@ export interface RoleCall<T> {
   concurrent?: number;
   /** Calls of this role starting together, that the budget must cover all of; `concurrent` when not given. */
   fitAmong?: number;
+  /** The round's reviewers and the models they run: a fallback one of them runs is skipped. */
+  panel?: ReviewerPanel;
 }
 
 export interface RoleResult<T> {
@@ -62,7 +65,19 @@ export interface RoleResult<T> {
   run: AgentRun;
 }
 
+/**
+ * Calls the role's model, then its fallbacks (roles/fallback.ts) while the model cannot take the
+ * call. Each attempt is checked against the budget and charged to it on its own.
+ */
 export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<T>> {
+  const who = { name: call.name, ...(call.panel ? { panel: call.panel } : {}), ...(env.log ? { log: env.log } : {}) };
+  // A fallback starts a fresh session with the role's own prompt: the session was the first model's.
+  const fresh = (spec: AgentSpec): RoleCall<T> =>
+    ({ ...call, spec, sessionId: null, template: call.sessionId ? undefined : call.template });
+  return withFallbacks(call.spec, who, (spec, first) => callOnce(env, first ? call : fresh(spec)));
+}
+
+async function callOnce<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<T>> {
   // Throws BudgetSpent: no call starts once the budget is spent, or when it would not fit.
   env.budget?.beforeCall(`the ${call.name} call of round ${call.round}`, {
     role: call.role,

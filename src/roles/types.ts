@@ -1,4 +1,5 @@
 // What one agent call leaves behind for the reports: who ran, on which model, how it went.
+import type { QuotaKind } from '../agents/quota.js';
 import type { Usage } from '../agents/types.js';
 
 export type AgentStatus = 'ok' | 'failed' | 'skipped';
@@ -13,4 +14,9 @@ export interface AgentRun {
   error: string | null;
   durationMs: number;
   usage: Usage;
+  /**
+   * The models asked before this one, in order, that could not take the call (quota, rate
+   * limit, overload): the run's model answered as their fallback. Time and usage count them all.
+   */
+  fellBackFrom?: { spec: string; kind: QuotaKind; detail: string }[];
 }

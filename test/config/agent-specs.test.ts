@@ -100,11 +100,63 @@ describe('reviewer entries', () => {
 
   it('refuses a gate that is the fixer itself', () => {
     expect(problemsOf({ fixer: 'codex:gpt-5-codex', 'gate-reviewer': 'codex:gpt-5-codex' })).toEqual([
-      'Input "gate-reviewer" must differ from the fixer (codex:gpt-5-codex). Example: gate-reviewer: codex:gpt-5-codex',
+      "Input \"gate-reviewer\" must differ from the fixer's models (codex:gpt-5-codex is one). " +
+        'Example: gate-reviewer: codex:gpt-5-codex',
     ]);
     expect(parse({ fixer: 'codex:gpt-5-codex', 'gate-reviewer': 'claude-sonnet-4-5' }).gateReviewer).toEqual({
       agent: 'claude',
       model: 'claude-sonnet-4-5',
     });
+  });
+});
+
+describe('fallback models', () => {
+  it('reads `a || b` in every role, the input agent filling in bare models', () => {
+    const config = parse({
+      agent: 'codex',
+      reviewers: 'claude:claude-sonnet-4-5 || gpt-5-codex || gemini:gemini-2.5-pro  # two fallbacks\ngemini:gemini-2.5-pro',
+      analyzer: 'claude:claude-sonnet-4-5||codex:gpt-5-codex',
+      fixer: 'claude:claude-sonnet-4-5 || codex:gpt-5-codex',
+      'gate-reviewer': 'gemini:gemini-2.5-pro || opencode:google/gemini-2.5-pro',
+    });
+    expect(config.reviewers[0]).toEqual({
+      agent: 'claude',
+      model: 'claude-sonnet-4-5',
+      fallbacks: [{ agent: 'codex', model: 'gpt-5-codex' }, { agent: 'gemini', model: 'gemini-2.5-pro' }],
+    });
+    expect(config.reviewers[1]).toEqual({ agent: 'gemini', model: 'gemini-2.5-pro' });
+    expect(config.analyzer.fallbacks).toEqual([{ agent: 'codex', model: 'gpt-5-codex' }]);
+    expect(config.fixer.fallbacks).toEqual([{ agent: 'codex', model: 'gpt-5-codex' }]);
+    expect(config.gateReviewer?.fallbacks).toEqual([{ agent: 'opencode', model: 'google/gemini-2.5-pro' }]);
+  });
+
+  it('refuses an empty side, more than three fallbacks, or one model twice, naming the input with an example', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ reviewers: 'claude:claude-sonnet-4-5 ||' }, 'has an empty model before or after `||`'],
+      [{ fixer: '|| codex:gpt-5-codex' }, 'has an empty model before or after `||`'],
+      [{ analyzer: 'a || b || c || d || e' }, 'names 4 fallbacks; at most 3 are allowed'],
+      [{ reviewers: 'claude:claude-sonnet-4-5 || claude:claude-sonnet-4-5' }, 'names claude-sonnet-4-5 twice'],
+      [{ fixer: 'claude:x || claud:y' }, 'names an unknown agent "claud"'],
+    ];
+    for (const [inputs, words] of cases) {
+      const [problem] = problemsOf(inputs);
+      expect(problem).toContain(`Input "${Object.keys(inputs)[0]}"`);
+      expect(problem).toContain(words);
+      expect(problem).toContain('claude:claude-sonnet-4-5 || codex:gpt-5-codex');
+    }
+  });
+
+  it('refuses a gate model that is one of the fixer models, fallbacks included', () => {
+    const [problem] = problemsOf({
+      fixer: 'claude:claude-sonnet-4-5 || codex:gpt-5-codex',
+      'gate-reviewer': 'gemini:gemini-2.5-pro || codex:gpt-5-codex',
+    });
+    expect(problem).toContain("must differ from the fixer's models (codex:gpt-5-codex is one)");
+  });
+
+  it('needs agent-command for a command fallback, and a price for a fallback under max-cost-usd', () => {
+    const problems = problemsOf({ reviewers: 'claude:claude-sonnet-4-5 || command:my-model', 'max-cost-usd': '5' });
+    expect(problems.join('\n')).toContain('agent-command');
+    expect(problems.join('\n')).toContain('needs a price for model "my-model"');
   });
 });

@@ -43,6 +43,8 @@ export const WORKFLOW_PATH = '.github/workflows/pr-review-loop.yml';
 export interface ScenarioRule {
   role?: string;
   name?: string;
+  /** The model the call asked for (REVIEW_LOOP_MODEL). */
+  model?: string;
   round?: number;
   findingTitle?: string;
   /** Used up after its first match. */
@@ -80,6 +82,7 @@ export interface World {
 export interface AgentCall {
   role: string;
   name: string;
+  model: string;
   round: number;
   contextDir: string;
   /** The prompt the agent read on stdin. */

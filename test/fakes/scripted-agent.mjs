@@ -3,7 +3,7 @@
 // rule of the scenario (JSON file at $SCRIPTED_AGENT_SCENARIO) that matches its role,
 // instance name and round, and acts it out. Used by e2e tests and the demo.
 //
-// Rule: { role?, name?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
+// Rule: { role?, name?, model?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
 //         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
 //         rejectTitles?: { titlePart: reason } (with fixAll), sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ const index = scenario.rules.findIndex(
     !(r.once && existsSync(usedMarker(i))) &&
     (!r.role || r.role === role) &&
     (!r.name || r.name === name) &&
+    (!r.model || r.model === env.REVIEW_LOOP_MODEL) &&
     (r.round === undefined || r.round === round) &&
     (!r.findingTitle || findingTitle.includes(r.findingTitle)),
 );

@@ -7,6 +7,7 @@ export interface Encoded {
   contentType: string;
   /** Written one after another; SSE events for streams, one JSON body otherwise. */
   chunks: string[];
+  headers?: Record<string, string>;
 }
 
 const DEFAULT_USAGE: ReplyUsage = { inputTokens: 42, outputTokens: 7 };
@@ -92,17 +93,46 @@ function geminiBody(r: TextReply | ToolReply, model: string, u: ReplyUsage): unk
   };
 }
 
+/** Each provider's error type for a status, as its API sends it. */
+function errorType(protocol: Protocol, status: number): string {
+  if (protocol === 'anthropic') {
+    const types: Record<number, string> = { 401: 'authentication_error', 429: 'rate_limit_error', 529: 'overloaded_error' };
+    return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+  }
+  if (protocol === 'gemini') {
+    const types: Record<number, string> = { 401: 'UNAUTHENTICATED', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE' };
+    return types[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+  }
+  return status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+}
+
+const DAILY_QUOTA = {
+  '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+  violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_requests_per_model_per_day',
+    quotaId: 'GenerateRequestsPerDayPerProjectPerModel' }],
+};
+
 function errorBody(protocol: Protocol, r: ErrorReply): unknown {
   const message = r.message ?? `fake model error ${r.error}`;
-  const auth = r.error === 401;
-  if (protocol === 'anthropic') return { type: 'error', error: { type: auth ? 'authentication_error' : 'invalid_request_error', message } };
-  if (protocol === 'gemini') return { error: { code: r.error, message, status: auth ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' } };
-  return { error: { message, type: 'invalid_request_error', code: String(r.error) } };
+  const type = errorType(protocol, r.error);
+  if (protocol === 'anthropic') return { type: 'error', error: { type, message } };
+  if (protocol === 'gemini') {
+    return { error: { code: r.error, message, status: type, ...(r.quota ? { details: [DAILY_QUOTA] } : {}) } };
+  }
+  const openai = r.quota ? 'insufficient_quota' : type;
+  return { error: { message, type: openai, code: r.error === 429 ? openai : String(r.error) } };
 }
 
 /** `streaming` false is Gemini's plain generateContent: the same object as one JSON body. */
 export function encodeReply(protocol: Protocol, reply: Reply, askedModel: string | null, streaming = true): Encoded {
-  if (isError(reply)) return { status: reply.error, contentType: 'application/json', chunks: [JSON.stringify(errorBody(protocol, reply))] };
+  if (isError(reply)) {
+    const after = reply.retryAfter;
+    // `retry-after-ms` too: OpenCode's session retry reads it first; the SDKs take a 0 `retry-after` as absent.
+    const retry = { 'retry-after': String(after), 'retry-after-ms': String((after ?? 0) * 1000) };
+    const body = [JSON.stringify(errorBody(protocol, reply))];
+    const headers = after === undefined ? {} : { headers: retry };
+    return { status: reply.error, contentType: 'application/json', chunks: body, ...headers };
+  }
   if (isTool(reply) && typeof reply.tool.input === 'string' && protocol !== 'responses') {
     return encodeReply(protocol, { error: 400, message: 'fake script: string tool input needs the Responses protocol' }, askedModel);
   }

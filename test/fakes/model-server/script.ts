@@ -30,10 +30,19 @@ export interface ToolReply extends ReplyBase {
   tool: { name: string; input: Record<string, unknown> | string; id?: string };
 }
 
-/** An HTTP error answer (a 4xx fails fast in every CLI; 5xx makes them retry). */
+/**
+ * An HTTP error answer (a 4xx fails fast in every CLI; 5xx makes them retry). The body has the
+ * provider's own error type for the status (429 `rate_limit_error` / `RESOURCE_EXHAUSTED` /
+ * `rate_limit_exceeded`, 529 `overloaded_error`). `quota` says the account's quota is spent, not
+ * a short rate limit, as each API says it: OpenAI's `insufficient_quota` (Codex does not retry
+ * it), Gemini's QuotaFailure on a per-day quota (Gemini CLI does not retry it). `retryAfter`
+ * sends a `retry-after` header: 0 makes a CLI that honours it (Codex, OpenCode) retry at once.
+ */
 export interface ErrorReply extends ReplyBase {
   error: number;
   message?: string;
+  quota?: boolean;
+  retryAfter?: number;
 }
 
 export type Reply = TextReply | ToolReply | ErrorReply;

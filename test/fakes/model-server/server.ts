@@ -126,7 +126,7 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     if (reply.delayMs) await sleep(reply.delayMs);
     if (res.destroyed) return; // the CLI was killed while we waited
     const enc = encodeReply(route.protocol, reply, modelReq.model, route.streaming);
-    res.writeHead(enc.status, { 'content-type': enc.contentType, 'cache-control': 'no-cache' });
+    res.writeHead(enc.status, { 'content-type': enc.contentType, 'cache-control': 'no-cache', ...enc.headers });
     for (const chunk of enc.chunks) res.write(chunk);
     res.end();
   }
