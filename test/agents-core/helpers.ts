@@ -32,8 +32,12 @@ async function aliveNow(pid: number): Promise<boolean> {
   return state !== '' && state !== 'Z';
 }
 
-/** Polls until `pid` is gone; returns false if it is still alive after `ms`. */
-export async function waitGone(pid: number, ms = 1500): Promise<boolean> {
+/**
+ * Polls until `pid` is gone; returns false if it is still alive after `ms`. A killed process is
+ * gone in milliseconds on an idle machine, but a loaded one (two suites on two cores) took over
+ * 1.5 s: the bound only ends a wait that would never end.
+ */
+export async function waitGone(pid: number, ms = 20_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (!(await aliveNow(pid))) return true;

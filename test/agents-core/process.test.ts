@@ -135,7 +135,7 @@ describe('runProcess: timeouts and process groups', () => {
       const parent = runProcess(spec(NODE, [fake('parent-runner.mjs'), bundle, pidFile], { timeoutMs: 10_000 }));
       const { readFile } = await import('node:fs/promises');
       let text = '';
-      for (let i = 0; i < 200 && text === ''; i++) {
+      for (const until = Date.now() + 30_000; Date.now() < until && text === '';) {
         text = await readFile(pidFile, 'utf8').catch(() => '');
         if (text === '') await new Promise((r) => setTimeout(r, 25));
       }
