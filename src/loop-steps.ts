@@ -21,6 +21,8 @@ import type { PushPlan } from './preflight/push-plan.js';
 import type { ReportContext } from './report/format.js';
 import type { Publisher } from './report/publish.js';
 import { createInlineReview } from './report/inline-review.js';
+import { redactFinding } from './review/redact-finding.js';
+import type { Finding } from './review/types.js';
 import type { Cancellation } from './cancellation.js';
 import { roundReports } from './report/round-reports.js';
 import type { StateWriter } from './report/state.js';
@@ -119,9 +121,21 @@ export function loopSteps(w: RunWiring): LoopSteps {
       await checkout.beforeRound();
       return loadPrContext(octokit, repo, m, budget, { git, log }, since);
     },
-    review: (plan) =>
-      runReviewRound(roleEnv, { ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions }),
-    fix: (ctx, round, findings) => runFixRound(fixEnv, ctx, round, findings),
+    // Findings and the fixer's words are redacted where they are made: see redact-finding.ts.
+    review: async (plan) => {
+      const outcome = await runReviewRound(roleEnv, {
+        ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions,
+      });
+      const { record } = outcome;
+      const redacted = (fs: Finding[]) => fs.map((f) => redactFinding(f, w.redact));
+      return { ...outcome, record: { ...record, findings: redacted(record.findings), stuck: redacted(record.stuck) } };
+    },
+    fix: async (ctx, round, findings) => {
+      const rec = await runFixRound(fixEnv, ctx, round, findings);
+      rec.fixed = rec.fixed.map((f) => ({ ...f, description: w.redact(f.description) }));
+      rec.rejected = rec.rejected.map((r) => ({ ...r, reason: w.redact(r.reason) }));
+      return rec;
+    },
     ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer, inline, ciAttempts }),
     hook: (point, info) => hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),

@@ -82,7 +82,9 @@ async function attemptFix(
     if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
     takeResult(rec, answer);
 
-    rec.commitSha = await squashSince(env.git, previousHeadSha, fixCommitMessage(round, rec.fixed, findings), {
+    // The message goes into the repository's history: the fixer's words in it are redacted too.
+    const message = env.redact(fixCommitMessage(round, rec.fixed, findings));
+    rec.commitSha = await squashSince(env.git, previousHeadSha, message, {
       exclude: env.commitExclude,
     });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');

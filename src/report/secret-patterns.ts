@@ -15,8 +15,14 @@ interface SecretRule {
 }
 
 const whole: Replacer = () => REDACTED;
+/** A multi-line secret becomes one [REDACTED] a line: the text keeps its lines. */
+const keepLines: Replacer = (m) => m.replace(/[^\n]+/g, REDACTED);
 const hasDigit = (s: string): boolean => /\d/.test(s);
 const PEM_BEGIN = '-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----';
+// What a PEM block holds between its BEGIN and END lines: base64 and its header lines
+// (Proc-Type: 4,ENCRYPTED), and backslashes for a block written inside a JSON string (\n).
+// Nothing else, so a block never swallows a fence, a quote or markup that neutralisation made inert.
+const PEM_BODY = '[A-Za-z0-9+/=:,.\\\\\\- \\t\\r\\n]';
 
 /**
  * Whether an assigned value looks like a real credential rather than code
@@ -49,12 +55,16 @@ const ASSIGNMENT = new RegExp(
 const STRUCTURAL_FIRST: readonly SecretRule[] = [
   {
     name: 'private-key',
-    re: new RegExp(`${PEM_BEGIN}[\\s\\S]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'),
-    replace: whole,
+    re: new RegExp(`${PEM_BEGIN}${PEM_BODY}{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'),
+    replace: keepLines,
   },
-  // A block cut off before its END line: redact up to the next blank line, quote (the
-  // end of a JSON string) or the end.
-  { name: 'private-key-open', re: new RegExp(`${PEM_BEGIN}[^"'\`]*?(?=\\n[ \\t]*\\n|["'\`]|$)`, 'g'), replace: whole },
+  // A block cut off before its END line: redact up to the next blank line, anything that is not
+  // key material (a quote ending a JSON string, a fence), or the end.
+  {
+    name: 'private-key-open',
+    re: new RegExp(`${PEM_BEGIN}${PEM_BODY}*?(?=\\n[ \\t]*\\n|(?!${PEM_BODY})[\\s\\S]|$)`, 'g'),
+    replace: keepLines,
+  },
   {
     name: 'url-credentials',
     re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/?#@:[\]]+:[^\s/?#@]+@/gi,
@@ -124,13 +134,32 @@ export function redactExactValues(text: string, secrets: readonly string[]): str
   return text.replace(new RegExp(values.map(escapeRegExp).join('|'), 'g'), REDACTED);
 }
 
-/** Replaces every secret-like string matched by SECRET_RULES. */
+const MULTI_LINE = new Set(['private-key', 'private-key-open']);
+
+/**
+ * Replaces every secret-like string matched by SECRET_RULES. Every rule but the private-key
+ * blocks runs on one line at a time, and a key block keeps its lines: so redaction never joins,
+ * splits or removes a line, and a fence, quote or HTML opener that neutralisation put on a line
+ * stays what it was (a rule's `\s*` once ran from `token:` across a newline into a fence line).
+ */
 export function redactPatterns(text: string): string {
   const lower = text.toLowerCase();
+  const present = SECRET_RULES.filter((r) => !r.keywords?.length || r.keywords.some((k) => lower.includes(k)));
   let out = text;
-  for (const rule of SECRET_RULES) {
+  for (const rule of present) if (MULTI_LINE.has(rule.name)) out = out.replace(rule.re, rule.replace as Replace);
+  const perLine = present.filter((r) => !MULTI_LINE.has(r.name));
+  return out.split('\n').map((line) => redactLine(line, perLine)).join('\n');
+}
+
+type Replace = (m: string, ...a: unknown[]) => string;
+
+function redactLine(line: string, rules: typeof SECRET_RULES): string {
+  if (line.length < 4) return line;
+  const lower = line.toLowerCase();
+  let out = line;
+  for (const rule of rules) {
     if (rule.keywords?.length && !rule.keywords.some((k) => lower.includes(k))) continue;
-    out = out.replace(rule.re, rule.replace as (m: string, ...a: unknown[]) => string);
+    out = out.replace(rule.re, rule.replace as Replace);
   }
   return out;
 }

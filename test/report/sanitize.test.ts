@@ -44,12 +44,15 @@ describe('sanitize: secret kinds', () => {
     expect(sanitize('api_key=Zx9-44kq_Lm2')).toBe(`api_key=${REDACTED}`);
   });
 
-  it('redacts a private key block whole, and one cut off before END', () => {
+  // Line by line: redaction never joins lines, so it cannot change the structure around a block.
+  it('redacts every line of a private key block, and of one cut off before END', () => {
     const body = j('MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', '\n', 'BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj');
     const block = j('-----BEGIN ', 'RSA PRIVATE KEY-----\n', body, '\n-----END RSA PRIVATE KEY-----');
-    expect(sanitize(`before\n${block}\nafter`)).toBe(`before\n${REDACTED}\nafter`);
+    const four = Array(4).fill(REDACTED).join('\n');
+    expect(sanitize(`before\n${block}\nafter`)).toBe(`before\n${four}\nafter`);
     const open = j('-----BEGIN ', 'OPENSSH PRIVATE KEY-----\n', body);
-    expect(sanitize(`key:\n${open}\n\nnext paragraph`)).toBe(`key:\n${REDACTED}\n\nnext paragraph`);
+    const three = Array(3).fill(REDACTED).join('\n');
+    expect(sanitize(`key:\n${open}\n\nnext paragraph`)).toBe(`key:\n${three}\n\nnext paragraph`);
   });
 
   it('redacts credentials embedded in URLs and keeps the host', () => {

@@ -1,0 +1,20 @@
+// A finding's text is an agent's (or a hook's, or a CI log's) and may quote a secret it read in
+// the code. It goes to many places: report comments and their hidden state, inline comments and
+// replies, the job summary, the log, annotations, the fix commit message. The hidden state is
+// written with characters escaped, where no later redaction would see a secret. So a finding is
+// redacted once, when the round produces it, and every place gets the redacted text.
+import type { Finding } from './types.js';
+
+export function redactFinding(f: Finding, redact: (text: string) => string): Finding {
+  const out: Finding = {
+    ...f,
+    title: redact(f.title),
+    description: redact(f.description),
+    suggestion: f.suggestion === null ? null : redact(f.suggestion),
+  };
+  if (typeof f.replacement === 'string') out.replacement = redact(f.replacement);
+  if (f.members) {
+    out.members = f.members.map((m) => ({ ...m, title: redact(m.title), description: redact(m.description) }));
+  }
+  return out;
+}
