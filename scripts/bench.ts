@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { sanitize } from '../src/report/sanitize.js';
 import { composeComment } from '../src/report/state.js';
 import { groupFindings, normalizeFinding } from '../src/review/findings.js';
+import { stripHidden } from '../src/security/untrusted.js';
 import { generatedFiles } from '../test/fakes/git-sandbox.js';
 import { actionNode } from '../test/e2e/action-node.js';
 import { createWorld } from '../test/e2e/harness.js';
@@ -99,6 +100,23 @@ for (let i = 0; i < 5; i++) {
 }
 samples.sort((a, b) => a - b);
 rows.push(['group 5 × 1,000 findings in one file', ms(samples[2]!), 'median of 5; target ≤ 200 ms']);
+
+// Untrusted text is cleaned in linear time: 1 MB of each worst input found (64 KB of the first took
+// 1.1 s when the cleaning backtracked). Median of 3 per input; the slowest input is the row.
+const worst: [string, string][] = [
+  ['tags never closed', '<a '], ['hidden tags never closed', '<a hidden '], ['nested hidden', '<div hidden>'],
+  ['images never closed', '!['], ['comments never closed', '<!--'], ['a tag per character', '<b>x'],
+];
+const stripTimes = worst.map(([name, unit]) => {
+  const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+  const runs = [0, 1, 2].map(() => {
+    const t0 = performance.now();
+    stripHidden(text);
+    return performance.now() - t0;
+  }).sort((a, b) => a - b);
+  return [name, runs[1]!] as const;
+}).sort((a, b) => b[1] - a[1]);
+rows.push(['clean 1 MB of untrusted text, worst input', ms(stripTimes[0]![1]), `${stripTimes[0]![0]}; median of 3`]);
 
 const world = await createWorld();
 try {

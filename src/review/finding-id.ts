@@ -16,12 +16,17 @@ const CATEGORY_CODES: Record<string, string> = {
   other: 'OTHER',
 };
 
+const codes = new Map<string, string>();
+
+/** The category's code; remembered, since grouping asks it of the same few categories many times. */
 export function categoryCode(category: string): string {
-  const key = category.trim().toLowerCase();
-  const known = CATEGORY_CODES[key];
-  if (known) return known;
-  const letters = key.replace(/[^a-z0-9]/g, '').slice(0, 5).toUpperCase();
-  return letters || 'OTHER';
+  let code = codes.get(category);
+  if (code === undefined) {
+    const key = category.trim().toLowerCase();
+    code = CATEGORY_CODES[key] ?? (key.replace(/[^a-z0-9]/g, '').slice(0, 5).toUpperCase() || 'OTHER');
+    if (codes.size < 1000) codes.set(category, code);
+  }
+  return code;
 }
 
 export function findingId(f: { category: string; file: string | null; line: number | null; title: string }): string {

@@ -4,7 +4,9 @@ import type { RawFinding } from '../agents/envelope.js';
 import { priorityRank as rank } from '../priority.js';
 import { findingId } from './finding-id.js';
 import { GroupIndex } from './group-index.js';
-import { contentCache, namesSharedWith, sameProblem, titleWordCache, type ContentCache } from './similarity.js';
+import {
+  contentCache, namesSharedWith, sameProblem, TITLE_THRESHOLD, titleSimilarity, titleWordCache, type ContentCache,
+} from './similarity.js';
 import type { Counts, Finding, FindingMember } from './types.js';
 
 export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
@@ -45,22 +47,50 @@ function range(line: number | null, endLine?: number | null, replacement?: strin
  * the result is deterministic.
  */
 export function groupFindings(findings: Finding[]): Finding[] {
-  const members = new Map<Finding, Finding[]>();
+  const groups = new Map<Finding, GroupParts>();
   const index = new GroupIndex<Finding>();
   const words = titleWordCache();
   const content = contentCache();
+  const titleMatch = (titles: Set<string>, title: string): boolean => {
+    for (const t of titles) if (titleSimilarity(t, title, words) >= TITLE_THRESHOLD) return true;
+    return false;
+  };
   for (const f of findings) {
     const match = index.candidates(f).find((g) => {
+      const parts = groups.get(g)!;
+      // Where either side has no line, sameProblem reads only the titles: each title is asked once.
+      if (f.line == null) return titleMatch(parts.titles, f.title);
+      if (titleMatch(parts.unplacedTitles, f.title)) return true;
       const crossReviewer = !g.reportedBy.some((r) => f.reportedBy.includes(r));
-      return members.get(g)!.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer }));
+      for (const m of parts.placed.values()) {
+        if (sameProblem(m, f, { useLines: true, words, content, crossReviewer })) return true;
+      }
+      return false;
     });
     const group = match ?? { ...f, reportedBy: [] };
-    if (!match) members.set(group, []);
-    members.get(group)!.push(f);
+    if (!match) groups.set(group, { members: [], titles: new Set(), unplacedTitles: new Set(), placed: new Map() });
+    const parts = groups.get(group)!;
+    parts.members.push(f);
+    parts.titles.add(f.title);
+    if (f.line == null) parts.unplacedTitles.add(f.title);
+    else {
+      const key = [f.category, f.line, f.endLine, f.title, f.description, f.suggestion].join('\u0000');
+      if (!parts.placed.has(key)) parts.placed.set(key, f);
+    }
     for (const r of f.reportedBy) if (!group.reportedBy.includes(r)) group.reportedBy.push(r);
     index.add(group, f);
   }
-  return sortFindings([...members].map(([group, all]) => shownGroup(all, group.reportedBy, content)));
+  return sortFindings([...groups].map(([group, parts]) => shownGroup(parts.members, group.reportedBy, content)));
+}
+
+/** A group's members, and the parts of them that grouping compares, each once. */
+interface GroupParts {
+  members: Finding[];
+  titles: Set<string>;
+  /** Titles of members without a line. */
+  unplacedTitles: Set<string>;
+  /** Members with a line, one for each distinct set of what sameProblem reads. */
+  placed: Map<string, Finding>;
 }
 
 /** The group as the report shows it: its clearest member's fields, every reporter, every member. */

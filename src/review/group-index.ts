@@ -6,16 +6,14 @@
 // order they were created, so "the first group that matches" is what a full scan would find.
 import { LINE_WINDOW, type Comparable } from './similarity.js';
 
-interface Entry<G> {
-  group: G;
-  order: number;
-}
-
 interface FileGroups<G> {
-  noLine: Entry<G>[];
-  /** Members by every line of their range. */
-  byLine: Map<number, Entry<G>[]>;
-  all: Entry<G>[];
+  /** Groups with a member without a line (or with a range too long to index), each once. */
+  noLine: Set<G>;
+  /** Groups by every line of their members' ranges. */
+  byLine: Map<number, Set<G>>;
+  /** Every group with a member in the file, each once, oldest first. */
+  all: G[];
+  inFile: Set<G>;
 }
 
 export class GroupIndex<G> {
@@ -24,18 +22,23 @@ export class GroupIndex<G> {
 
   /** Indexes `member` as a member of `group` (a new group is ordered after every earlier one). */
   add(group: G, member: Comparable): void {
-    let order = this.orderOf.get(group);
-    if (order === undefined) this.orderOf.set(group, (order = this.orderOf.size));
-    const entry = { group, order };
+    if (!this.orderOf.has(group)) this.orderOf.set(group, this.orderOf.size);
     const file = this.fileGroups(member.file);
-    file.all.push(entry);
+    if (!file.inFile.has(group)) {
+      file.inFile.add(group);
+      file.all.push(group);
+    }
     const span = lineSpan(member);
     // No line, or a range too long to index line by line: a candidate for every finding of the file.
     if (!span) {
-      file.noLine.push(entry);
+      file.noLine.add(group);
       return;
     }
-    for (let l = span.start; l <= span.end; l++) file.byLine.set(l, [...(file.byLine.get(l) ?? []), entry]);
+    for (let l = span.start; l <= span.end; l++) {
+      let at = file.byLine.get(l);
+      if (!at) file.byLine.set(l, (at = new Set()));
+      at.add(group);
+    }
   }
 
   /** Groups that may hold the same problem as `f`, oldest first, each once. */
@@ -43,24 +46,17 @@ export class GroupIndex<G> {
     const file = this.files.get(f.file);
     if (!file) return [];
     const span = lineSpan(f);
-    let entries: Entry<G>[];
-    if (!span) entries = file.all;
-    else {
-      entries = [...file.noLine];
-      for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
-        entries.push(...(file.byLine.get(l) ?? []));
-      }
+    if (!span) return file.all;
+    const found = new Set(file.noLine);
+    for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
+      for (const g of file.byLine.get(l) ?? []) found.add(g);
     }
-    const seen = new Set<G>();
-    return entries
-      .sort((a, b) => a.order - b.order)
-      .filter((e) => !seen.has(e.group) && seen.add(e.group))
-      .map((e) => e.group);
+    return [...found].sort((a, b) => this.orderOf.get(a)! - this.orderOf.get(b)!);
   }
 
   private fileGroups(name: string | null): FileGroups<G> {
     let file = this.files.get(name);
-    if (!file) this.files.set(name, (file = { noLine: [], byLine: new Map(), all: [] }));
+    if (!file) this.files.set(name, (file = { noLine: new Set(), byLine: new Map(), all: [], inFile: new Set() }));
     return file;
   }
 }

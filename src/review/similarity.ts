@@ -4,8 +4,8 @@
 // - same file (after following renames), and, when the caller compares lines, ranges that overlap
 //   or lie within LINE_WINDOW lines of each other;
 // - then either titles that say the same (word-set Jaccard >= TITLE_THRESHOLD), or, for findings
-//   of two different reviewers, a link by content: the same kind of problem (category) described
-//   with the same code names and similar words. Real models never word one problem alike, so the
+//   of two different reviewers at known, near lines, a link by content: the same kind of problem
+//   (category) described with the same code names and similar words. Real models never word one problem alike, so the
 //   title alone misses most agreement; but one reviewer may report two bugs on one line, so its own
 //   findings are only ever joined by their titles.
 import { codeNames, sharedCount } from './code-names.js';
@@ -110,7 +110,9 @@ export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptio
   // stay apart. Over-reporting beats dropping a bug from the fix payload.
   const sameSpot = opts.useLines && a.line != null && a.line === b.line;
   if (sameSpot && sameKind && sim >= TITLE_THRESHOLD / 2) return true;
-  return Boolean(opts.crossReviewer) && sameKind && linkedByContent(a, b, opts.content ?? contentCache());
+  // A content link needs a place too: both lines known and near (the file alone is too wide a place).
+  const placed = opts.useLines && a.line != null && b.line != null;
+  return Boolean(opts.crossReviewer) && placed && sameKind && linkedByContent(a, b, opts.content ?? contentCache());
 }
 
 /** Ranges that overlap or lie within LINE_WINDOW lines; an unknown line is near anything. */

@@ -88,3 +88,23 @@ describe('cleanDeep', () => {
     expect(cleanDeep(input)).toEqual({ title: 'ab', n: 7, ok: true, none: null, files: [{ filename: 'src/evil.js', additions: 1 }] });
   });
 });
+
+describe('stripHidden in linear time', () => {
+  // The worst inputs found for each pass, 1 MB each. A quadratic pass takes minutes on these (64 KB
+  // of "<a " took 1.1 s before); the bound only catches that, it does not time a healthy pass.
+  const MB = 1_000_000;
+  const fill = (unit: string, head = '', tail = '') => head + unit.repeat(Math.ceil(MB / unit.length)) + tail;
+  it.each([
+    ['tags never closed', fill('<a ')],
+    ['hidden tags never closed', fill('<a hidden ')],
+    ['nested hidden elements', fill('<div hidden>')],
+    ['quoted attributes never closed', fill(' alt="', '<img', '>')],
+    ['images never closed', fill('![')],
+    ['comments never closed', fill('<!--')],
+    ['a tag per character', fill('<b>x')],
+  ])('%s', (_name, text) => {
+    const started = performance.now();
+    stripHidden(text);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
