@@ -18,6 +18,7 @@ import { generatedFiles } from '../test/fakes/git-sandbox.js';
 import { actionNode } from '../test/e2e/action-node.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
+import { sandboxBenchRows } from './bench-sandbox.js';
 import { tokenBenchRows } from './bench-tokens.js';
 
 const rows: [string, string, string][] = [];
@@ -25,7 +26,13 @@ const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 // Issue 10: tokens of a two-round loop with the real CLIs, before and after; a half budget.
 // BENCH_ONLY=tokens runs just this part.
+if (process.env.BENCH_ONLY === 'sandbox') {
+  rows.push(...(await sandboxBenchRows()));
+  printRows();
+  process.exit(0);
+}
 rows.push(...(await tokenBenchRows()));
+rows.push(...(await sandboxBenchRows()));
 if (process.env.BENCH_ONLY === 'tokens') {
   printRows();
   process.exit(0);

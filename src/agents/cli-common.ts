@@ -13,6 +13,8 @@ export { processFailure, stderrTail } from './failure.js';
 export interface CliAdapterOptions {
   /** The CLI executable; default: its name, looked up on PATH. */
   binPath?: string;
+  /** Paths the workflow's own command line names, shown to the call (the `command` agent). */
+  shown?: readonly string[];
   /** The environment to scrub and pass on; default process.env. */
   baseEnv?: NodeJS.ProcessEnv;
   /** This CLI's map from the `agent-config` input, merged into the config the adapter writes. */
@@ -61,7 +63,8 @@ export async function runCli(
   await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
   const base = { command: opts.binPath ?? kind, args, cwd: inv.cwd, env, timeoutMs: inv.timeoutMs };
   const spec = stdin === undefined ? base : { ...base, stdin };
-  return opts.sandbox ? opts.sandbox.run(spec, callAccess(inv)) : runProcess(spec);
+  const access = { ...callAccess(inv), ...(opts.shown ? { shown: opts.shown } : {}) };
+  return opts.sandbox ? opts.sandbox.run(spec, access) : runProcess(spec);
 }
 
 /** The role's failure, naming the CLI, the role instance, the model and the cause, with the stderr tail. */

@@ -4,6 +4,7 @@
 // and redirections, with its state folder as HOME; it may say what it spent (command-usage.ts).
 import { cliEnv, cliError, processFailure, runCli, type CliAdapterOptions } from './cli-common.js';
 import { mkdir } from 'node:fs/promises';
+import { namedPaths } from '../sandbox/named-paths.js';
 import { clearUsage, readUsage, usageFile } from './command-usage.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
@@ -12,7 +13,7 @@ export type CommandAdapterOptions = Pick<CliAdapterOptions, 'baseEnv' | 'secretV
 export function createCommandAdapter(commandLine: string, opts: CommandAdapterOptions = {}): AgentAdapter {
   if (commandLine.trim() === '')
     throw new Error('agent-command is empty: give a command line that reads the prompt on stdin');
-  const shell: CliAdapterOptions = { ...opts, binPath: '/bin/sh' };
+  const shell: CliAdapterOptions = { ...opts, binPath: '/bin/sh', shown: namedPaths(commandLine) };
   return {
     kind: 'command',
     async run(inv: Invocation): Promise<AgentAnswer> {

@@ -38,6 +38,11 @@ export interface RunAs {
   gid: number;
   /** Set when the user is reached through sudo (we are not root). */
   sudoUser?: string;
+  /**
+   * A sandbox command line (bubblewrap … setpriv …) started as root that becomes the user
+   * itself; the command follows it. Absent: the child is started as the user directly.
+   */
+  jail?: readonly string[];
   killMarked: (marker: string) => Promise<void>;
 }
 
@@ -74,9 +79,15 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
 /** The command line that starts `spec` as its user: sudo re-sets PATH (secure_path), so it is given again. */
 function commandLine(spec: ProcessSpec): { command: string; args: string[] } {
   const user = spec.runAs?.sudoUser;
-  if (!user) return { command: spec.command, args: spec.args };
+  const jail = spec.runAs?.jail;
+  if (!user && !jail) return { command: spec.command, args: spec.args };
   const keep = ['PATH', 'HOME'].flatMap((k) => (spec.env[k] !== undefined ? [`${k}=${spec.env[k]}`] : []));
-  return { command: 'sudo', args: ['-n', '-E', '-u', user, '--', '/usr/bin/env', ...keep, spec.command, ...spec.args] };
+  const inner = ['/usr/bin/env', ...keep, spec.command, ...spec.args];
+  if (jail) {
+    const argv = [...jail, ...inner];
+    return user ? { command: 'sudo', args: ['-n', '-E', '--', ...argv] } : { command: argv[0]!, args: argv.slice(1) };
+  }
+  return { command: 'sudo', args: ['-n', '-E', '-u', user!, '--', ...inner] };
 }
 
 function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Promise<ProcessResult> {
@@ -115,7 +126,8 @@ function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Prom
 
     try {
       const { command, args } = commandLine(spec);
-      const asUser = spec.runAs && !spec.runAs.sudoUser ? { uid: spec.runAs.uid, gid: spec.runAs.gid } : {};
+      const direct = spec.runAs && !spec.runAs.sudoUser && !spec.runAs.jail;
+      const asUser = direct ? { uid: spec.runAs!.uid, gid: spec.runAs!.gid } : {};
       child = spawn(command, args, {
         cwd: spec.cwd,
         env: spec.env,

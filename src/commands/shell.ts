@@ -2,6 +2,7 @@
 // checkout, stderr folded into stdout, the token-free environment, the agent timeout, and as
 // the sandbox user with write access to the work tree (plus any folder the command owns).
 import { runProcess, type ProcessResult } from '../agents/process.js';
+import { namedPaths } from '../sandbox/named-paths.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 
 export interface ShellEnv {
@@ -10,6 +11,11 @@ export interface ShellEnv {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   sandbox?: Sandbox;
+  /**
+   * The command line comes from the workflow or the base branch's config (verify, hooks), not
+   * from an agent: the paths it names are shown to its call (src/sandbox/named-paths.ts).
+   */
+  trustedCommand?: boolean;
 }
 
 /** Runs one command line; `owned` are folders of its own it may write besides the work tree. */
@@ -21,7 +27,8 @@ export async function runShell(command: string, shell: ShellEnv, owned: string[]
     env: shell.env,
     timeoutMs: shell.timeoutMs,
   };
-  return shell.sandbox ? shell.sandbox.run(spec, { workTree: shell.cwd, owned }) : runProcess(spec);
+  const shown = shell.trustedCommand ? { shown: namedPaths(command) } : {};
+  return shell.sandbox ? shell.sandbox.run(spec, { workTree: shell.cwd, owned, ...shown }) : runProcess(spec);
 }
 
 /** True when the command exited 0 within its time. */

@@ -3,14 +3,15 @@
 //   get o+x (enter, not list) where they lack it, restored when the run ends;
 // - read: a context folder becomes group-readable by the user's group;
 // - own: a CLI state home or a hook's scratch folder is the user's for one call;
-// - the work tree: every entry but `.git` is the user's for one call, and the top folder is
-//   group-writable with the sticky bit, so the user can add files at the top but can neither
+// - the work tree: what the PR's tree tracks and what the run's calls created are the user's for
+//   one call (never `.git`, never what an earlier step of the job left there), and the top folder
+//   is group-writable with the sticky bit, so the user can add files at the top but can neither
 //   remove nor replace `.git` (unlink(2): in a sticky folder only the entry's owner may).
 // After the call everything the user owns under a granted path goes back to its owner.
 import { statSync, type Stats } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { mustAsRoot, type Privilege } from './privilege.js';
+import { exec, mustAsRoot, type Privilege } from './privilege.js';
 import type { SandboxUser } from './user.js';
 
 interface Owner {
@@ -81,12 +82,18 @@ export class AccessGrants {
     };
   }
 
-  /** Write access to a checkout for one call, keeping `.git` out of reach. */
-  async workTree(top: string): Promise<() => Promise<void>> {
+  /**
+   * Write access to a checkout for one call, keeping `.git` out of reach: what the PR's tree
+   * tracks (and the folders holding it), and what the run's calls created; never what was there
+   * before the run and is not tracked (`before`: a credentials file an earlier step wrote keeps
+   * its owner and mode, and so stays unreadable if it was private).
+   */
+  async workTree(top: string, before: ReadonlySet<string>): Promise<() => Promise<void>> {
     const owner = await ownerOf(top);
     const topMode = (await stat(top)).mode & 0o7777;
-    const entries = (await readdir(top)).filter((e) => e !== '.git').map((e) => path.join(top, e));
-    if (entries.length) await mustAsRoot(this.privilege, ['chown', '-R', '--', this.ids(this.user), ...entries]);
+    const { files, dirs, created } = await grantable(top, before);
+    await this.chownEach([...dirs, ...files]);
+    if (created.length) await this.chownEach(created, ['-R']);
     await mustAsRoot(this.privilege, ['chgrp', '--', String(this.user.gid), top]);
     await mustAsRoot(this.privilege, ['chmod', 'g+rwx,+t', '--', top]);
     return async () => {
@@ -94,6 +101,13 @@ export class AccessGrants {
       await mustAsRoot(this.privilege, ['chgrp', '--', String(owner.gid), top]);
       await mustAsRoot(this.privilege, ['chmod', (topMode & 0o7777).toString(8), '--', top]);
     };
+  }
+
+  /** chown to the user, as few commands as the argument size allows; never through a link. */
+  private async chownEach(paths: readonly string[], flags: string[] = []): Promise<void> {
+    for (const batch of batches(paths)) {
+      await mustAsRoot(this.privilege, ['chown', '-h', ...flags, '--', this.ids(this.user), ...batch]);
+    }
   }
 
   /** Undoes every o+x this run added (newest first, so inner folders go before outer ones). */
@@ -136,6 +150,61 @@ export class AccessGrants {
   private ids(o: Owner): string {
     return `${o.uid}:${o.gid}`;
   }
+}
+
+/**
+ * The paths of a checkout the sandbox may write: tracked files (submodules' included) that
+ * exist, the folders that hold them, and untracked entries that were not there before the run.
+ */
+async function grantable(top: string, before: ReadonlySet<string>) {
+  const tracked = await listed(top, ['--recurse-submodules']);
+  const files: string[] = [];
+  const dirs = new Set<string>();
+  for (const rel of tracked) {
+    const abs = path.join(top, rel);
+    if (!(await lstat(abs).catch(() => null))) continue; // deleted in the work tree
+    files.push(abs);
+    for (let d = path.dirname(rel); d !== '.' && !dirs.has(d); d = path.dirname(d)) dirs.add(d);
+  }
+  const created = (await untrackedEntries(top)).filter((rel) => !before.has(rel)).map((rel) => path.join(top, rel));
+  return { files, dirs: [...dirs].map((d) => path.join(top, d)), created };
+}
+
+/** Untracked entries of a checkout, ignored ones included; a wholly untracked folder is one entry. */
+export function untrackedEntries(top: string): Promise<string[]> {
+  return listed(top, ['--others', '--directory']);
+}
+
+async function listed(top: string, args: string[]): Promise<string[]> {
+  // The action's own git with nothing from the checkout that could run a program (no
+  // fsmonitor, no hooks) and no global or system config.
+  const r = await exec('git', ['-C', top, '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null',
+    'ls-files', '-z', ...args], GIT_ENV);
+  if (r.code !== 0) throw new Error(`git ls-files in ${top} failed: ${r.stderr.trim().slice(-300)}`);
+  return r.stdout.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, ''));
+}
+
+const GIT_ENV = {
+  PATH: '/usr/local/bin:/usr/bin:/bin',
+  LC_ALL: 'C',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+
+/** Argument lists of at most 64 KiB, so no command line comes near the system's limit. */
+function* batches(paths: readonly string[]): Generator<string[]> {
+  let batch: string[] = [];
+  let size = 0;
+  for (const p of paths) {
+    if (batch.length && size + p.length + 1 > 65_536) {
+      yield batch;
+      batch = [];
+      size = 0;
+    }
+    batch.push(p);
+    size += p.length + 1;
+  }
+  if (batch.length) yield batch;
 }
 
 async function ownerOf(p: string): Promise<Owner> {

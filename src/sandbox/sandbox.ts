@@ -1,51 +1,93 @@
 // Every process that runs on PR-influenced content (agent CLIs, verify commands, hooks) goes
-// through a Sandbox (issue 7, part 1; SPEC §10 "Isolation"). Scrubbing a child's environment
-// cannot protect the token: any process of the action's own user can read the action's
-// /proc/<pid>/environ and /proc/<pid>/mem. A process of ANOTHER unprivileged user cannot
-// (proc(5): both need ptrace access, which a different uid without CAP_SYS_PTRACE lacks).
+// through a Sandbox. Scrubbing a child's environment cannot protect the token: any process of
+// the action's own user can read the action's /proc/<pid>/environ and /proc/<pid>/mem. A
+// process of ANOTHER unprivileged user cannot (proc(5): both need ptrace access, which a
+// different uid without CAP_SYS_PTRACE lacks). On top of the separate user, each call runs in
+// namespaces of its own (bubblewrap.ts, mount-view.ts): its processes end with it, it has a
+// private /tmp and a fresh HOME, and it sees only the folders it needs.
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runProcess, type ProcessResult, type ProcessSpec } from '../agents/process.js';
-import { AccessGrants } from './access.js';
+import { fileURLToPath } from 'node:url';
+import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '../agents/process.js';
+import { AccessGrants, untrackedEntries } from './access.js';
+import { ensureNamespaces } from './bubblewrap.js';
 import { killAllOf, killMarked } from './kill.js';
-import { detectPrivilege, type Privilege } from './privilege.js';
+import { BWRAP, bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
+import { namedPaths } from './named-paths.js';
+import { detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
 import { createSandboxUser, deleteSandboxUser, type SandboxUser } from './user.js';
 
 /** What one call may touch besides reading what is readable to everyone. */
 export interface CallAccess {
-  /** A checkout the call may write (everything but `.git`). */
+  /** A checkout the call may write (what its tree tracks and what the run created; never `.git`). */
   workTree?: string;
   /** Folders the call owns while it runs (a CLI state home, a hook's scratch folder). */
   owned?: readonly string[];
   /** Folders the call may read (a context folder the action wrote 0700). */
   readable?: readonly string[];
+  /** Paths a trusted command line names (named-paths.ts): shown read-only, owner and mode unchanged. */
+  shown?: readonly string[];
 }
 
 export interface Sandbox {
   /** Null when calls run as the action's own user; then `reason` says why. */
   readonly user: string | null;
   readonly reason: string;
+  /** What does not hold because no namespace could be made (empty when every call has its own). */
+  readonly limits: readonly string[];
   run(spec: ProcessSpec, access: CallAccess): Promise<ProcessResult>;
-  /** Kills what is left, gives everything back, deletes the user. Idempotent. */
+  /** Kills what is left, gives everything back, deletes the user. Idempotent; throws naming what failed. */
   close(): Promise<void>;
 }
 
 export type IsolationMode = 'auto' | 'required' | 'off';
 
+export interface SandboxOptions {
+  log?: (line: string) => void;
+  /** The action's environment: where the runner keeps what calls must not see. */
+  env?: NodeJS.ProcessEnv;
+  /** false: no namespaces, as where bubblewrap cannot run (how tests reach that path). */
+  namespaces?: boolean;
+}
+
 /** Calls run as the action's own user: the token is readable through /proc (docs/security.md). */
 export function unisolated(reason: string): Sandbox {
-  return { user: null, reason, run: (spec) => runProcess(spec), close: async () => {} };
+  return { user: null, reason, limits: [], run: (spec) => runProcess(spec), close: async () => {} };
 }
 
 export class IsolationUnavailable extends Error {}
 
+/** What the separate user alone cannot promise; listed when no namespace can be made. */
+export const WITHOUT_NAMESPACES = [
+  'a process a call starts can outlive the call until the sweep after it (processes of the sandbox user are killed)',
+  'calls share /tmp, and see RUNNER_TEMP and other checkouts where their modes allow',
+];
+
 /** The run's sandbox; throws IsolationUnavailable when `required` cannot be met. */
-export async function createSandbox(mode: IsolationMode, workDir: string): Promise<Sandbox> {
+export async function createSandbox(mode: IsolationMode, workDir: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   if (mode === 'off') return unisolated('isolation is off (input isolation: off)');
+  const log = opts.log ?? (() => undefined);
   const found = await detectPrivilege();
   let reason = found.privilege === null ? found.reason : '';
   if (found.privilege !== null) {
+    const namespaces = opts.namespaces === false
+      ? { ok: false as const, reason: 'namespaces are off for this sandbox' }
+      : await ensureNamespaces(found.privilege, log);
+    if (!namespaces.ok && mode === 'required') {
+      throw new IsolationUnavailable(`isolation: required, but ${namespaces.reason}`);
+    }
     try {
-      return await isolated(found.privilege, await createSandboxUser(found.privilege, workDir));
+      const user = await createSandboxUser(found.privilege);
+      const before = new Set(await untrackedEntries(workDir));
+      if (before.size) {
+        const some = [...before].slice(0, 10).join(', ');
+        log(`isolation: ${before.size} untracked entries were in the checkout before the run and keep their owner ` +
+          `and mode (the sandbox writes only what the PR tracks and what its calls create): ${some}` +
+          `${before.size > 10 ? ', …' : ''}`);
+      }
+      const view = namespaces.ok ? hiddenFolders(opts.env ?? process.env) : null;
+      return await isolated(found.privilege, user, workDir, before, view, namespaces.ok ? [] : [namespaces.reason]);
     } catch (e) {
       reason = `creating the sandbox user failed: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -54,39 +96,54 @@ export async function createSandbox(mode: IsolationMode, workDir: string): Promi
   return unisolated(reason);
 }
 
-async function isolated(privilege: Privilege, user: SandboxUser): Promise<Sandbox> {
+/** The runner's folders no call may see: its HOME, RUNNER_TEMP, the folder of the job's checkouts. */
+function hiddenFolders(env: NodeJS.ProcessEnv): string[] {
+  const candidates = [env.HOME, env.RUNNER_TEMP, env.RUNNER_WORKSPACE && path.dirname(env.RUNNER_WORKSPACE)];
+  return candidates.filter((d): d is string => !!d && path.isAbsolute(d) && d !== '/' && existsSync(d));
+}
+
+async function isolated(
+  privilege: Privilege,
+  user: SandboxUser,
+  workDir: string,
+  before: ReadonlySet<string>,
+  hidden: string[] | null,
+  namespaceFailure: string[],
+): Promise<Sandbox> {
   const grants = new AccessGrants(privilege, user);
-  await grants.traverse(path.dirname(user.home));
+  await grants.traverse(user.base);
   let active = 0;
+  let calls = 0;
   let closed = false;
-  // The sweep that kills every process of the user; a call starting meanwhile waits for it.
+  // Without namespaces: the sweep that kills every process of the user; a call starting meanwhile waits for it.
   let sweeping: Promise<void> | null = null;
-  const runAs = { uid: user.uid, gid: user.gid, killMarked: (m: string) => killMarked(privilege, m) };
+  const runAs: RunAs = { uid: user.uid, gid: user.gid, killMarked: (m: string) => killMarked(privilege, m) };
+  if (privilege === 'sudo') runAs.sudoUser = user.name;
   return {
     user: user.name,
     reason: '',
+    limits: namespaceFailure.length ? [...namespaceFailure, ...WITHOUT_NAMESPACES] : [],
     async run(spec, access) {
       while (sweeping) await sweeping;
       if (closed) throw new Error('the sandbox is closed');
       active++;
       const giveBack: Array<() => Promise<void>> = [];
       try {
+        const home = path.join(user.base, `call-${++calls}`);
+        giveBack.push(await freshHome(privilege, user, home, workDir));
         const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
         await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
         for (const dir of access.readable ?? []) await grants.readable(dir);
         giveBack.push(await grants.own(access.owned ?? []));
-        if (access.workTree) giveBack.push(await grants.workTree(access.workTree));
-        const env = withUserEnv(spec.env, user, access.owned ?? []);
-        return await runProcess({
-          ...spec,
-          env,
-          runAs: privilege === 'sudo' ? { ...runAs, sudoUser: user.name } : runAs,
-        });
+        if (access.workTree) giveBack.push(await grants.workTree(access.workTree, before));
+        const env = withUserEnv(spec.env, user, home, access.owned ?? []);
+        const jail = hidden ? jailArgs(user, { ...spec, env }, access, home, hidden) : undefined;
+        return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail } : runAs });
       } finally {
         active--;
-        // Only when no other call of the user runs (reviewers run in parallel): then nothing
-        // of the user may live on, whatever it did to hide (setsid, dropping the marker).
-        if (active === 0) {
+        // Without namespaces, and only when no other call of the user runs (reviewers run in
+        // parallel): then nothing of the user may live on, whatever it did to hide.
+        if (!hidden && active === 0) {
           sweeping = killAllOf(privilege, user.uid).finally(() => (sweeping = null));
           await sweeping;
         }
@@ -103,8 +160,77 @@ async function isolated(privilege: Privilege, user: SandboxUser): Promise<Sandbo
   };
 }
 
-/** HOME is the private one unless the caller chose a folder the call owns (a CLI state home). */
-function withUserEnv(env: NodeJS.ProcessEnv, user: SandboxUser, owned: readonly string[]): NodeJS.ProcessEnv {
-  const home = env.HOME && owned.some((o) => env.HOME === o || env.HOME!.startsWith(`${o}/`)) ? env.HOME : user.home;
-  return { ...env, HOME: home, USER: user.name, LOGNAME: user.name };
+/** A HOME of the call's own, gone when the call ends: nothing one call plants there reaches the next. */
+async function freshHome(
+  privilege: Privilege,
+  user: SandboxUser,
+  home: string,
+  workDir: string,
+): Promise<() => Promise<void>> {
+  await mkdir(home, { mode: 0o700 });
+  // Git refuses a repository owned by someone else ("dubious ownership") unless it is listed.
+  await writeFile(path.join(home, '.gitconfig'), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
+  await mustAsRoot(privilege, ['chown', '-R', `${user.uid}:${user.gid}`, home]);
+  return async () => {
+    await mustAsRoot(privilege, ['rm', '-rf', '--one-file-system', home]);
+  };
+}
+
+/** bubblewrap, then setpriv to become the user with no way back to more rights. */
+function jailArgs(user: SandboxUser, spec: ProcessSpec, access: CallAccess, home: string, hidden: string[]): string[] {
+  const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? []), home];
+  const view: MountView = {
+    hidden,
+    writable,
+    readOnly: [spec.cwd, ...(access.readable ?? []), ...programFolders(spec, hidden), ACTION_ROOT].filter(
+      (p) => existsSync(p),
+    ),
+    asIs: shownPaths(spec, access, hidden),
+    protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
+    cwd: spec.cwd,
+  };
+  const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
+  return [BWRAP, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];
+}
+
+/**
+ * What the call must be able to run though it lies in a hidden folder: the command's install
+ * (a CLI's npm prefix: the folder above its node_modules) and the folders of its PATH.
+ */
+function programFolders(spec: ProcessSpec, hidden: readonly string[]): string[] {
+  const found: string[] = [];
+  if (path.isAbsolute(spec.command) && existsSync(spec.command)) {
+    const real = realpathSync(spec.command);
+    const modules = real.indexOf(`${path.sep}node_modules${path.sep}`);
+    found.push(modules > 0 ? real.slice(0, modules) : path.dirname(real));
+  }
+  for (const dir of (spec.env.PATH ?? '').split(path.delimiter)) {
+    if (path.isAbsolute(dir) && existsSync(dir)) found.push(realpathSync(dir));
+  }
+  // A folder outside the hidden ones is visible anyway; a hidden folder itself is never shown whole.
+  return found.filter((p) => hidden.some((h) => inside(p, h) && p !== h));
+}
+
+/**
+ * What a trusted command line and the call's variables (all set by the workflow or by us) name,
+ * except a hidden folder, a private /tmp, or a folder above one of them.
+ */
+function shownPaths(spec: ProcessSpec, access: CallAccess, hidden: readonly string[]): string[] {
+  const named = [...(access.shown ?? []), ...namedPaths(Object.values(spec.env).join('\n'))];
+  return named.filter((p) => ![...hidden, ...PRIVATE_TMP].some((h) => inside(h, p)));
+}
+
+/** The action's own files (public code: the bundle, its prompts, in tests the scripted agents). */
+const ACTION_ROOT = findActionRoot();
+
+function findActionRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'action.yml')) && dir !== path.dirname(dir)) dir = path.dirname(dir);
+  return dir;
+}
+
+/** HOME is the call's fresh one unless the caller chose a folder the call owns (a CLI state home). */
+function withUserEnv(env: NodeJS.ProcessEnv, user: SandboxUser, home: string, owned: readonly string[]) {
+  const chosen = env.HOME && owned.some((o) => env.HOME === o || env.HOME!.startsWith(`${o}/`)) ? env.HOME : home;
+  return { ...env, HOME: chosen, USER: user.name, LOGNAME: user.name };
 }

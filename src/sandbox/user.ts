@@ -1,9 +1,12 @@
 // The sandbox user: created fresh for each run, so that killing "every process of that user"
-// after a call can only hit this run's processes (two jobs on one self-hosted machine, or two
-// test files, each get their own), and deleted at the end. It has no password, no login
-// shell, no supplementary group and no sudo rule, and a private HOME no one else can read.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+// can only hit this run's processes (two jobs on one self-hosted machine, or two test files,
+// each get their own), and deleted at the end. It has no password, no login shell, no
+// supplementary group and no sudo rule. Its uid is drawn at random far above the ranges
+// `useradd` hands out (system accounts below 1000, people up to 60000, subordinate ids of user
+// namespaces from 100000) and skips ids in use or listed in /etc/subuid or /etc/subgid, so a
+// later run, or another account, never inherits what an earlier sandbox user left behind.
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asRoot, exec, mustAsRoot, type Privilege } from './privilege.js';
@@ -12,39 +15,60 @@ export interface SandboxUser {
   name: string;
   uid: number;
   gid: number;
-  /** Private HOME, 0700, owned by the user. */
-  home: string;
+  /** The folder that holds each call's fresh HOME; the action's own, entered but not listed by others. */
+  base: string;
 }
+
+const UID_LOW = 1_000_000_000;
+const UID_HIGH = 2_000_000_000;
 
 // Groups whose members can become root or read other users' files (docker's socket is root).
 const PRIVILEGED_GROUPS = new Set(['root', 'sudo', 'admin', 'wheel', 'docker', 'adm', 'disk', 'lxd', 'shadow']);
 
-export async function createSandboxUser(privilege: Privilege, workDir: string): Promise<SandboxUser> {
+export async function createSandboxUser(privilege: Privilege): Promise<SandboxUser> {
   const name = `prl-${randomBytes(5).toString('hex')}`;
-  const home = await mkdtemp(path.join(tmpdir(), `${name}-home-`));
-  await mustAsRoot(privilege, [
-    'useradd',
-    '--system',
-    '--user-group',
-    '--no-create-home',
-    '--home-dir',
-    home,
-    '--shell',
-    '/usr/sbin/nologin',
-    name,
-  ]);
-  const user = { name, uid: await idNumber(['-u', name]), gid: await idNumber(['-g', name]), home };
+  const id = await freeId();
+  await mustAsRoot(privilege, ['groupadd', '--gid', String(id), name]);
+  const base = await mkdtemp(path.join(tmpdir(), `${name}-`));
+  const user = { name, uid: id, gid: id, base };
   try {
+    await mustAsRoot(privilege, [
+      'useradd', '--uid', String(id), '--gid', String(id), '--no-create-home', '--home-dir', '/nonexistent',
+      '--shell', '/usr/sbin/nologin', '--no-user-group', name,
+    ]);
+    if ((await idNumber(['-u', name])) !== id || (await idNumber(['-g', name])) !== id) {
+      throw new Error(`sandbox user ${name} did not get the id ${id}`);
+    }
     await checkUnprivileged(privilege, user);
-    // Git refuses a repository owned by someone else ("dubious ownership") unless it is listed.
-    await writeFile(path.join(home, '.gitconfig'), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
-    await mustAsRoot(privilege, ['chown', '-R', `${user.uid}:${user.gid}`, home]);
-    await mustAsRoot(privilege, ['chmod', '0700', home]);
   } catch (e) {
-    await deleteSandboxUser(privilege, user);
+    await deleteSandboxUser(privilege, user).catch(() => undefined);
     throw e;
   }
   return user;
+}
+
+/** An id no account, group or subordinate range uses, and no process runs as. */
+async function freeId(): Promise<number> {
+  const ranges = [...(await subordinateRanges('/etc/subuid')), ...(await subordinateRanges('/etc/subgid'))];
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const id = randomInt(UID_LOW, UID_HIGH);
+    if (ranges.some(([start, count]) => id >= start && id < start + count)) continue;
+    const [user, group, procs] = await Promise.all([
+      exec('getent', ['passwd', String(id)]),
+      exec('getent', ['group', String(id)]),
+      exec('pgrep', ['-U', String(id)]),
+    ]);
+    if (user.code === 2 && group.code === 2 && procs.code === 1) return id;
+  }
+  throw new Error('found no free user id for the sandbox user in 20 attempts');
+}
+
+async function subordinateRanges(file: string): Promise<Array<[number, number]>> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').flatMap((line) => {
+    const [, start, count] = line.split(':');
+    return start && count ? [[Number(start), Number(count)] as [number, number]] : [];
+  });
 }
 
 async function idNumber(args: string[]): Promise<number> {
@@ -67,8 +91,24 @@ async function checkUnprivileged(privilege: Privilege, user: SandboxUser): Promi
   }
 }
 
-/** Removes the user and its HOME. Every process of the user must be gone (killAll) first. */
+/**
+ * Removes the user, its group and its folders; every process of the user must be gone first.
+ * Throws naming each step that failed and why, after trying them all.
+ */
 export async function deleteSandboxUser(privilege: Privilege, user: SandboxUser): Promise<void> {
-  await mustAsRoot(privilege, ['userdel', user.name]).catch(() => undefined);
-  await mustAsRoot(privilege, ['rm', '-rf', '--one-file-system', user.home]).catch(() => undefined);
+  const failures: string[] = [];
+  const step = async (argv: string[]): Promise<void> => {
+    const r = await asRoot(privilege, argv);
+    if (r.code !== 0) failures.push(`${argv.join(' ')} (exit ${r.code}): ${r.stderr.trim().slice(-300)}`);
+  };
+  const account = await exec('getent', ['passwd', user.name]);
+  if (account.code === 0) await step(['userdel', user.name]);
+  const group = await exec('getent', ['group', user.name]);
+  if (group.code === 0) await step(['groupdel', user.name]);
+  await step(['rm', '-rf', '--one-file-system', user.base]);
+  // What PR code may have left where every user can write (it can write nowhere else).
+  await step(['find', '/tmp', '/var/tmp', '/dev/shm', '-xdev', '-user', String(user.uid), '-delete']);
+  const left = await exec('getent', ['passwd', user.name]);
+  if (left.code === 0) failures.push(`the account ${user.name} still exists`);
+  if (failures.length) throw new Error(`removing the sandbox user ${user.name} failed: ${failures.join('; ')}`);
 }

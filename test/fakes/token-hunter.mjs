@@ -88,10 +88,12 @@ for (const entry of readdirSync('/proc')) {
 // The escape: a new session and no marker variable, so neither the group kill nor the marker sweep finds it.
 // Not detached: setsid(1) forks only when it already leads a process group, so here it keeps
 // its pid through setsid(2) and the two execs, and escaped.pid is the sleeper's.
-const escaped = spawn('setsid', ['env', '-u', 'REVIEW_LOOP_INVOCATION_ID', 'sleep', '600'], { stdio: 'ignore' });
+// Its duration is unique, so the test finds it by command line (inside a PID namespace its pid is not the host's).
+const sleepFor = `600.${process.pid}${Date.now()}`;
+const escaped = spawn('setsid', ['env', '-u', 'REVIEW_LOOP_INVOCATION_ID', 'sleep', sleepFor], { stdio: 'ignore' });
 escaped.unref();
 await new Promise((r) => setTimeout(r, 200));
-const sleepers = [escaped.pid];
+const sleepers = [`sleep ${sleepFor}`];
 
 appendFileSync(
   process.env.HUNTER_LOG,
@@ -101,6 +103,6 @@ appendFileSync(
     envNames: Object.keys(process.env).sort(),
     ancestors,
     othersWithToken,
-    sleepers: sleepers.map(Number),
+    sleepers,
   })}\n`,
 );

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BOT_EMAIL, BOT_NAME, commitAll, ensureIdentity, stripPersistedCredentials } from '../../src/git/index.js';
@@ -43,6 +43,28 @@ describe('stripPersistedCredentials', () => {
     expect(await readFile(path.join(gitDir, 'config'), 'utf8')).not.toContain(TOKEN);
     expect(await out(c.git, 'config', 'remote.origin.pushurl')).toBe('https://github.com/o/r.git');
     expect(await out(c.git, 'config', '--get-all', 'include.path')).toBe(harmless);
+  });
+  it('cleans every submodule config at any depth and each worktree config, as checkout with submodules writes them', async () => {
+    const s = await sandbox();
+    const c = await s.cloneAt(s.mergeRef, { persistToken: TOKEN });
+    const gitDir = path.join(c.dir, '.git');
+    const header = ['http.https://github.com/.extraheader', `AUTHORIZATION: basic ${BASIC}`];
+    const files = ['modules/lib/config', 'modules/lib/modules/deep/config', 'modules/vendor/x/config', 'config.worktree'];
+    for (const f of files) {
+      await mkdir(path.dirname(path.join(gitDir, f)), { recursive: true });
+      await c.git(['config', '--file', path.join(gitDir, f), ...header]);
+    }
+    await c.git(['config', '--file', path.join(gitDir, 'modules/lib/config'), 'remote.origin.url',
+      `https://x-access-token:${TOKEN}@github.com/o/lib.git`]);
+
+    const removed = await stripPersistedCredentials(c.git);
+    expect(removed).toContain('http.https://github.com/.extraheader');
+    for (const f of files) {
+      expect(removed).toContain(`http.https://github.com/.extraheader (in ${path.join('.git', f)})`);
+      expect(await readFile(path.join(gitDir, f), 'utf8')).not.toContain(BASIC);
+    }
+    expect(await readFile(path.join(gitDir, 'modules/lib/config'), 'utf8')).not.toContain(TOKEN);
+    expect(await stripPersistedCredentials(c.git)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // The sandbox user, for real: these tests run as root (as this project's CI does), so the
 // action can create its user. Each check is one a hostile fixer or verify command would try.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ beforeEach(async () => {
   mkdirSync(repo);
   execFileSync('git', ['init', '-q', repo]);
   writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+  execFileSync('git', ['-C', repo, 'add', 'a.txt']);
   sandbox = await createSandbox('auto', repo);
 });
 afterEach(async () => {
@@ -28,6 +29,12 @@ afterEach(async () => {
 
 const sh = (script: string, access: Parameters<Sandbox['run']>[1] = {}) =>
   sandbox.run({ command: '/bin/sh', args: ['-c', script], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 10_000 }, access);
+
+/** Host pids of running processes whose command line is exactly `cmdline`. */
+function pidsOf(cmdline: string): number[] {
+  const r = spawnSync('pgrep', ['-x', '-f', cmdline], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).map(Number).filter((pid) => alive(pid));
+}
 
 /** Running, not gone and not a zombie (a killed orphan waits for init to reap it). */
 function alive(pid: number): boolean {
@@ -42,12 +49,13 @@ function alive(pid: number): boolean {
 describe.runIf(isRoot)('the sandbox user', () => {
   it('runs as a fresh unprivileged user with a private HOME', async () => {
     expect(sandbox.user).toMatch(/^prl-[0-9a-f]{10}$/);
-    const r = await sh('id -u; id -G; echo "$HOME"; test -w "$HOME" && echo home-writable');
-    const [uid, groups, home, writable] = r.stdout.trim().split('\n');
-    expect(Number(uid)).toBeGreaterThan(0);
+    const r = await sh('id -u; id -G; test -w "$HOME" && echo home-writable; stat -c %a "$HOME"');
+    const [uid, groups, writable, mode] = r.stdout.trim().split('\n');
+    // Far above what useradd hands out (system accounts, people, subordinate ids).
+    expect(Number(uid)).toBeGreaterThanOrEqual(1_000_000_000);
     expect(groups!.split(' ')).toHaveLength(1);
     expect(writable).toBe('home-writable');
-    expect(statSync(home!).mode & 0o777).toBe(0o700);
+    expect(mode).toBe('700');
   });
 
   it('cannot read the environ or memory of the process that started it', async () => {
@@ -82,10 +90,11 @@ describe.runIf(isRoot)('the sandbox user', () => {
   });
 
   it('kills a process that escaped its group and its marker once the call ends', async () => {
-    const r = await sh('setsid env -u REVIEW_LOOP_INVOCATION_ID sleep 600 >/dev/null 2>&1 & echo $!');
-    const pid = Number(r.stdout.trim());
-    expect(pid).toBeGreaterThan(0);
-    expect(alive(pid)).toBe(false);
+    // The pid a call sees is its namespace's: look for the process by its unique command line.
+    const tag = String(600 + Math.floor(Math.random() * 1e6));
+    const r = await sh(`setsid env -u REVIEW_LOOP_INVOCATION_ID sleep ${tag} >/dev/null 2>&1 & echo started`);
+    expect(r.stdout.trim()).toBe('started');
+    expect(pidsOf(`sleep ${tag}`)).toEqual([]);
   });
 
   it('does not kill a parallel call of the same user when another one ends', async () => {
@@ -111,6 +120,98 @@ describe.runIf(isRoot)('the sandbox user', () => {
     expect(r.stdout.trim()).toBe('ok');
     expect(statSync(path.join(state, 'session')).uid).toBe(process.getuid!());
     expect(existsSync(path.join(state, 'session'))).toBe(true);
+  });
+});
+
+describe.runIf(isRoot)('each call in namespaces of its own', () => {
+  it('ends a process that keeps starting its successor and exiting, so it cannot read the next call', async () => {
+    // Each generation starts the next in a new session and exits: its pid changes faster than a
+    // sweep by uid scans. The next call (a reviewer with its key) must not be reachable.
+    const tag = `hop-${process.pid}-${Date.now()}`;
+    const hop = path.join(top, 'hop.sh');
+    const loot = path.join(top, 'loot');
+    mkdirSync(loot);
+    chmodSync(loot, 0o777);
+    writeFileSync(hop, `#!/bin/sh\nsetsid /bin/sh ${hop} ${tag} &\n` +
+      `cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a SECRET_KEY >> ${loot}/stolen.txt\n`, { mode: 0o755 });
+    chmodSync(top, 0o755);
+    // Reviewers run in parallel: a call of the same user is under way all along.
+    const parallel = sh('sleep 2');
+    const first = await sh(`setsid env -u REVIEW_LOOP_INVOCATION_ID /bin/sh ${hop} ${tag} & sleep 0.2; echo started`, { workTree: repo });
+    expect(first.stdout.trim()).toBe('started');
+    const env = { PATH: process.env.PATH!, SECRET_KEY: 'sk-next-call-key' };
+    await sandbox.run({ command: '/bin/sh', args: ['-c', 'sleep 0.5'], cwd: repo, env, timeoutMs: 10_000 }, {});
+    await parallel;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pidsOf(`/bin/sh ${hop} ${tag}`)).toEqual([]);
+    const stolen = existsSync(path.join(loot, 'stolen.txt')) ? readFileSync(path.join(loot, 'stolen.txt'), 'utf8') : '';
+    expect(stolen).not.toContain('sk-next-call-key');
+  });
+
+  it('gives each call a private /tmp and a fresh HOME: nothing one plants reaches the next', async () => {
+    const plant = await sh('echo planted > /tmp/planted && printf "[core]\\n\\tfsmonitor = /tmp/x\\n" > ~/.gitconfig ' +
+      '&& echo ok', { workTree: repo });
+    expect(plant.stdout.trim()).toBe('ok');
+    const next = await sh('test -e /tmp/planted && echo tmp-seen; grep -c fsmonitor ~/.gitconfig; ' +
+      'git config --global core.fsmonitor; echo end');
+    expect(next.stdout.trim().split('\n')).toEqual(['0', 'end']);
+  });
+
+  it('hides RUNNER_TEMP and the runner HOME, even where their modes let everyone in', async () => {
+    const runnerTemp = path.join(top, '_temp');
+    const runnerHome = path.join(top, 'home');
+    for (const d of [runnerTemp, runnerHome]) mkdirSync(d, { mode: 0o755 });
+    writeFileSync(path.join(runnerTemp, 'git-credentials-1.config'), 'token\n', { mode: 0o644 });
+    writeFileSync(path.join(runnerHome, '.git-credentials'), 'token\n', { mode: 0o644 });
+    chmodSync(top, 0o755);
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo, { env: { RUNNER_TEMP: runnerTemp, HOME: runnerHome } });
+    const r = await sh(`ls -A ${runnerTemp} ${runnerHome}; cat ${runnerTemp}/* ${runnerHome}/.git-credentials; echo end`);
+    expect(r.stdout).not.toContain('token');
+    expect(r.stdout).not.toContain('credentials');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
+  });
+});
+
+describe.runIf(isRoot)('the work tree grant', () => {
+  it('leaves what an earlier step put in the checkout untouched, and lends what the PR tracks and the run made', async () => {
+    const creds = path.join(repo, 'gha-creds-1234.json');
+    writeFileSync(creds, '{"token":"oidc-bearer"}\n', { mode: 0o600 });
+    mkdirSync(path.join(repo, 'node_modules'));
+    writeFileSync(path.join(repo, 'node_modules', 'dep.js'), 'module.exports = 1;\n', { mode: 0o644 });
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo);
+    const r = await sh('cat gha-creds-1234.json 2>/dev/null; rm -f gha-creds-1234.json 2>/dev/null; cat node_modules/dep.js; ' +
+      'echo x > node_modules/dep.js 2>/dev/null && echo dep-written; echo changed > a.txt && mkdir -p build && ' +
+      'echo 1 > build/out && echo made', { workTree: repo });
+    expect(r.stdout.trim().split('\n')).toEqual(['module.exports = 1;', 'made']);
+    expect(statSync(creds).mode & 0o777).toBe(0o600);
+    expect(statSync(creds).uid).toBe(process.getuid!());
+    const again = await sh('echo 2 > build/out && echo rewritten', { workTree: repo });
+    expect(again.stdout.trim()).toBe('rewritten');
+  });
+});
+
+describe.runIf(isRoot)('without namespaces (where bubblewrap cannot run)', () => {
+  beforeEach(async () => {
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo, { namespaces: false });
+  });
+
+  it('says what no longer holds', () => {
+    expect(sandbox.user).toMatch(/^prl-/);
+    expect(sandbox.limits.join(' ')).toContain('outlive the call');
+  });
+
+  it('still kills a process that escaped its group and its marker once the call ends', async () => {
+    const tag = String(600 + Math.floor(Math.random() * 1e6));
+    await sh(`setsid env -u REVIEW_LOOP_INVOCATION_ID sleep ${tag} >/dev/null 2>&1 & echo started`);
+    expect(pidsOf(`sleep ${tag}`)).toEqual([]);
+  });
+
+  it('still cannot read the environ of the process that started it', async () => {
+    const r = await sh(`cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo environ; echo done`);
+    expect(r.stdout.trim()).toBe('done');
   });
 });
 

@@ -41,16 +41,18 @@ afterAll(() => {
 
 // Runs as the ordinary user; prints one JSON line of what the sandbox user could do.
 const PROBE = `
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSandbox } from './src/sandbox/sandbox.ts';
+const TAG = String(7000 + process.pid);
 const top = mkdtempSync(path.join(tmpdir(), 'sudo-probe-'));
 const repo = path.join(top, 'repo');
 mkdirSync(repo);
 execFileSync('git', ['init', '-q', repo]);
 writeFileSync(path.join(repo, 'a.txt'), 'a\\n');
+execFileSync('git', ['-C', repo, 'add', 'a.txt']);
 const sb = await createSandbox('required', repo);
 const env = { PATH: process.env.PATH, KEEP: 'kept' };
 const sh = (s, access = {}, timeoutMs = 10000) =>
@@ -58,10 +60,9 @@ const sh = (s, access = {}, timeoutMs = 10000) =>
 const readOnly = await sh('echo $KEEP; cat /proc/' + process.pid + '/environ >/dev/null 2>&1 && echo environ; ' +
   'echo x > a.txt 2>/dev/null && echo wrote; id -u');
 const writer = await sh('echo y > a.txt && echo new > n.txt && echo ok; echo e >> .git/config 2>/dev/null && echo config; ' +
-  'setsid env -u REVIEW_LOOP_INVOCATION_ID sleep 600 >/dev/null 2>&1 & echo $!', { workTree: repo });
-const pid = Number(writer.stdout.trim().split('\\n').pop());
-let alive = false;
-try { const st = readFileSync('/proc/' + pid + '/stat', 'utf8'); alive = st.slice(st.lastIndexOf(')') + 2)[0] !== 'Z'; } catch {}
+  'setsid env -u REVIEW_LOOP_INVOCATION_ID sleep ' + TAG + ' >/dev/null 2>&1 & echo started', { workTree: repo });
+// The pid a call sees is its namespace's: the escapee is looked for by its command line.
+const alive = spawnSync('pgrep', ['-x', '-f', 'sleep ' + TAG]).status === 0;
 const slow = await sh('sleep 30', {}, 1000);
 await sb.close();
 console.log(JSON.stringify({
