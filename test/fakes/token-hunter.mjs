@@ -4,7 +4,9 @@
 // /proc/<pid>/environ and /proc/<pid>/mem (every readable mapping), scans every other process's
 // environ too, and leaves a process behind that escaped both its process group (setsid) and the
 // marker variable (env -u). It appends one JSON line of what it found to $HUNTER_LOG (argv[2]
-// names the role). It never fails, so the run goes on and the product can be seen doing its job.
+// names the role). It also reads every file it can reach in the checkout and the folders
+// $HUNTER_LOOK_IN names, looking for the same secrets. It never fails, so the run goes on and
+// the product can be seen doing its job.
 import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 
@@ -85,6 +87,32 @@ for (const entry of readdirSync('/proc')) {
   if (environ.ok && contains(environ.data)) othersWithToken.push(Number(entry));
 }
 
+// Files: everything under the working directory (the checkout, its .git included) and under
+// each folder $HUNTER_LOOK_IN lists, up to 8 levels and 1 MB a file.
+const filesWithToken = [];
+const filesSeen = { count: 0 };
+function scanTree(dir, depth) {
+  if (depth > 8) return;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory()) scanTree(p, depth + 1);
+    else if (e.isFile()) {
+      const data = tryRead(p);
+      if (!data.ok || data.data.length > 1024 * 1024) continue;
+      filesSeen.count++;
+      if (contains(data.data)) filesWithToken.push(p);
+    }
+  }
+}
+scanTree(process.cwd(), 0);
+for (const dir of (process.env.HUNTER_LOOK_IN ?? '').split(':').filter(Boolean)) scanTree(dir, 0);
+
 // The escape: a new session and no marker variable, so neither the group kill nor the marker sweep finds it.
 // Not detached: setsid(1) forks only when it already leads a process group, so here it keeps
 // its pid through setsid(2) and the two execs, and escaped.pid is the sleeper's.
@@ -103,6 +131,8 @@ appendFileSync(
     envNames: Object.keys(process.env).sort(),
     ancestors,
     othersWithToken,
+    filesWithToken,
+    filesSeen: filesSeen.count,
     sleepers,
   })}\n`,
 );

@@ -1,16 +1,18 @@
 // The sandbox reached through sudo, as on GitHub's hosted runners: the action runs as an
-// ordinary user with passwordless sudo. The test needs root (to make such a user) and sudo
-// installed; CI machines of this project have no sudo, so there it is skipped with a note.
+// ordinary user with passwordless sudo. The test needs root (to make such a user); the suite's
+// setup installs sudo where it is missing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const runnable = process.getuid?.() === 0 && existsSync('/usr/bin/sudo');
-if (!runnable) console.log('sudo-path.test.ts: skipped (needs root and /usr/bin/sudo)');
+// As root the suite's setup installs sudo (test/agents/global-setup.ts), so this never skips
+// where the suite runs as root; as an ordinary user it cannot make the user it needs.
+const runnable = process.getuid?.() === 0;
+if (!runnable) console.log('sudo-path.test.ts: skipped (needs root to create an ordinary user with sudo)');
 
 const RUNNER = `prl-test-runner-${process.pid}`;
 const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
@@ -53,7 +55,13 @@ mkdirSync(repo);
 execFileSync('git', ['init', '-q', repo]);
 writeFileSync(path.join(repo, 'a.txt'), 'a\\n');
 execFileSync('git', ['-C', repo, 'add', 'a.txt']);
-const sb = await createSandbox('required', repo);
+// What a hosted runner has around the checkout: RUNNER_TEMP with a second checkout's
+// credentials (0644), and a private credentials file an earlier step left in the checkout.
+const runnerTemp = path.join(top, '_temp');
+mkdirSync(runnerTemp, { mode: 0o755 });
+writeFileSync(path.join(runnerTemp, 'git-credentials-1.config'), 'temp-token\\n', { mode: 0o644 });
+writeFileSync(path.join(repo, 'gha-creds-1.json'), 'oidc-token\\n', { mode: 0o600 });
+const sb = await createSandbox('required', repo, { env: { RUNNER_TEMP: runnerTemp, HOME: process.env.HOME } });
 const env = { PATH: process.env.PATH, KEEP: 'kept' };
 const sh = (s, access = {}, timeoutMs = 10000) =>
   sb.run({ command: '/bin/sh', args: ['-c', s], cwd: repo, env, timeoutMs, killGraceMs: 300 }, access);
@@ -64,12 +72,16 @@ const writer = await sh('echo y > a.txt && echo new > n.txt && echo ok; echo e >
 // The pid a call sees is its namespace's: the escapee is looked for by its command line.
 const alive = spawnSync('pgrep', ['-x', '-f', 'sleep ' + TAG]).status === 0;
 const slow = await sh('sleep 30', {}, 1000);
+const leaks = await sh('cat ' + runnerTemp + '/* gha-creds-1.json 2>/dev/null; echo planted > /tmp/p; ' +
+  'echo planted > ~/p; echo end', { workTree: repo });
+const next = await sh('test -e /tmp/p && echo tmp-shared; test -e ~/p && echo home-shared; echo end');
 await sb.close();
 console.log(JSON.stringify({
   me: process.getuid(), readOnly: readOnly.stdout.trim().split('\\n'), writer: writer.stdout.trim().split('\\n').slice(0, -1),
   alive, owners: ['a.txt', 'n.txt'].map((f) => statSync(path.join(repo, f)).uid), timedOut: slow.timedOut,
   slowMs: slow.durationMs, topMode: (statSync(top).mode & 0o777).toString(8),
   userLeft: readFileSync('/etc/passwd', 'utf8').includes(sb.user + ':'),
+  leaks: leaks.stdout.trim(), next: next.stdout.trim(), limits: sb.limits,
 }));
 `;
 
@@ -95,4 +107,9 @@ it.runIf(runnable)('isolates through sudo -n when the action is an ordinary user
   expect(out.slowMs).toBeLessThan(10_000);
   expect(out.topMode).toBe('700');
   expect(out.userLeft).toBe(false);
+  // Each call in namespaces of its own, as root would give them: nothing of RUNNER_TEMP or of
+  // an earlier step's private file, nothing shared between calls through /tmp or HOME.
+  expect(out.limits).toEqual([]);
+  expect(out.leaks).toBe('end');
+  expect(out.next).toBe('end');
 });
