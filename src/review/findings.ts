@@ -48,8 +48,8 @@ function range(line: number | null, endLine?: number | null, replacement?: strin
  */
 export function groupFindings(findings: Finding[]): Finding[] {
   const groups = new Map<Finding, GroupParts>();
-  const index = new GroupIndex<Finding>();
   const words = titleWordCache();
+  const index = new GroupIndex<Finding>(words);
   const content = contentCache();
   const titleMatch = (titles: Set<string>, title: string): boolean => {
     for (const t of titles) if (titleSimilarity(t, title, words) >= TITLE_THRESHOLD) return true;

@@ -1,16 +1,39 @@
 // Candidate groups for a new finding, without comparing it to every group (5 reviewers × 1,000
 // findings in one file once took 10 s of blocked event loop). sameProblem with lines needs the
-// same file and ranges within LINE_WINDOW (or an unknown line), so only groups with a member of
-// that file near the finding, or with no line, can match. Every member is indexed, not only the
-// group's shown text: two reviewers' findings link through any member. Groups come back in the
-// order they were created, so "the first group that matches" is what a full scan would find.
+// same file, and then either ranges within LINE_WINDOW, or, where a line is unknown, titles with
+// a Jaccard index of at least TITLE_THRESHOLD, which two titles only reach when they share a word
+// (or both have none). So the candidates are the groups with a member of that file near the
+// finding, and the groups with an unplaced member (any member, for an unplaced finding) whose
+// title shares a word with the finding's. Every member is indexed, not only the group's shown
+// text: two reviewers' findings link through any member. Groups come back in the order they were
+// created, so "the first group that matches" is what a full scan would find.
 import { LINE_WINDOW, type Comparable } from './similarity.js';
 
+/** Groups by the words of some of their members' titles; a title without words under ''. */
+class WordIndex<G> {
+  private readonly byWord = new Map<string, Set<G>>();
+
+  add(group: G, words: ReadonlySet<string>): void {
+    for (const w of words.size ? words : ['']) {
+      let at = this.byWord.get(w);
+      if (!at) this.byWord.set(w, (at = new Set()));
+      at.add(group);
+    }
+  }
+
+  collect(words: ReadonlySet<string>, into: Set<G>): void {
+    for (const w of words.size ? words : ['']) for (const g of this.byWord.get(w) ?? []) into.add(g);
+  }
+}
+
 interface FileGroups<G> {
-  /** Groups with a member without a line (or with a range too long to index), each once. */
-  noLine: Set<G>;
   /** Groups by every line of their members' ranges. */
   byLine: Map<number, Set<G>>;
+  /** Groups with a member whose range is too long to index line by line. */
+  longRange: Set<G>;
+  /** Groups by the title words of every member, and of their members without a line. */
+  titles: WordIndex<G>;
+  unplacedTitles: WordIndex<G>;
   /** Every group with a member in the file, each once, oldest first. */
   all: G[];
   inFile: Set<G>;
@@ -20,6 +43,9 @@ export class GroupIndex<G> {
   private readonly files = new Map<string | null, FileGroups<G>>();
   private readonly orderOf = new Map<G, number>();
 
+  /** `words` splits a title into its comparable words (similarity.ts's titleWordCache). */
+  constructor(private readonly words: (title: string) => Set<string>) {}
+
   /** Indexes `member` as a member of `group` (a new group is ordered after every earlier one). */
   add(group: G, member: Comparable): void {
     if (!this.orderOf.has(group)) this.orderOf.set(group, this.orderOf.size);
@@ -28,10 +54,15 @@ export class GroupIndex<G> {
       file.inFile.add(group);
       file.all.push(group);
     }
+    const words = this.words(member.title);
+    file.titles.add(group, words);
+    if (member.line == null) {
+      file.unplacedTitles.add(group, words);
+      return;
+    }
     const span = lineSpan(member);
-    // No line, or a range too long to index line by line: a candidate for every finding of the file.
     if (!span) {
-      file.noLine.add(group);
+      file.longRange.add(group);
       return;
     }
     for (let l = span.start; l <= span.end; l++) {
@@ -45,18 +76,31 @@ export class GroupIndex<G> {
   candidates(f: Comparable): G[] {
     const file = this.files.get(f.file);
     if (!file) return [];
-    const span = lineSpan(f);
-    if (!span) return file.all;
-    const found = new Set(file.noLine);
-    for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
-      for (const g of file.byLine.get(l) ?? []) found.add(g);
+    const found = new Set<G>();
+    const words = this.words(f.title);
+    if (f.line == null) {
+      // Compared by title alone with every member.
+      file.titles.collect(words, found);
+    } else {
+      const span = lineSpan(f);
+      if (!span) return file.all;
+      file.unplacedTitles.collect(words, found);
+      for (const g of file.longRange) found.add(g);
+      for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
+        for (const g of file.byLine.get(l) ?? []) found.add(g);
+      }
     }
     return [...found].sort((a, b) => this.orderOf.get(a)! - this.orderOf.get(b)!);
   }
 
   private fileGroups(name: string | null): FileGroups<G> {
     let file = this.files.get(name);
-    if (!file) this.files.set(name, (file = { noLine: new Set(), byLine: new Map(), all: [], inFile: new Set() }));
+    if (!file) {
+      const titles = new WordIndex<G>();
+      const unplacedTitles = new WordIndex<G>();
+      file = { byLine: new Map(), longRange: new Set(), titles, unplacedTitles, all: [], inFile: new Set() };
+      this.files.set(name, file);
+    }
     return file;
   }
 }

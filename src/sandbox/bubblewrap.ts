@@ -1,47 +1,52 @@
 // bubblewrap (the `bubblewrap` package of Debian and Ubuntu, the sandbox of Flatpak and of the
 // Codex and Claude Code CLIs on Linux) gives every sandboxed call its own PID namespace and its
 // own view of the file system (mount-view.ts). It is chosen over namespace code of our own
-// because it is small, audited and packaged everywhere the action runs. GitHub's hosted Ubuntu
-// images may lack it: it is installed through apt when missing, and checked with one call.
+// because it is small, audited and packaged everywhere the action runs. Where the system has
+// none, the package is unpacked into a root-owned folder of our own instead of installed: a
+// `bwrap` on PATH changes how Codex sandboxes its own commands (Codex 0.169.0 then runs the
+// system bwrap, which cannot start its helper, and every shell command of Codex fails).
 import { existsSync } from 'node:fs';
-import { BWRAP } from './mount-view.js';
 import { asRoot, type Privilege } from './privilege.js';
 
-export type Namespaces = { ok: true } | { ok: false; reason: string };
+export type Namespaces = { ok: true; bwrap: string } | { ok: false; reason: string };
 
-const APT_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C', DEBIAN_FRONTEND: 'noninteractive' };
+const SYSTEM_BWRAP = '/usr/bin/bwrap';
+/** Root-owned, so nothing but root can replace the program we run as root. */
+const OWN_DIR = '/opt/pr-review-loop-bubblewrap';
+const OWN_BWRAP = `${OWN_DIR}/usr/bin/bwrap`;
 
-/** bubblewrap installed (apt when missing) and able to make a PID namespace; or why not. */
+// `apt-get download` fetches the package without installing it; dpkg-deb unpacks it. A runner
+// image's package lists may be missing or stale: they are refreshed once if the download fails.
+const UNPACK = [
+  'set -e',
+  'work=$(mktemp -d)',
+  'cd "$work"',
+  'apt-get download bubblewrap >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1; apt-get download bubblewrap; }',
+  `mkdir -p ${OWN_DIR}`,
+  `dpkg-deb -x bubblewrap_*.deb ${OWN_DIR}`,
+  `chown -R root:root ${OWN_DIR}`,
+  'cd /',
+  'rm -rf "$work"',
+].join('\n');
+
+/** bubblewrap found (or unpacked) and able to make a PID namespace; or why not. */
 export async function ensureNamespaces(privilege: Privilege, log: (line: string) => void): Promise<Namespaces> {
-  if (!existsSync(BWRAP)) {
-    log('isolation: bubblewrap is not installed; installing it with apt-get');
-    const installed = await aptInstall(privilege);
-    if (!installed.ok) return installed;
+  let bwrap = existsSync(SYSTEM_BWRAP) ? SYSTEM_BWRAP : OWN_BWRAP;
+  if (!existsSync(bwrap)) {
+    log(`isolation: bubblewrap is not installed; unpacking the bubblewrap package into ${OWN_DIR}`);
+    const r = await asRoot(privilege, ['env', 'LC_ALL=C', 'DEBIAN_FRONTEND=noninteractive', 'sh', '-c', UNPACK]);
+    if (r.code !== 0 || !existsSync(OWN_BWRAP)) {
+      return { ok: false, reason: `fetching bubblewrap with apt-get failed: ${tail(r.stderr || r.stdout)}` };
+    }
+    bwrap = OWN_BWRAP;
   }
   const probe = await asRoot(privilege, [
-    BWRAP, '--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
-    '--tmpfs', '/tmp', '--', '/bin/true',
+    bwrap, '--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
+    '--tmpfs', '/tmp', '--', '/usr/bin/setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups',
+    '--no-new-privs', '/bin/true',
   ]);
   if (probe.code !== 0) return { ok: false, reason: `bubblewrap cannot make a namespace here: ${tail(probe.stderr)}` };
-  return { ok: true };
-}
-
-async function aptInstall(privilege: Privilege): Promise<Namespaces> {
-  const install = ['apt-get', 'install', '-y', '--no-install-recommends', 'bubblewrap'];
-  let r = await asRoot(privilege, ['env', ...envArgs(), ...install]);
-  // A runner image's package lists may be missing or stale: refresh them once and try again.
-  if (r.code !== 0) {
-    await asRoot(privilege, ['env', ...envArgs(), 'apt-get', 'update', '-q']);
-    r = await asRoot(privilege, ['env', ...envArgs(), ...install]);
-  }
-  if (r.code !== 0 || !existsSync(BWRAP)) {
-    return { ok: false, reason: `installing bubblewrap with apt-get failed: ${tail(r.stderr || r.stdout)}` };
-  }
-  return { ok: true };
-}
-
-function envArgs(): string[] {
-  return Object.entries(APT_ENV).map(([k, v]) => `${k}=${v}`);
+  return { ok: true, bwrap };
 }
 
 function tail(text: string): string {

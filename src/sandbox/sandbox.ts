@@ -13,7 +13,7 @@ import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '..
 import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
 import { killAllOf, killMarked } from './kill.js';
-import { BWRAP, bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
+import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
 import { detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
 import { createSandboxUser, deleteSandboxUser, type SandboxUser } from './user.js';
@@ -47,7 +47,11 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** The action's environment: where the runner keeps what calls must not see. */
   env?: NodeJS.ProcessEnv;
-  /** false: no namespaces, as where bubblewrap cannot run (how tests reach that path). */
+  /**
+   * true: each call in namespaces of its own (bubblewrap). Not yet the default: the mount view
+   * hides folders the workflow's own agents and commands may share (the e2e harness does), which
+   * must be named to them first.
+   */
   namespaces?: boolean;
 }
 
@@ -71,9 +75,9 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
   const found = await detectPrivilege();
   let reason = found.privilege === null ? found.reason : '';
   if (found.privilege !== null) {
-    const namespaces = opts.namespaces === false
-      ? { ok: false as const, reason: 'namespaces are off for this sandbox' }
-      : await ensureNamespaces(found.privilege, log);
+    const namespaces = opts.namespaces === true
+      ? await ensureNamespaces(found.privilege, log)
+      : { ok: false as const, reason: 'namespaces are not on for this sandbox' };
     if (!namespaces.ok && mode === 'required') {
       throw new IsolationUnavailable(`isolation: required, but ${namespaces.reason}`);
     }
@@ -86,8 +90,9 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
           `and mode (the sandbox writes only what the PR tracks and what its calls create): ${some}` +
           `${before.size > 10 ? ', …' : ''}`);
       }
-      const view = namespaces.ok ? hiddenFolders(opts.env ?? process.env) : null;
-      return await isolated(found.privilege, user, workDir, before, view, namespaces.ok ? [] : [namespaces.reason]);
+      const jail = namespaces.ok ? { bwrap: namespaces.bwrap, hidden: hiddenFolders(opts.env ?? process.env) } : null;
+      const limits = namespaces.ok || opts.namespaces !== true ? [] : [namespaces.reason];
+      return await isolated(found.privilege, user, workDir, before, jail, limits);
     } catch (e) {
       reason = `creating the sandbox user failed: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -107,7 +112,7 @@ async function isolated(
   user: SandboxUser,
   workDir: string,
   before: ReadonlySet<string>,
-  hidden: string[] | null,
+  namespaced: { bwrap: string; hidden: string[] } | null,
   namespaceFailure: string[],
 ): Promise<Sandbox> {
   const grants = new AccessGrants(privilege, user);
@@ -115,6 +120,7 @@ async function isolated(
   let active = 0;
   let calls = 0;
   let closed = false;
+  let closing: Promise<void> | undefined;
   // Without namespaces: the sweep that kills every process of the user; a call starting meanwhile waits for it.
   let sweeping: Promise<void> | null = null;
   const runAs: RunAs = { uid: user.uid, gid: user.gid, killMarked: (m: string) => killMarked(privilege, m) };
@@ -137,25 +143,30 @@ async function isolated(
         giveBack.push(await grants.own(access.owned ?? []));
         if (access.workTree) giveBack.push(await grants.workTree(access.workTree, before));
         const env = withUserEnv(spec.env, user, home, access.owned ?? []);
-        const jail = hidden ? jailArgs(user, { ...spec, env }, access, home, hidden) : undefined;
+        const jail = namespaced
+          ? jailArgs(namespaced.bwrap, user, { ...spec, env }, access, home, namespaced.hidden)
+          : undefined;
         return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail } : runAs });
       } finally {
         active--;
         // Without namespaces, and only when no other call of the user runs (reviewers run in
         // parallel): then nothing of the user may live on, whatever it did to hide.
-        if (!hidden && active === 0) {
+        if (!namespaced && active === 0) {
           sweeping = killAllOf(privilege, user.uid).finally(() => (sweeping = null));
           await sweeping;
         }
         for (const undo of giveBack.reverse()) await undo();
       }
     },
-    async close() {
-      if (closed) return;
+    close() {
+      // One close for every caller: a cancelled run starts it early, and the run's end must wait for it.
       closed = true;
-      await killAllOf(privilege, user.uid);
-      await grants.restore();
-      await deleteSandboxUser(privilege, user);
+      closing ??= (async () => {
+        await killAllOf(privilege, user.uid);
+        await grants.restore();
+        await deleteSandboxUser(privilege, user);
+      })();
+      return closing;
     },
   };
 }
@@ -177,7 +188,14 @@ async function freshHome(
 }
 
 /** bubblewrap, then setpriv to become the user with no way back to more rights. */
-function jailArgs(user: SandboxUser, spec: ProcessSpec, access: CallAccess, home: string, hidden: string[]): string[] {
+function jailArgs(
+  bwrap: string,
+  user: SandboxUser,
+  spec: ProcessSpec,
+  access: CallAccess,
+  home: string,
+  hidden: string[],
+): string[] {
   const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? []), home];
   const view: MountView = {
     hidden,
@@ -190,7 +208,7 @@ function jailArgs(user: SandboxUser, spec: ProcessSpec, access: CallAccess, home
     cwd: spec.cwd,
   };
   const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
-  return [BWRAP, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];
+  return [bwrap, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];
 }
 
 /**

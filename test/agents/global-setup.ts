@@ -1,8 +1,8 @@
 // vitest globalSetup: installs the pinned agent CLIs the adapter tests drive, the Node the
 // end-to-end suite runs the bundle with (test/e2e/action-node.ts), and, where the suite runs
 // as root, what a hosted runner's isolation path needs: sudo (the sudo-path tests run as an
-// ordinary user with passwordless sudo) and bubblewrap (installed the way the action installs
-// it, once, so that parallel test files never race for apt's lock).
+// ordinary user with passwordless sudo) and bubblewrap (fetched the way the action fetches it,
+// once, so that parallel test files never race for apt's lock).
 import { existsSync, mkdirSync } from 'node:fs';
 import { installActionNode } from '../e2e/action-node.js';
 import { CLI_CACHE_DIR, installPinnedClis } from './cli-cache.js';

@@ -58,10 +58,12 @@ function replayAgent(w: World): { command: string; payloads: string } {
   const script = path.join(dir, 'replay.sh');
   writeFileSync(script, [
     'cat > /dev/null',
-    `[ -f "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" ] && cp "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" '${payloads}'`,
-    `cat '${dir}'/"$REVIEW_LOOP_AGENT_NAME".answer.txt`,
+    '[ -f "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" ] && cp "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" "$2"',
+    'cat "$1"/"$REVIEW_LOOP_AGENT_NAME".answer.txt',
   ].join('\n'), { mode: 0o644 });
-  return { command: `sh ${script}`, payloads };
+  // The folders are named on the command line: the sandbox shows a call only the paths its
+  // workflow-given command line names.
+  return { command: `sh ${script} ${dir} ${payloads}`, payloads };
 }
 
 interface Shown { id: string; priority: string; file: string; reportedBy: string[]; aliases?: string[] }

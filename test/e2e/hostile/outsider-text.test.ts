@@ -67,24 +67,27 @@ afterEach(async () => {
 
 /**
  * Wraps the scripted agent so every prompt it gets is kept in
- * agent-io/prompt-<name>-r<round>-<pid>.txt (the harness logs only the prompt's length).
+ * agent-io/prompt-<name>-r<round>-<uuid>.txt (the harness logs only the prompt's length).
  */
 function recordPrompts(w: World): string {
   const file = path.join(w.dir, 'agent-io', 'prompt-recorder.mjs');
   const script = [
     "import { readFileSync, writeFileSync } from 'node:fs';",
     "import { spawnSync } from 'node:child_process';",
+    "import { randomUUID } from 'node:crypto';",
     "import path from 'node:path';",
     "const prompt = readFileSync(0, 'utf8');",
     'const e = process.env;',
-    "const name = `prompt-${e.REVIEW_LOOP_AGENT_NAME}-r${e.REVIEW_LOOP_ROUND}-${process.pid}.txt`;",
+    // Not the pid: each sandboxed call has a PID namespace of its own, where pids repeat.
+    "const name = `prompt-${e.REVIEW_LOOP_AGENT_NAME}-r${e.REVIEW_LOOP_ROUND}-${randomUUID()}.txt`;",
     'writeFileSync(path.join(path.dirname(e.SCRIPTED_AGENT_LOG), name), prompt, { mode: 0o644 });',
-    `const agent = ${JSON.stringify(SCRIPTED_AGENT)};`,
+    'const agent = process.argv[2];',
     "const r = spawnSync(process.execPath, [agent], { input: prompt, stdio: ['pipe', 'inherit', 'inherit'] });",
     'process.exit(r.status ?? 1);',
   ].join('\n');
   writeFileSync(file, `${script}\n`, { mode: 0o644 });
-  return `node ${file}`;
+  // The scripted agent is named on the command line, so the sandbox shows it to the call.
+  return `node ${file} ${SCRIPTED_AGENT}`;
 }
 
 function prompts(name: string): string[] {
