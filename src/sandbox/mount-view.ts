@@ -1,5 +1,5 @@
 // What one sandboxed call sees of the file system, as bubblewrap arguments. The root file system
-// is read-only; the folders that hold the
+// is read-only; /tmp and /var/tmp are empty and private to the call; the folders that hold the
 // runner's secrets (its HOME, RUNNER_TEMP, the folder of every checkout of the job) are hidden
 // behind empty ones; then only what the call needs is mounted back: the checkout (writable for
 // the calls that edit it, its .git never), its context folder (read), its own folders (write),
@@ -21,12 +21,10 @@ export interface MountView {
 }
 
 /**
- * Folders every call would get fresh and empty (sticky and world-writable, as on any Linux).
- * None yet: a private /tmp hides files the workflow's own agents and commands share through
- * /tmp, which needs them named first; until then /tmp is shared, and what the sandbox user left
- * there stays, owned by an id no later account gets (user.ts).
+ * Folders every call gets fresh and empty (sticky and world-writable, as on any Linux). A file
+ * the workflow's own commands share through /tmp is reached by naming it (named-paths.ts).
  */
-export const PRIVATE_TMP: readonly string[] = [];
+export const PRIVATE_TMP: readonly string[] = ['/tmp', '/var/tmp'];
 
 /**
  * bubblewrap's arguments up to the command. Started as root: bwrap needs no user namespace

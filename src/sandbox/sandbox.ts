@@ -47,11 +47,7 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** The action's environment: where the runner keeps what calls must not see. */
   env?: NodeJS.ProcessEnv;
-  /**
-   * true: each call in namespaces of its own (bubblewrap). Not yet the default: the mount view
-   * hides folders the workflow's own agents and commands may share (the e2e harness does), which
-   * must be named to them first.
-   */
+  /** false: no namespaces, as where bubblewrap cannot run (how tests reach that path). */
   namespaces?: boolean;
 }
 
@@ -75,9 +71,9 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
   const found = await detectPrivilege();
   let reason = found.privilege === null ? found.reason : '';
   if (found.privilege !== null) {
-    const namespaces = opts.namespaces === true
-      ? await ensureNamespaces(found.privilege, log)
-      : { ok: false as const, reason: 'namespaces are not on for this sandbox' };
+    const namespaces = opts.namespaces === false
+      ? { ok: false as const, reason: 'namespaces are off for this sandbox' }
+      : await ensureNamespaces(found.privilege, log);
     if (!namespaces.ok && mode === 'required') {
       throw new IsolationUnavailable(`isolation: required, but ${namespaces.reason}`);
     }
@@ -91,7 +87,7 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
           `${before.size > 10 ? ', …' : ''}`);
       }
       const jail = namespaces.ok ? { bwrap: namespaces.bwrap, hidden: hiddenFolders(opts.env ?? process.env) } : null;
-      const limits = namespaces.ok || opts.namespaces !== true ? [] : [namespaces.reason];
+      const limits = namespaces.ok ? [] : [namespaces.reason];
       return await isolated(found.privilege, user, workDir, before, jail, limits);
     } catch (e) {
       reason = `creating the sandbox user failed: ${e instanceof Error ? e.message : String(e)}`;

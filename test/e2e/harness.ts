@@ -243,7 +243,9 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
         'github-token': TOKEN,
         agent: 'command',
         'agent-command': `node ${SCRIPTED_AGENT}`,
-        'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG',
+        // SCRIPTED_AGENT_IO names the folder the scripted agents write in: a call sees only
+        // the folders its workflow-given command line and variables name (src/sandbox/named-paths.ts).
+        'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG,SCRIPTED_AGENT_IO',
         reviewers: 'command:scripted-model',
         ...(eventName === 'workflow_dispatch' ? { pr: '7' } : {}),
         ...o.inputs,
@@ -267,6 +269,7 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
         RUNNER_TEMP: runDir,
         SCRIPTED_AGENT_SCENARIO: scenario,
         SCRIPTED_AGENT_LOG: log,
+        SCRIPTED_AGENT_IO: agentIo,
         PR_REVIEW_LOOP_RETRY_BASE_MS: '10',
         PR_REVIEW_LOOP_HEAD_POLL_MS: '50',
         PR_REVIEW_LOOP_CHECKS_POLL_MS: '50',

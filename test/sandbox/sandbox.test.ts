@@ -153,11 +153,11 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     expect(stolen).not.toContain('sk-next-call-key');
   });
 
-  it('gives each call a fresh HOME: nothing one plants there reaches the next', async () => {
-    const plant = await sh('printf "[core]\\n\\tfsmonitor = /tmp/x\\n" > ~/.gitconfig ' +
+  it('gives each call a private /tmp and a fresh HOME: nothing one plants reaches the next', async () => {
+    const plant = await sh('echo planted > /tmp/planted && printf "[core]\\n\\tfsmonitor = /tmp/x\\n" > ~/.gitconfig ' +
       '&& echo ok', { workTree: repo });
     expect(plant.stdout.trim()).toBe('ok');
-    const next = await sh('grep -c fsmonitor ~/.gitconfig; ' +
+    const next = await sh('test -e /tmp/planted && echo tmp-seen; grep -c fsmonitor ~/.gitconfig; ' +
       'git config --global core.fsmonitor; echo end');
     expect(next.stdout.trim().split('\n')).toEqual(['0', 'end']);
   });
@@ -201,6 +201,11 @@ describe.runIf(isRoot)('without namespaces (where bubblewrap cannot run)', () =>
   beforeEach(async () => {
     await sandbox.close();
     sandbox = await createSandbox('auto', repo, { namespaces: false });
+  });
+
+  it('says what no longer holds', () => {
+    expect(sandbox.user).toMatch(/^prl-/);
+    expect(sandbox.limits.join(' ')).toContain('outlive the call');
   });
 
 

@@ -74,7 +74,7 @@ const alive = spawnSync('pgrep', ['-x', '-f', 'sleep ' + TAG]).status === 0;
 const slow = await sh('sleep 30', {}, 1000);
 const leaks = await sh('cat ' + runnerTemp + '/* gha-creds-1.json 2>/dev/null; echo planted > /tmp/p; ' +
   'echo planted > ~/p; echo end', { workTree: repo });
-const next = await sh('test -e ~/p && echo home-shared; echo end');
+const next = await sh('test -e /tmp/p && echo tmp-shared; test -e ~/p && echo home-shared; echo end');
 await sb.close();
 console.log(JSON.stringify({
   me: process.getuid(), readOnly: readOnly.stdout.trim().split('\\n'), writer: writer.stdout.trim().split('\\n').slice(0, -1),
@@ -108,7 +108,7 @@ it.runIf(runnable)('isolates through sudo -n when the action is an ordinary user
   expect(out.topMode).toBe('700');
   expect(out.userLeft).toBe(false);
   // Each call in namespaces of its own, as root would give them: nothing of RUNNER_TEMP or of
-  // an earlier step's private file, nothing shared between calls through HOME.
+  // an earlier step's private file, nothing shared between calls through /tmp or HOME.
   expect(out.limits).toEqual([]);
   expect(out.leaks).toBe('end');
   expect(out.next).toBe('end');

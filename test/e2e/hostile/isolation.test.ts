@@ -75,7 +75,7 @@ function runWith(isolation?: string) {
     rules: PLANTED_BUG_RULES,
     inputs: {
       'agent-command': `node ${HUNTER} "$REVIEW_LOOP_ROLE"; node ${SCRIPTED_AGENT}`,
-      'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG,HUNTER_LOG,HUNTER_NEEDLES_FILE',
+      'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG,SCRIPTED_AGENT_IO,HUNTER_LOG,HUNTER_NEEDLES_FILE',
       'verify-env': 'HUNTER_LOG,HUNTER_NEEDLES_FILE,NPM_TOKEN',
       verify: `node ${HUNTER} verify\nnpm test`,
       ...(isolation ? { isolation } : {}),
@@ -92,16 +92,15 @@ it('keeps the token out of reach of agents, verify commands and hooks, and kills
   const all = hunts();
   expect(new Set(all.map((h) => h.role))).toEqual(new Set(['hook', 'reviewer', 'fixer', 'verify']));
   for (const h of all) {
-    // The hunt really ran as someone else, and really saw the action among its ancestors.
+    // The hunt really ran as someone else, in a PID namespace of its own: the action is not even
+    // among the processes it can see (without namespaces it is, and its environ and memory are
+    // out of reach of another uid: test/sandbox/sandbox.test.ts).
     expect(h.uid, h.role).not.toBe(0);
-    const action = h.ancestors.find((a) => a.cmdline.includes('dist/index.js'));
-    expect(action, `${h.role}: ${JSON.stringify(h.ancestors.map((a) => a.cmdline))}`).toBeDefined();
+    expect(h.ancestors.map((a) => a.cmdline).join('\n'), h.role).not.toContain('dist/index.js');
     for (const a of h.ancestors) {
       expect(a.environHasToken, `${h.role} read the token from ${a.cmdline}`).toBe(false);
       expect(a.mem.found, `${h.role} found the token in the memory of ${a.cmdline}`).toBe(false);
     }
-    expect(action!.environReadable, `${h.role} could read the action's environ`).toBe(false);
-    expect(action!.mem.opened, `${h.role} could open the action's memory`).toBe(false);
     expect(h.othersWithToken, h.role).toEqual([]);
     // What it left behind with setsid and without the marker did not outlive the step.
     for (const cmdline of h.sleepers) expect(running(cmdline), `${h.role} left ${cmdline} running`).toEqual([]);

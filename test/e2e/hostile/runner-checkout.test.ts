@@ -66,7 +66,8 @@ it('leaves no credential of the checkout, its submodules, an earlier step or RUN
       await appendFile(path.join(checkout.dir, '.git', 'info', 'exclude'), 'gha-creds-*.json\n');
       writeFileSync(path.join(checkout.dir, 'gha-creds-5f2a.json'), `{"token":"${OIDC}"}\n`, { mode: 0o600 });
       mkdirSync(runnerTemp, { recursive: true, mode: 0o755 });
-      // RUNNER_TEMP's own files are hidden only by the mount view, not yet on by default: not planted here.
+      writeFileSync(path.join(runnerTemp, 'git-credentials-7d1e.config'),
+        `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${SECOND_CHECKOUT}\n`, { mode: 0o644 });
     },
   });
   expect(r.code, r.stdout + r.stderr).toBe(0);
