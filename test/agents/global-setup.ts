@@ -6,16 +6,19 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { installActionNode } from '../e2e/action-node.js';
 import { CLI_CACHE_DIR, installPinnedClis } from './cli-cache.js';
+import { createRunnerUser } from '../e2e/runner-user.js';
 import { ensureNamespaces } from '../../src/sandbox/bubblewrap.js';
 import { asRoot } from '../../src/sandbox/privilege.js';
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<(() => void) | undefined> {
   mkdirSync(CLI_CACHE_DIR, { recursive: true });
   await Promise.all([
     installPinnedClis((line) => console.log(`[agent CLIs] ${line}`)),
     installActionNode((line) => console.log(`[action node] ${line}`)),
     installIsolationTools(),
   ]);
+  // The e2e tests that start the action as a hosted runner does: an ordinary user with sudo.
+  return process.getuid?.() === 0 && process.platform === 'linux' ? createRunnerUser() : undefined;
 }
 
 async function installIsolationTools(): Promise<void> {

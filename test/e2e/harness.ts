@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, onTestFinished } from 'vitest';
 import { actionNode } from './action-node.js';
+import { handOver, reachableBundle, reachableNode, runnerUser, type RunnerUser } from './runner-user.js';
 import { createGitSandbox, type Clone, type GitSandbox, type GitSandboxOptions } from '../fakes/git-sandbox.js';
 import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakePullInput } from '../fakes/github/index.js';
 
@@ -122,6 +123,11 @@ export interface RunOptions {
   killAfterMs?: number;
   /** Another build's dist/index.js (the token bench runs the build before a change); default DIST. */
   dist?: string;
+  /**
+   * Start the action as the suite's ordinary user with passwordless sudo, as a GitHub-hosted
+   * runner does (test/e2e/runner-user.ts); the world is handed over to that user first.
+   */
+  asRunnerUser?: boolean;
 }
 
 export interface RunResult {
@@ -278,10 +284,20 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
       for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
       if (o.registerRun !== false) registerRun(github, env, eventName, head);
       await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
-      const action = spawnNode(o.dist ?? DIST, checkout.dir, env, o.killAfterMs);
+      let as: RunnerUser | undefined;
+      const handedOver = [sandbox.root, dir, ...(sandbox.fork ? [path.dirname(sandbox.fork.dir)] : [])];
+      if (o.asRunnerUser) {
+        as = runnerUser() ?? undefined;
+        if (!as) throw new Error('asRunnerUser: the suite made no runner user (it needs root)');
+        env.HOME = as.home;
+        handOver(as, handedOver);
+      }
+      const action = spawnNode(o.dist ?? DIST, checkout.dir, env, o.killAfterMs, as);
       running.add(action);
       const beside = o.interrupt?.((name) => action.signal(name));
       const r = await action.done.finally(() => running.delete(action));
+      // Back to the tests' user: the tests' own git reads these repositories next.
+      if (as) handOver({ ...as, uid: process.getuid!(), gid: process.getgid!() }, handedOver);
       await beside;
       const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
       const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
@@ -379,9 +395,20 @@ interface RunningAction {
   signal(name: NodeJS.Signals): void;
 }
 
-function spawnNode(script: string, cwd: string, env: NodeJS.ProcessEnv, killAfterMs?: number): RunningAction {
+function spawnNode(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  killAfterMs?: number,
+  as?: RunnerUser,
+): RunningAction {
+  // As the runner user: setpriv execs node in place (same pid), with that user's groups.
+  const argv = as
+    ? ['setpriv', '--reuid', String(as.uid), '--regid', String(as.gid), '--init-groups', '--',
+      reachableNode(actionNode()), reachableBundle(script)]
+    : [actionNode(), script];
   // Its own process group (detached), so stop() ends what the action started in that group too.
-  const child = spawn(actionNode(), [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   // 'exit', not 'close': a process the action left behind may still hold its output pipes.
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {

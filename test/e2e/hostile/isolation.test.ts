@@ -70,8 +70,9 @@ function alive(pid: number): boolean {
   }
 }
 
-function runWith(isolation?: string) {
+function runWith(isolation?: string, asRunnerUser = false) {
   return world.run({
+    asRunnerUser,
     rules: PLANTED_BUG_RULES,
     inputs: {
       'agent-command': `node ${HUNTER} "$REVIEW_LOOP_ROLE"; node ${SCRIPTED_AGENT}`,
@@ -84,8 +85,15 @@ function runWith(isolation?: string) {
   });
 }
 
-it('keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind', async () => {
-  const r = await runWith();
+// Both privilege paths: the action as root (containers, self-hosted runners) and as an ordinary
+// user with passwordless sudo (GitHub's hosted runners; the suite's setup makes that user).
+const PATHS = [
+  { how: 'as root', asRunnerUser: false },
+  { how: 'as an ordinary user with passwordless sudo', asRunnerUser: true },
+];
+
+it.each(PATHS)('keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind, $how', async ({ asRunnerUser }) => {
+  const r = await runWith(undefined, asRunnerUser);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.outputs.status).toBe('converged');
 

@@ -47,8 +47,15 @@ afterEach(async () => {
 const hunts = (): Hunt[] =>
   readFileSync(huntLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Hunt);
 
-it('leaves no credential of the checkout, its submodules, an earlier step or RUNNER_TEMP in reach', async () => {
+// Both privilege paths: as root, and as an ordinary user with passwordless sudo (hosted runners).
+const PATHS = [
+  { how: 'as root', asRunnerUser: false },
+  { how: 'as an ordinary user with passwordless sudo', asRunnerUser: true },
+];
+
+it.each(PATHS)('leaves no credential of the checkout, its submodules, an earlier step or RUNNER_TEMP in reach, $how', async ({ asRunnerUser }) => {
   const r = await world.run({
+    asRunnerUser,
     rules: PLANTED_BUG_RULES,
     inputs: {
       'verify-env': 'HUNTER_LOG,HUNTER_NEEDLES_FILE,HUNTER_LOOK_IN',
