@@ -134,6 +134,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
       const rec = await runFixRound(fixEnv, ctx, round, findings);
       rec.fixed = rec.fixed.map((f) => ({ ...f, description: w.redact(f.description) }));
       rec.rejected = rec.rejected.map((r) => ({ ...r, reason: w.redact(r.reason) }));
+      if (rec.deferred) rec.deferred = rec.deferred.map((d) => ({ ...d, reason: w.redact(d.reason) }));
       return rec;
     },
     ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer, inline, ciAttempts }),

@@ -137,6 +137,8 @@ export const fixResultSchema = z.object({
     }),
   ),
   rejectedIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })),
+  // Not done, and not wrong: an optional issue left for later, or a duplicate of another id.
+  deferredIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })).default([]),
   commits: cappedList(z.object({ sha: capped(MAX_ID_CHARS), message: capped(MAX_TEXT_CHARS) })).default([]),
 });
 export type FixResult = z.infer<typeof fixResultSchema>;

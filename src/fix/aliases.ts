@@ -17,5 +17,7 @@ export function resolveAliases(result: FixResult, findings: readonly Finding[]):
       seen.add(findingId);
       return [{ ...item, findingId }];
     });
-  return { ...result, fixedIssues: once(result.fixedIssues), rejectedIssues: once(result.rejectedIssues) };
+  const fixedIssues = once(result.fixedIssues);
+  const rejectedIssues = once(result.rejectedIssues);
+  return { ...result, fixedIssues, rejectedIssues, deferredIssues: once(result.deferredIssues) };
 }

@@ -74,7 +74,8 @@ async function attemptFix(
   // The gate, and a confirmed test still failing after the fix, send the fixer back within gate-max-loops.
   const loops = Math.max(1, env.gate || confirmed.length ? env.gateMaxLoops : 1);
   for (let loop = 1; loop <= loops; loop++) {
-    const { outcome, run } = await callFixer(env, { ctx, round, loop, payload, feedback });
+    const confirmedTests = confirmed.flatMap((c) => (c.testFile ? [c.testFile] : []));
+    const { outcome, run } = await callFixer(env, { ctx, round, loop, payload, feedback, confirmedTests });
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
     const answer = resolveAliases(outcome.value, findings);
@@ -166,6 +167,7 @@ async function attemptFix(
 function takeResult(rec: FixRoundRecord, r: FixResult): void {
   rec.fixed = r.fixedIssues.map((f) => ({ findingId: f.findingId, description: f.description }));
   rec.rejected = r.rejectedIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
+  rec.deferred = r.deferredIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
 }
 
 function done(rec: FixRoundRecord, outcome: FixRoundRecord['outcome'], message: string): FixRoundRecord {

@@ -6,6 +6,7 @@ import { fixResultSchema } from '../agents/envelope.js';
 import { guardLocalConfig } from '../git/config-guard.js';
 import type { PrContext } from '../github/types.js';
 import { callRole } from '../roles/call.js';
+import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';
 import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { fenceAsData } from '../security/untrusted.js';
@@ -20,6 +21,8 @@ export interface FixCall {
   payload: FixPayload;
   /** What the fixer is told besides the payload (the gate's requested changes), fenced as data. */
   feedback: string;
+  /** The test files that confirmed findings: the fix must make them pass without changing them. */
+  confirmedTests?: readonly string[];
 }
 
 /**
@@ -42,7 +45,7 @@ export async function callFixer(env: FixEnv, call: FixCall) {
       ctx,
       round,
       data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload) },
-      values: { priorContext, verifyCommands },
+      values: { priorContext, verifyCommands, confirmedTests: confirmedTestsRule(env, call.confirmedTests ?? []) },
       sessionId,
       schema: fixResultSchema,
     });
@@ -64,4 +67,12 @@ export async function callFixer(env: FixEnv, call: FixCall) {
     env.session.history.push(`- Round ${round}: fixed ${fixed}; rejected ${rejected}.`);
   }
   return result;
+}
+
+/** The rule about confirmed test files (prompts/fixer-confirmed-tests.md), or nothing when none was confirmed. */
+function confirmedTestsRule(env: FixEnv, files: readonly string[]): string {
+  if (files.length === 0) return '';
+  // The paths were checked to be test files of the checkout; JSON quoting keeps each one token.
+  const testFiles = files.map((f) => `  - ${JSON.stringify(f)}`).join('\n');
+  return fillTemplate(env.prompts['fixer-confirmed-tests'], { testFiles }).trimEnd();
 }

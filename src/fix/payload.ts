@@ -40,18 +40,19 @@ export function payloadForAgents(payload: FixPayload): Omit<FixPayload, 'issuesT
   };
 }
 
-/** fixed + rejected must equal issuesToFix, as sets of ids (Appendix A5 invariant). */
+/** fixed + rejected + deferred must cover issuesToFix, each id once, none from outside the payload. */
 export function checkAccounting(payload: FixPayload, result: FixResult): string | null {
   const want = new Set(payload.issuesToFix.map((f) => f.id));
   const optional = new Set(payload.optionalIssues.map((f) => f.id));
   const seen = new Set<string>();
-  for (const id of [...result.fixedIssues.map((f) => f.findingId), ...result.rejectedIssues.map((r) => r.findingId)]) {
+  const named = [...result.fixedIssues, ...result.rejectedIssues, ...result.deferredIssues].map((i) => i.findingId);
+  for (const id of named) {
     if (seen.has(id)) return `issue ${id} is listed twice in the fix result`;
     seen.add(id);
     if (!want.has(id) && !optional.has(id)) return `the fix result names ${id}, which was not in the fix payload`;
   }
   const missing = [...want].filter((id) => !seen.has(id));
   if (missing.length)
-    return `the fix result does not account for ${missing.join(', ')} (each issue must be fixed or rejected)`;
+    return `the fix result does not account for ${missing.join(', ')} (each issue must be fixed, rejected or deferred)`;
   return null;
 }

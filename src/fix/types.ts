@@ -49,6 +49,8 @@ export interface FixRoundRecord {
   fixer: AgentRun | null;
   fixed: { findingId: string; description: string }[];
   rejected: { findingId: string; reason: string }[];
+  /** Neither done nor wrong: an optional issue left for later, a duplicate of another id; still open. */
+  deferred?: { findingId: string; reason: string }[];
   /** The squashed commit pushed (or that would be pushed on dry-run). */
   commitSha: string | null;
   previousHeadSha: string;

@@ -15,6 +15,9 @@ export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string
     rec.rejected.length > 0
       ? `${SECTION.rejected} (${rec.rejected.length})\n\n${idList(rec.rejected.map((r) => [r.findingId, r.reason]))}`
       : null,
+    rec.deferred?.length
+      ? `${SECTION.deferred} (${rec.deferred.length})\n\n${idList(rec.deferred.map((d) => [d.findingId, d.reason]))}`
+      : null,
     rec.confirmed?.length
       ? `${SECTION.confirmed} (${rec.confirmed.length})\n\n${NOTE.confirmedIntro}\n\n` +
         rec.confirmed.map((c) => confirmedEvidence(c, rec, ctx)).join('\n\n')

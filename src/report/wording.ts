@@ -63,6 +63,7 @@ export const SECTION = {
   threads: '### 💬 Unresolved review threads',
   fixed: '### Fixed',
   rejected: '### Rejected',
+  deferred: '### Deferred (still open)',
   confirmed: '### Confirmed by a failing test',
   unconfirmed: '### Not confirmed (not fixed)',
   verify: '### Verification',

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
  */
 export const PROMPT_NAMES = [
   'reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'later-round', 'reviewer-answer', 'reviewer-resumed',
+  'fixer-confirmed-tests',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;

@@ -60,6 +60,8 @@ export interface ScenarioRule {
   sleepMs?: number;
   /** With fixAll: findings whose title holds a key are rejected with its value as the reason. */
   rejectTitles?: Record<string, string>;
+  /** With fixAll: findings whose title holds a key are deferred with its value as the reason. */
+  deferTitles?: Record<string, string>;
   /** What the call spent, written to $REVIEW_LOOP_USAGE_FILE (the command agent's usage report). */
   usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
 }

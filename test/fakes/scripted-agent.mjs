@@ -5,7 +5,7 @@
 //
 // Rule: { role?, name?, model?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
 //         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
-//         rejectTitles?: { titlePart: reason } (with fixAll), sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
+//         rejectTitles?: { titlePart: reason } (with fixAll), deferTitles?: { titlePart: reason }, sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -65,14 +65,21 @@ if (rule.fixAll || rule.rejectAll) {
     rule.rejectAll ?? Object.entries(rule.rejectTitles ?? {}).find(([part]) => f.title.includes(part))?.[1];
   // An optional (P3) finding is rejected by its title too; rejectAll is about the ones to fix.
   const optional = rule.rejectAll ? [] : (payload.optionalIssues ?? []);
-  const rejected = [...payload.issuesToFix, ...optional].filter((f) => rejectReason(f) !== undefined);
-  const fixed = rule.fixAll ? payload.issuesToFix.filter((f) => rejectReason(f) === undefined) : [];
+  // deferTitles: { "<part of a title>": "reason" } defers those findings (a duplicate, an optional one left for later).
+  const deferReason = (f) => Object.entries(rule.deferTitles ?? {}).find(([part]) => f.title.includes(part))?.[1];
+  const all = [...payload.issuesToFix, ...optional];
+  const deferred = all.filter((f) => deferReason(f) !== undefined);
+  const rejected = all.filter((f) => deferReason(f) === undefined && rejectReason(f) !== undefined);
+  const fixed = rule.fixAll
+    ? payload.issuesToFix.filter((f) => rejectReason(f) === undefined && deferReason(f) === undefined)
+    : [];
   answer = {
     agent: 'pr-fix',
     prNumber: payload.prNumber,
-    summary: { fixed: fixed.length, rejected: rejected.length, deferred: 0 },
+    summary: { fixed: fixed.length, rejected: rejected.length, deferred: deferred.length },
     fixedIssues: fixed.map((f) => ({ findingId: f.id, commitSha: null, description: `fixed ${f.id}` })),
     rejectedIssues: rejected.map((f) => ({ findingId: f.id, reason: rejectReason(f) })),
+    ...(deferred.length ? { deferredIssues: deferred.map((f) => ({ findingId: f.id, reason: deferReason(f) })) } : {}),
     commits: [],
   };
 }

@@ -26,9 +26,10 @@ describe('buildFixPayload', () => {
 
 describe('checkAccounting', () => {
   const payload = buildFixPayload(7, 1, [p0, p1, p3]);
-  const result = (fixed: string[], rejected: string[] = []): FixResult => ({
+  const result = (fixed: string[], rejected: string[] = [], deferred: string[] = []): FixResult => ({
     fixedIssues: fixed.map((findingId) => ({ findingId, description: `fixed ${findingId}` })),
     rejectedIssues: rejected.map((findingId) => ({ findingId, reason: 'false positive' })),
+    deferredIssues: deferred.map((findingId) => ({ findingId, reason: 'duplicate of another issue' })),
     commits: [],
   });
 
@@ -40,6 +41,12 @@ describe('checkAccounting', () => {
   it('allows optional ids, fixed or rejected', () => {
     expect(checkAccounting(payload, result([p0.id, p1.id, p3.id]))).toBeNull();
     expect(checkAccounting(payload, result([p0.id, p1.id], [p3.id]))).toBeNull();
+  });
+
+  it('accepts a deferred issue (an optional one left for later, a duplicate), once', () => {
+    expect(checkAccounting(payload, result([p0.id, p1.id], [], [p3.id]))).toBeNull();
+    expect(checkAccounting(payload, result([p0.id], [], [p1.id]))).toBeNull();
+    expect(checkAccounting(payload, result([p0.id, p1.id], [], [p1.id]))).toMatch(/listed twice/);
   });
 
   it('names a missing issue', () => {

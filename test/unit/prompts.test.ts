@@ -71,7 +71,9 @@ describe('the real templates only use placeholders the code supplies', () => {
     // Filled on its own (review/reviewer-call.ts) and put into the reviewer's {{answerFormat}}.
     'reviewer-answer': ['agentName', 'prNumber'],
     analyzer: shared,
-    fixer: [...shared, 'priorContext', 'verifyCommands'],
+    fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests'],
+    // Filled on its own (fix/fixer.ts) and put into the fixer's {{confirmedTests}}.
+    'fixer-confirmed-tests': ['testFiles'],
     gate: shared,
     // No code fills confirm.md yet (the `confirm` input is parsed but no confirmer runs);
     // it gets the shared keys like every other role.
