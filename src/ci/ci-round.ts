@@ -5,33 +5,16 @@
 // (a rerun passed) is flaky: reported, not fixed. The budget is shared across fail → pending → fail
 // and starts again when the check passes on a head the loop pushed.
 import { outputTail } from '../commands/output-tail.js';
-import type { Finding } from '../review/types.js';
+import type { CiRound, Finding } from '../review/types.js';
+
+// The round's record lives with the other round records (review/types.ts); re-exported for callers here.
+export type { CiRound, EscalatedCheck } from '../review/types.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { CheckResult, ChecksOfHead } from './wait.js';
 
 /** Lines and characters of a failing job's log that reach the fixer and the report. */
 const LOG_LINES = 60;
 const LOG_CHARS = 4_000;
-
-export interface EscalatedCheck {
-  id: string;
-  name: string;
-  workflow: string | null;
-  attempts: number;
-  logTail: string;
-}
-
-/** What a round's checks said, for its report and its end (termination.ts). */
-export interface CiRound {
-  sha: string;
-  /** Failing checks within their budget, as findings for the fixer. */
-  findings: Finding[];
-  escalated: EscalatedCheck[];
-  flaky: { name: string; workflow: string | null }[];
-  passed: { name: string; workflow: string | null }[];
-  /** Entries still running, or never started, when the time was up. */
-  waiting: string[];
-}
 
 /** `CI-<workflow>-<check>`, ids a reader recognises and the attempt budget is kept under. */
 export function ciFindingId(c: Pick<CheckResult, 'name' | 'workflow'>): string {

@@ -1,7 +1,6 @@
 // The action's outputs, as declared in action.yml (a test keeps the two in step), so the run
 // code can set every output on every path, safe defaults first (STYLE.md habit 5).
 import type { Spending } from '../budget/budget.js';
-import type { LoopResult } from '../loop.js';
 
 export const OUTPUT_NAMES = [
   'status',
@@ -50,8 +49,20 @@ export function spendingOutputs(s: Spending): Partial<Record<OutputName, string>
   return { tokens: String(s.total.tokens), 'cost-usd': s.total.costUsd.toFixed(4) };
 }
 
+/**
+ * What outputsOf reads of a loop's result (src/loop.ts's LoopResult has it): described here, not
+ * imported, so that this leaf module does not depend on the loop that depends on it.
+ */
+export interface LoopOutcome {
+  status: RunStatus;
+  rounds: readonly { fix: { outcome: string; fixed: readonly unknown[] } | null }[];
+  stuck: readonly unknown[];
+  headSha: string;
+  last: { counts: { p0: number; p1: number; p2: number; p3: number }; consensus: string } | null;
+}
+
 /** The outputs a loop's result sets (all but `report-json` and the spending, which the run knows). */
-export function outputsOf(r: LoopResult): Partial<Record<OutputName, string>> {
+export function outputsOf(r: LoopOutcome): Partial<Record<OutputName, string>> {
   const c = r.last?.counts ?? { p0: 0, p1: 0, p2: 0, p3: 0 };
   return {
     status: r.status,

@@ -1,6 +1,5 @@
 // Domain values of one round. Pure data: no I/O here.
 import type { Priority } from '../priority.js';
-import type { CiRound } from '../ci/ci-round.js';
 import type { AgentRun } from '../roles/types.js';
 
 export interface Finding {
@@ -74,4 +73,24 @@ export interface ReviewRoundRecord {
   threadsTruncated: boolean;
   /** Human review state (rule 0), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];
+}
+
+export interface EscalatedCheck {
+  id: string;
+  name: string;
+  workflow: string | null;
+  attempts: number;
+  logTail: string;
+}
+
+/** What a round's checks said, for its report and its end (termination.ts). */
+export interface CiRound {
+  sha: string;
+  /** Failing checks within their budget, as findings for the fixer. */
+  findings: Finding[];
+  escalated: EscalatedCheck[];
+  flaky: { name: string; workflow: string | null }[];
+  passed: { name: string; workflow: string | null }[];
+  /** Entries still running, or never started, when the time was up. */
+  waiting: string[];
 }

@@ -1,7 +1,6 @@
 // What one call leaves for the reports when it was made twice (a session that could not be
 // resumed, then a fresh one): one record whose time and usage add up.
-import type { RoleResult } from './call.js';
-import type { AgentRun } from './types.js';
+import type { AgentRun, RoleResult } from './types.js';
 
 /** One record for a call made twice (a failed resume, then a fresh session): times and usage add up. */
 export function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {

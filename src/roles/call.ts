@@ -14,7 +14,7 @@ import { writeContextDir, type ContextData } from './context-dir.js';
 import { withFallbacks, type ReviewerPanel } from './fallback.js';
 import { sharedPromptValues } from './prompt-data.js';
 import { fillTemplate, type PromptName, type Prompts } from './prompts.js';
-import type { AgentRun } from './types.js';
+import type { AgentRun, RoleResult } from './types.js';
 
 /** What every call of a run shares. */
 export interface RoleEnv {
@@ -60,10 +60,8 @@ export interface RoleCall<T> {
   panel?: ReviewerPanel;
 }
 
-export interface RoleResult<T> {
-  outcome: RoleOutcome<T>;
-  run: AgentRun;
-}
+// What a role's call returns: its outcome and the run it leaves for the reports (roles/types.ts).
+export type { RoleResult } from './types.js';
 
 /**
  * Calls the role's model, then its fallbacks (roles/fallback.ts) while the model cannot take the

@@ -1,5 +1,6 @@
 // What one agent call leaves behind for the reports: who ran, on which model, how it went.
 import type { QuotaKind } from '../agents/quota.js';
+import type { RoleOutcome } from '../agents/run-role.js';
 import type { Usage } from '../agents/types.js';
 
 export type AgentStatus = 'ok' | 'failed' | 'skipped';
@@ -19,4 +20,10 @@ export interface AgentRun {
    * limit, overload): the run's model answered as their fallback. Time and usage count them all.
    */
   fellBackFrom?: { spec: string; kind: QuotaKind; detail: string }[];
+}
+
+/** What a role's call returns: its outcome, and the run it leaves for the reports. */
+export interface RoleResult<T> {
+  outcome: RoleOutcome<T>;
+  run: AgentRun;
 }
