@@ -17,7 +17,7 @@ import { commitAll, statusPorcelain, type Git } from '../git/index.js';
 import type { PrContext } from '../github/types.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
-import { findingAsData } from '../roles/finding-data.js';
+import { findingAsData, prFilePaths } from '../roles/finding-data.js';
 import type { Finding } from '../review/types.js';
 import { isTestFile } from './test-files.js';
 import type { ConfirmedFinding } from './types.js';
@@ -79,7 +79,7 @@ export async function confirmFindings(
       spec: env.confirmer,
       ctx,
       round,
-      data: { ...prContextData(ctx), extra: { 'finding.json': findingAsData(finding) } },
+      data: { ...prContextData(ctx), extra: { 'finding.json': findingAsData(finding, prFilePaths(ctx.files)) } },
       schema: confirmResultSchema,
     });
     const written = (await statusPorcelain(env.git)).filter((p) => !before.has(p));

@@ -11,6 +11,7 @@ import { prContextData } from '../roles/context-data.js';
 import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { FixEnv } from './env.js';
+import { prFilePaths } from '../roles/finding-data.js';
 import { payloadForAgents, type FixPayload } from './payload.js';
 
 export interface FixCall {
@@ -44,7 +45,7 @@ export async function callFixer(env: FixEnv, call: FixCall) {
       spec: env.fixer,
       ctx,
       round,
-      data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload) },
+      data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload, prFilePaths(ctx.files)) },
       values: { priorContext, verifyCommands, confirmedTests: confirmedTestsRule(env, call.confirmedTests ?? []) },
       sessionId,
       schema: fixResultSchema,

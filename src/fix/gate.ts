@@ -5,6 +5,7 @@ import { callRole } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
 import type { FixEnv } from './env.js';
 import type { FixCall } from './fixer.js';
+import { prFilePaths } from '../roles/finding-data.js';
 import { payloadForAgents } from './payload.js';
 
 export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
@@ -17,7 +18,7 @@ export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
     spec: env.gate!,
     ctx,
     round: call.round,
-    data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload), extra: { 'fix.patch': diff.stdout } },
+    data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload, prFilePaths(ctx.files)), extra: { 'fix.patch': diff.stdout } },
     schema: gateResultSchema,
   });
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };

@@ -28,15 +28,18 @@ export function buildFixPayload(prNumber: number, round: number, findings: Findi
  * fix-payload.json as the fixer and the gate read it: the same issues, their agent-written text
  * fenced as untrusted data (src/review/finding-data.ts).
  */
-export function payloadForAgents(payload: FixPayload): Omit<FixPayload, 'issuesToFix' | 'optionalIssues'> & {
+export function payloadForAgents(
+  payload: FixPayload,
+  prFiles: ReadonlySet<string> = new Set(),
+): Omit<FixPayload, 'issuesToFix' | 'optionalIssues'> & {
   issuesToFix: FindingData[];
   optionalIssues: FindingData[];
 } {
   return {
     prNumber: payload.prNumber,
     round: payload.round,
-    issuesToFix: payload.issuesToFix.map(findingAsData),
-    optionalIssues: payload.optionalIssues.map(findingAsData),
+    issuesToFix: payload.issuesToFix.map((f) => findingAsData(f, prFiles)),
+    optionalIssues: payload.optionalIssues.map((f) => findingAsData(f, prFiles)),
   };
 }
 

@@ -1,7 +1,9 @@
 // A finding as the fixer, the gate and the confirmer read it. Every text in a finding was
 // written by an agent that read the PR (title, body, diff, code comments: anyone's text), so
 // an injection can ride on it. Those fields are handed over only fenced and labelled as
-// untrusted data; the values the action computed or checked (id, priority, line) stay plain.
+// untrusted data; the values the action computed or checked (id, priority, line, and a file path
+// that is one of the PR's files, as files.json lists them) stay plain, so a model reads a real
+// path as a path.
 import { fenceAsData } from '../security/untrusted.js';
 import type { Finding } from '../review/types.js';
 
@@ -18,15 +20,21 @@ export interface FindingData {
 
 const fenced = (label: string, text: string | null): string | null => (text === null ? null : fenceAsData(label, text));
 
-export function findingAsData(f: Finding): FindingData {
+/** `prFiles`: the paths of the PR's files; a finding's path that is one of them is shown plain. */
+export function findingAsData(f: Finding, prFiles: ReadonlySet<string> = new Set()): FindingData {
   return {
     id: f.id,
     priority: f.priority,
     line: f.line,
     category: fenceAsData('Finding category', f.category),
-    file: fenced('Finding file path', f.file),
+    file: f.file !== null && prFiles.has(f.file) ? f.file : fenced('Finding file path', f.file),
     title: fenceAsData('Finding title', f.title),
     description: fenceAsData('Finding description', f.description),
     suggestion: fenced('Suggested fix', f.suggestion),
   };
+}
+
+/** The paths of the PR's files (the names files.json gives them). */
+export function prFilePaths(files: readonly { filename: string }[]): ReadonlySet<string> {
+  return new Set(files.map((f) => f.filename));
 }
