@@ -18,7 +18,11 @@ export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
     spec: env.gate!,
     ctx,
     round: call.round,
-    data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload, prFilePaths(ctx.files)), extra: { 'fix.patch': diff.stdout } },
+    data: {
+      ...prContextData(ctx),
+      fixPayload: payloadForAgents(call.payload, prFilePaths(ctx.files)),
+      extra: { 'fix.patch': diff.stdout },
+    },
     schema: gateResultSchema,
   });
   if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
