@@ -11,6 +11,8 @@ import { runFixRound } from './fix/fix-round.js';
 import { type FixEnv } from './fix/env.js';
 import type { PreparedCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
+import { directoryRules } from './review/dir-rules.js';
+import { directoryRulesPrompt } from './review/dir-rules-prompt.js';
 import type { Octokit } from './github/client.js';
 import { dispatchWorkflows } from './github/comments.js';
 import { makePathMatcher } from './github/path-filter.js';
@@ -123,10 +125,15 @@ export function loopSteps(w: RunWiring): LoopSteps {
     },
     // Findings and the fixer's words are redacted where they are made: see redact-finding.ts.
     review: async (plan) => {
-      const outcome = await runReviewRound(roleEnv, {
+      const changed = plan.ctx.files.map((f) => f.filename);
+      const rules = await directoryRules(git, plan.ctx.meta.baseSha, changed, config.rulesFile);
+      if (rules.length) log(`review: rules files of the changed folders: ${rules.map((r) => r.path).join(', ')}`);
+      const env = rules.length ? { ...roleEnv, directoryRules: directoryRulesPrompt(w.prompts, rules) } : roleEnv;
+      const outcome = await runReviewRound(env, {
         ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions,
       });
       const { record } = outcome;
+      if (rules.length) record.ruleFiles = rules.map((r) => r.path);
       const redacted = (fs: Finding[]) => fs.map((f) => redactFinding(f, w.redact));
       return { ...outcome, record: { ...record, findings: redacted(record.findings), stuck: redacted(record.stuck) } };
     },

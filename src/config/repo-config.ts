@@ -10,7 +10,7 @@ import { validateInputs, type Config, type InputName, type RawInputs } from './i
 export const HOOK_POINTS = ['before-review', 'after-review', 'after-fix', 'after-finish'] as const;
 export type HookPoint = (typeof HOOK_POINTS)[number];
 
-export type ResolvedConfig = Config & Pick<RepoConfig, 'hooks' | 'instructions' | 'paths'>;
+export type ResolvedConfig = Config & Pick<RepoConfig, 'hooks' | 'instructions' | 'paths' | 'rulesFile'>;
 
 export interface RepoConfig {
   presets: Record<string, RawInputs>;
@@ -18,6 +18,8 @@ export interface RepoConfig {
   hooks: Record<HookPoint, string[]>;
   instructions?: string;
   paths: { include: string[]; exclude: string[] };
+  /** The name of the rules file of a directory (review/dir-rules.ts); '' turns them off. */
+  rulesFile: string;
 }
 
 /** Hook commands and path globs: one string or a list of them. */
@@ -37,6 +39,10 @@ const fileSchema = z.strictObject({
     })
     .default(() => ({ 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] })),
   instructions: z.string().optional(),
+  'rules-file': z
+    .string()
+    .regex(/^[^/\\]*$/, 'is a file name, not a path (e.g. REVIEW.md)')
+    .default('REVIEW.md'),
   paths: z
     .strictObject({ include: strings.default(() => []), exclude: strings.default(() => []) })
     .default(() => ({ include: [], exclude: [] })),
@@ -76,7 +82,8 @@ export function parseRepoConfig(text: string, file: string): RepoConfig {
   }
   const result = fileSchema.safeParse(data, { error: plainWords });
   if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issueLine(file, issue)));
-  return result.data;
+  const { 'rules-file': rulesFile, ...rest } = result.data;
+  return { ...rest, rulesFile };
 }
 
 /** Runs `fn`, moving the problems of a ConfigError into `problems`. */
@@ -133,5 +140,6 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
   }
   const config = collect(problems, () => validateInputs(merged, (name) => source.get(name) ?? `Input "${name}"`));
   if (!config || problems.length > 0) throw new ConfigError(problems);
-  return { ...config, hooks: repo.hooks, instructions: repo.instructions, paths: repo.paths };
+  const { hooks, instructions, paths, rulesFile } = repo;
+  return { ...config, hooks, instructions, paths, rulesFile };
 }

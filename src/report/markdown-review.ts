@@ -35,6 +35,7 @@ export function renderReviewReport(
     `${SECTION.counts}\n\n${countsTable(rec)}`,
     changesRequested(rec),
     rec.agents.length ? `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}` : NOTE.ciOnly,
+    rec.ruleFiles?.length ? NOTE.ruleFiles(rec.ruleFiles.map((p) => code(p)).join(', ')) : null,
     ciSection(rec),
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,

@@ -85,6 +85,7 @@ export const NOTE = {
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
   membersSummary: (n: number) => `As each of the ${n} reports put it`,
+  ruleFiles: (files: string): string => `Rules of the changed folders given to the reviewers: ${files}.`,
   quietInline: (below: number, overCap: number): string => {
     const why = [
       below ? `${below} below \`inline-min-priority\`` : '',

@@ -73,6 +73,8 @@ export interface ReviewRoundRecord {
   threadsTruncated: boolean;
   /** Human review state (rule 0), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];
+  /** The rules files of the changed folders the reviewers were given (review/dir-rules.ts). */
+  ruleFiles?: string[];
 }
 
 export interface EscalatedCheck {

@@ -26,6 +26,8 @@ export interface RoleEnv {
   scratchDir: string;
   timeoutMs: number;
   instructions?: string;
+  /** The rules files of the folders the PR changes, filled into prompts/directory-rules.md. */
+  directoryRules?: string;
   /** The run's budget: checked before each call, charged after it. */
   budget?: Budget;
   log?: (line: string) => void;
@@ -86,7 +88,7 @@ async function callOnce<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<
   const folder = call.folder ?? call.name;
   if (!call.contextDir && !call.data) throw new Error(`the ${call.name} call has no context`);
   const contextDir = call.contextDir ?? (await writeContextDir(roundDir, folder, call.data!));
-  const shared = sharedPromptValues(call.ctx, call.round, contextDir, env.instructions);
+  const shared = sharedPromptValues(call.ctx, call.round, contextDir, env.instructions, env.directoryRules);
   const result = await runInvocation(
     env.registry,
     call.spec.agent,

@@ -14,6 +14,7 @@ export function sharedPromptValues(
   round: number,
   contextDir: string,
   instructions?: string,
+  directoryRules = '',
 ): Record<string, string | number> {
   const prData = [
     fenceAsData('PR title', ctx.meta.title),
@@ -29,6 +30,8 @@ export function sharedPromptValues(
     instructions: instructions?.trim()
       ? `## Extra review instructions from the repository\n${instructions.trim()}`
       : '',
+    // The rules files of the changed folders (review/dir-rules.ts), already filled in.
+    directoryRules,
   };
 }
 

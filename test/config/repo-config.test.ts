@@ -112,7 +112,7 @@ describe('resolveConfig', () => {
       `${FILE}: presets.a.reviewer is not an action input (see the inputs in docs/configuration.md)`,
       `${FILE}: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,
       `${FILE}: paths.only is not a known key (known: include, exclude)`,
-      `${FILE}: defualts is not a known key (known: presets, defaults, hooks, instructions, paths)`,
+      `${FILE}: defualts is not a known key (known: presets, defaults, hooks, instructions, rules-file, paths)`,
     ]);
   });
 
@@ -137,6 +137,15 @@ describe('resolveConfig', () => {
     expect(problemsOf(() => parseRepoConfig('hooks:\n  after-fix: {run: x}\ninstructions: [a]\n', FILE))).toEqual([
       `${FILE}: hooks.after-fix must be a string or a list of strings`,
       `${FILE}: instructions must be a string`,
+    ]);
+  });
+
+  it('takes a rules file name per folder (REVIEW.md by default, "" for none), never a path', () => {
+    expect(parseRepoConfig('', FILE).rulesFile).toBe('REVIEW.md');
+    expect(parseRepoConfig('rules-file: RULES.md\n', FILE).rulesFile).toBe('RULES.md');
+    expect(parseRepoConfig('rules-file: ""\n', FILE).rulesFile).toBe('');
+    expect(problemsOf(() => parseRepoConfig('rules-file: docs/REVIEW.md\n', FILE))).toEqual([
+      `${FILE}: rules-file is a file name, not a path (e.g. REVIEW.md)`,
     ]);
   });
 

@@ -74,6 +74,8 @@ describe('the real templates only use placeholders the code supplies', () => {
     fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests'],
     // Filled on its own (fix/fixer.ts) and put into the fixer's {{confirmedTests}}.
     'fixer-confirmed-tests': ['testFiles'],
+    // Filled on its own (review/dir-rules-prompt.ts) and put into the reviewer's {{directoryRules}}.
+    'directory-rules': ['rules'],
     gate: shared,
     // No code fills confirm.md yet (the `confirm` input is parsed but no confirmer runs);
     // it gets the shared keys like every other role.
