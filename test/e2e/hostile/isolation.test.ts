@@ -5,14 +5,12 @@
 // sandbox user) they find nothing, nothing they left survives the step, and the loop still
 // reviews, fixes, verifies and pushes.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SAMPLE_PROJECT } from '../../fakes/git-sandbox.js';
-import { agentScript, createWorld, SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
+import { SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
+import { HUNTER, huntingWorld } from '../hunter.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
-const HUNTER = agentScript('token-hunter.mjs');
 const RUNTIME_TOKEN = 'actions-runtime-secret-value';
 const DEPLOY_KEY = 'deploy-key-not-for-pr-code-5f1c';
 const NPM_TOKEN = 'npm_verifyMayHaveThis0123456789';
@@ -38,21 +36,17 @@ let world: World;
 let huntLog: string;
 let needlesFile: string;
 
+let hunts: () => Hunt[];
+
 beforeEach(async () => {
-  const hooks = `hooks:\n  before-review: node ${HUNTER} hook\n`;
-  world = await createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': hooks } } });
-  huntLog = path.join(world.dir, 'agent-io', 'hunts.jsonl');
-  writeFileSync(huntLog, '');
-  chmodSync(huntLog, 0o666);
-  needlesFile = path.join(world.dir, 'agent-io', 'needles.txt');
-  writeFileSync(needlesFile, `${TOKEN}\n${RUNTIME_TOKEN}\n`, { mode: 0o644 });
+  const w = await huntingWorld([TOKEN, RUNTIME_TOKEN]);
+  ({ world, huntLog, needlesFile } = w);
+  hunts = () => w.hunts<Hunt>();
 });
 afterEach(async () => {
   await world.close();
 });
 
-const hunts = (): Hunt[] =>
-  readFileSync(huntLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Hunt);
 
 /** Host pids of running processes whose command line is exactly `cmdline`. */
 function running(cmdline: string): number[] {

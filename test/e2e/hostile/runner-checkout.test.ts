@@ -5,15 +5,14 @@
 // second checkout's credentials file lies in RUNNER_TEMP (0644). A hostile verify command and
 // hook read every file they can reach in the checkout and in RUNNER_TEMP. They find no secret,
 // and the loop still reviews, fixes, verifies and pushes.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SAMPLE_PROJECT } from '../../fakes/git-sandbox.js';
-import { agentScript, createWorld, TOKEN, type World } from '../harness.js';
+import { TOKEN, type World } from '../harness.js';
+import { HUNTER, huntingWorld } from '../hunter.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
-const HUNTER = agentScript('token-hunter.mjs');
 const PERSISTED = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');
 const OIDC = 'oidc-request-bearer-token-0f9e8d7c6b5a';
 const SECOND_CHECKOUT = 'ghs_secondCheckoutToken0123456789abcdef';
@@ -29,14 +28,12 @@ let huntLog: string;
 let needlesFile: string;
 let runnerTemp: string;
 
+let hunts: () => Hunt[];
+
 beforeEach(async () => {
-  const hooks = `hooks:\n  before-review: node ${HUNTER} hook\n`;
-  world = await createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': hooks } } });
-  huntLog = path.join(world.dir, 'agent-io', 'hunts.jsonl');
-  writeFileSync(huntLog, '');
-  chmodSync(huntLog, 0o666);
-  needlesFile = path.join(world.dir, 'agent-io', 'needles.txt');
-  writeFileSync(needlesFile, `${TOKEN}\n${PERSISTED}\n${OIDC}\n${SECOND_CHECKOUT}\n`, { mode: 0o644 });
+  const w = await huntingWorld([TOKEN, PERSISTED, OIDC, SECOND_CHECKOUT]);
+  ({ world, huntLog, needlesFile } = w);
+  hunts = () => w.hunts<Hunt>();
   // The harness's RUNNER_TEMP for the world's first run, made early to hold the second checkout's file.
   runnerTemp = path.join(world.dir, 'run-1');
 });
@@ -44,8 +41,6 @@ afterEach(async () => {
   await world.close();
 });
 
-const hunts = (): Hunt[] =>
-  readFileSync(huntLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Hunt);
 
 // Both privilege paths: as root, and as an ordinary user with passwordless sudo (hosted runners).
 const PATHS = [
