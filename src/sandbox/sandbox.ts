@@ -221,8 +221,9 @@ function programFolders(spec: ProcessSpec, hidden: readonly string[]): string[] 
   for (const dir of (spec.env.PATH ?? '').split(path.delimiter)) {
     if (path.isAbsolute(dir) && existsSync(dir)) found.push(realpathSync(dir));
   }
-  // A folder outside the hidden ones is visible anyway; a hidden folder itself is never shown whole.
-  return found.filter((p) => hidden.some((h) => inside(p, h) && p !== h));
+  // A folder outside the hidden ones and the private /tmp is visible anyway; a hidden folder itself
+  // is never shown whole (a CLI cache under /tmp is: a private clone's tests keep theirs there).
+  return found.filter((p) => [...hidden, ...PRIVATE_TMP].some((h) => inside(p, h) && p !== h));
 }
 
 /**

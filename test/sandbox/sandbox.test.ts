@@ -1,7 +1,7 @@
 // The sandbox user, for real: these tests run as root (as this project's CI does), so the
 // action can create its user. Each check is one a hostile fixer or verify command would try.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,6 +160,17 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     const next = await sh('test -e /tmp/planted && echo tmp-seen; grep -c fsmonitor ~/.gitconfig; ' +
       'git config --global core.fsmonitor; echo end');
     expect(next.stdout.trim().split('\n')).toEqual(['0', 'end']);
+  });
+
+  it('runs a program installed under /tmp, though the rest of /tmp is hidden (a CLI cache may live there)', async () => {
+    const bin = path.join(top, 'tools', 'bin');
+    mkdirSync(bin, { recursive: true });
+    copyFileSync('/bin/echo', path.join(bin, 'say'));
+    chmodSync(path.join(top, 'tools'), 0o755);
+    chmodSync(bin, 0o755);
+    const env = { PATH: process.env.PATH! };
+    const r = await sandbox.run({ command: path.join(bin, 'say'), args: ['hi'], cwd: repo, env, timeoutMs: 10_000 }, {});
+    expect(r.stdout.trim(), r.stderr).toBe('hi');
   });
 
   it('hides RUNNER_TEMP and the runner HOME, even where their modes let everyone in', async () => {
