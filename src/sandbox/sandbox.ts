@@ -77,8 +77,9 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
     if (!namespaces.ok && mode === 'required') {
       throw new IsolationUnavailable(`isolation: required, but ${namespaces.reason}`);
     }
+    let user: SandboxUser | null = null;
     try {
-      const user = await createSandboxUser(found.privilege);
+      user = await createSandboxUser(found.privilege);
       const before = new Set(await untrackedEntries(workDir));
       if (before.size) {
         const some = [...before].slice(0, 10).join(', ');
@@ -90,6 +91,8 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
       const limits = namespaces.ok ? [] : [namespaces.reason];
       return await isolated(found.privilege, user, workDir, before, jail, limits);
     } catch (e) {
+      // Nothing of a sandbox that could not be made stays behind.
+      if (user) await deleteSandboxUser(found.privilege, user).catch(() => undefined);
       reason = `creating the sandbox user failed: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
