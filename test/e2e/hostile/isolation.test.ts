@@ -116,6 +116,10 @@ it.each(PATHS)('keeps the token out of reach of agents, verify commands and hook
   const log = await world.headLog();
   expect(log[0]!.body).toContain('Review-Loop-Round: 1');
   expect(r.stdout).toMatch(/run as the unprivileged user prl-[0-9a-f]+/);
+  // The sandbox user is really gone: its account, and no warning that removing it failed.
+  const user = /run as the unprivileged user (prl-[0-9a-f]+)/.exec(r.stdout)![1]!;
+  expect(spawnSync('getent', ['passwd', user]).status, `${user} is still there`).toBe(2);
+  expect(r.stdout).not.toContain('removing the sandbox user');
 });
 
 it('says plainly in the log and the summary when isolation is turned off', async () => {
