@@ -160,14 +160,40 @@ async function grantable(top: string, before: ReadonlySet<string>) {
   const tracked = await listed(top, ['--recurse-submodules']);
   const files: string[] = [];
   const dirs = new Set<string>();
+  // chown -h does not follow a link in the last part of a path, but the kernel follows one in
+  // any folder above it: a call that turned a tracked folder into a link to / would have the next
+  // grant chown whatever lies behind it. So a path is granted only when every folder between the
+  // checkout's top and it is a real folder.
+  const realDir = folderCheck(top);
   for (const rel of tracked) {
     const abs = path.join(top, rel);
     if (!(await lstat(abs).catch(() => null))) continue; // deleted in the work tree
+    if (!(await realDir(path.dirname(rel)))) continue;
     files.push(abs);
     for (let d = path.dirname(rel); d !== '.' && !dirs.has(d); d = path.dirname(d)) dirs.add(d);
   }
-  const created = (await untrackedEntries(top)).filter((rel) => !before.has(rel)).map((rel) => path.join(top, rel));
+  const untracked = (await untrackedEntries(top)).filter((rel) => !before.has(rel));
+  const created: string[] = [];
+  for (const rel of untracked) if (await realDir(path.dirname(rel))) created.push(path.join(top, rel));
   return { files, dirs: [...dirs].map((d) => path.join(top, d)), created };
+}
+
+/** Whether a folder of the checkout (relative; '.' is the top) and every folder above it are real folders. */
+function folderCheck(top: string): (rel: string) => Promise<boolean> {
+  const known = new Map<string, Promise<boolean>>([['.', Promise.resolve(true)]]);
+  const check = (rel: string): Promise<boolean> => {
+    let found = known.get(rel);
+    if (!found) {
+      found = check(path.dirname(rel)).then(async (above) => {
+        if (!above) return false;
+        const st = await lstat(path.join(top, rel)).catch(() => null);
+        return st !== null && st.isDirectory() && !st.isSymbolicLink();
+      });
+      known.set(rel, found);
+    }
+    return found;
+  };
+  return check;
 }
 
 /** Untracked entries of a checkout, ignored ones included; a wholly untracked folder is one entry. */

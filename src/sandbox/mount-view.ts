@@ -60,9 +60,10 @@ export function bwrapArgs(view: MountView): string[] {
     ...outermost(view.asIs).map((p) => [p, '--bind'] as const),
     ...writable.map((p) => [p, '--bind'] as const),
     ...readOnly.map((p) => [p, '--ro-bind'] as const),
-    ...view.protectedPaths.map((p) => [p, '--ro-bind'] as const),
   ].sort((a, b) => depth(a[0]) - depth(b[0]));
   for (const [p, how] of mounts) mountBack(p, how);
+  // Last, so that no other mount (a deeper one, or one a link led into it) can cover it.
+  for (const p of view.protectedPaths) mountBack(p, '--ro-bind');
   args.push('--chdir', view.cwd);
   return args;
 }

@@ -222,7 +222,8 @@ function programFolders(spec: ProcessSpec, hidden: readonly string[]): string[] 
     found.push(modules > 0 ? real.slice(0, modules) : path.dirname(real));
   }
   for (const dir of (spec.env.PATH ?? '').split(path.delimiter)) {
-    if (path.isAbsolute(dir) && existsSync(dir)) found.push(realpathSync(dir));
+    // A folder in the checkout is shown with it; resolving a link the PR put there could lead anywhere.
+    if (path.isAbsolute(dir) && existsSync(dir) && !inside(dir, spec.cwd)) found.push(realpathSync(dir));
   }
   // A folder outside the hidden ones and the private /tmp is visible anyway; a hidden folder itself
   // is never shown whole (a CLI cache under /tmp is: a private clone's tests keep theirs there).
@@ -235,7 +236,19 @@ function programFolders(spec: ProcessSpec, hidden: readonly string[]): string[] 
  */
 function shownPaths(spec: ProcessSpec, access: CallAccess, hidden: readonly string[]): string[] {
   const named = [...(access.shown ?? []), ...namedPaths(Object.values(spec.env).join('\n'))];
-  return named.filter((p) => ![...hidden, ...PRIVATE_TMP].some((h) => inside(h, p)));
+  // A path in the checkout is shown with it: mounting it again would follow a link the PR put there
+  // (into .git, or out of the checkout).
+  const checkouts = [spec.cwd, ...(access.workTree ? [access.workTree] : [])];
+  return named.filter((p) => ![...hidden, ...PRIVATE_TMP].some((h) => inside(h, p)) &&
+    !checkouts.some((c) => inside(p, c) || inside(realpathOrSelf(p), c)));
+}
+
+function realpathOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 /** The action's own files (public code: the bundle, its prompts, in tests the scripted agents). */

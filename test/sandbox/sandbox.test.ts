@@ -190,6 +190,25 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
 });
 
 describe.runIf(isRoot)('the work tree grant', () => {
+  it('never follows a tracked folder that a call turned into a link', async () => {
+    // The PR tracks s/secret/x; a call replaces s with a link to a folder of root's; the next
+    // call's grant must not chown what lies behind the link.
+    mkdirSync(path.join(repo, 's', 'secret'), { recursive: true });
+    writeFileSync(path.join(repo, 's', 'secret', 'x'), 'tracked\n');
+    execFileSync('git', ['-C', repo, 'add', 's/secret/x']);
+    const outside = path.join(top, 'outside');
+    mkdirSync(path.join(outside, 'secret'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(outside, 'secret', 'x'), 'root only\n', { mode: 0o600 });
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo);
+    const swap = await sh(`rm -rf s && ln -s ${outside} s && echo swapped`, { workTree: repo });
+    expect(swap.stdout.trim()).toBe('swapped');
+    await sh('true', { workTree: repo });
+    for (const p of [outside, path.join(outside, 'secret'), path.join(outside, 'secret', 'x')]) {
+      expect(statSync(p).uid, p).toBe(0);
+    }
+  });
+
   it('leaves what an earlier step put in the checkout untouched, and lends what the PR tracks and the run made', async () => {
     const creds = path.join(repo, 'gha-creds-1234.json');
     writeFileSync(creds, '{"token":"oidc-bearer"}\n', { mode: 0o600 });
