@@ -4,16 +4,16 @@ import { bwrapArgs } from '../../src/sandbox/mount-view.js';
 const view = {
   hidden: ['/home/runner', '/home/runner/work/_temp'],
   writable: ['/home/runner/work/app/app'],
-  // Deeper than .git: a link the PR put in the checkout could have led a mount into .git.
-  readOnly: ['/home/runner/work/app/app/.git/hooks/x', '/ctx'],
-  asIs: [],
+  readOnly: ['/ctx'],
+  // Deeper than .git: a link the PR put in the checkout could have led a named path into .git.
+  asIs: ['/home/runner/work/app/app/.git/hooks'],
   protectedPaths: ['/home/runner/work/app/app/.git'],
   cwd: '/home/runner/work/app/app',
 };
 
 it("mounts the checkout's .git read-only last, so that no other mount covers it", () => {
   const args = bwrapArgs(view);
-  const last = args.lastIndexOf('--ro-bind');
+  const last = Math.max(args.lastIndexOf('--ro-bind'), args.lastIndexOf('--bind'));
   expect(args.slice(last, last + 3)).toEqual(['--ro-bind', view.protectedPaths[0], view.protectedPaths[0]]);
   expect(args.at(-2)).toBe('--chdir');
 });
