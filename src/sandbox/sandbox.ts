@@ -15,6 +15,7 @@ import { ensureNamespaces } from './bubblewrap.js';
 import { killAllOf, killMarked } from './kill.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
+import { nestedGitEntries, restoreNestedGit, type NestedGit } from './nested-git.js';
 import { detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
 import { createSandboxUser, deleteSandboxUser, type SandboxUser } from './user.js';
 
@@ -89,7 +90,8 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
       }
       const jail = namespaces.ok ? { bwrap: namespaces.bwrap, hidden: hiddenFolders(opts.env ?? process.env) } : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
-      return await isolated(found.privilege, user, workDir, before, jail, limits);
+      const nested = await nestedGitEntries(workDir);
+      return await isolated(found.privilege, user, { workDir, before, nested }, jail, limits, log);
     } catch (e) {
       // Nothing of a sandbox that could not be made stays behind.
       if (user) await deleteSandboxUser(found.privilege, user).catch(() => undefined);
@@ -109,11 +111,12 @@ function hiddenFolders(env: NodeJS.ProcessEnv): string[] {
 async function isolated(
   privilege: Privilege,
   user: SandboxUser,
-  workDir: string,
-  before: ReadonlySet<string>,
+  checkout: { workDir: string; before: ReadonlySet<string>; nested: NestedGit },
   namespaced: { bwrap: string; hidden: string[] } | null,
   namespaceFailure: string[],
+  log: (line: string) => void,
 ): Promise<Sandbox> {
+  const { workDir, before, nested } = checkout;
   const grants = new AccessGrants(privilege, user);
   await grants.traverse(user.base);
   let active = 0;
@@ -155,6 +158,10 @@ async function isolated(
           await sweeping;
         }
         for (const undo of giveBack.reverse()) await undo();
+        if (access.workTree === workDir) {
+          const put = await restoreNestedGit(privilege, access.workTree, nested);
+          if (put.length) log(`isolation: put back the nested .git entries a call changed: ${put.join(', ')}`);
+        }
       }
     },
     close() {

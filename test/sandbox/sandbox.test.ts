@@ -190,6 +190,22 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
 });
 
 describe.runIf(isRoot)('the work tree grant', () => {
+  it('puts every nested .git back as it was, so the action never reads one a call planted', async () => {
+    // A submodule's gitfile, as actions/checkout leaves it, in a folder the PR tracks files in.
+    mkdirSync(path.join(repo, 'lib'));
+    writeFileSync(path.join(repo, 'lib', 'y.txt'), 'y\n');
+    execFileSync('git', ['-C', repo, 'add', 'lib/y.txt']);
+    const gitfile = 'gitdir: ../.git/modules/lib\n';
+    writeFileSync(path.join(repo, 'lib', '.git'), gitfile);
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo);
+    const plant = await sh('mkdir -p new/.git && printf "[filter \\"x\\"]\\n\\tclean = id\\n" > new/.git/config && ' +
+      'rm lib/.git && mkdir -p lib/.git && echo planted > lib/.git/config && echo planted', { workTree: repo });
+    expect(plant.stdout.trim()).toBe('planted');
+    expect(existsSync(path.join(repo, 'new', '.git'))).toBe(false);
+    expect(readFileSync(path.join(repo, 'lib', '.git'), 'utf8')).toBe(gitfile);
+  });
+
   it('never follows a tracked folder that a call turned into a link', async () => {
     // The PR tracks s/secret/x; a call replaces s with a link to a folder of root's; the next
     // call's grant must not chown what lies behind the link.
