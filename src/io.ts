@@ -1,4 +1,4 @@
-// The action's output sink (STYLE habit 4): logs, outputs, secrets, job summary and
+// The action's output sink: logs, outputs, secrets, job summary and
 // annotations. main.ts wires @actions/core; the coordinator only sees this interface.
 import * as core from '@actions/core';
 

@@ -57,7 +57,7 @@ export interface RunWiring {
   redact: (text: string) => string;
   log: (line: string) => void;
   budget: Budget;
-  /** The `wait-for-checks` checks of each head, and the fix attempts per check (issue 12). */
+  /** The `wait-for-checks` checks of each head, and the fix attempts per check. */
   ci: CiChecks;
   /** Findings an earlier run of this job confirmed, whose regression test is in the branch. */
   alreadyConfirmed: string[];

@@ -1,4 +1,4 @@
-// Rounds and termination (SPEC §5–§6): review → report → fix → report, until converged,
+// Rounds and termination: review → report → fix → report, until converged,
 // stuck, blocked, failed, or max-rounds. Each step is injected so the order of events
 // reads here like the data-flow picture in docs/architecture.md. The four hook points fire
 // from here, and the loop keeps the one ledger of fixed findings' fingerprints.
@@ -142,7 +142,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     // In round 1, what an earlier run of this job reviewed last (a rerun, or a push by a human since).
     const since = previous?.review.headSha ?? input.earlier?.headSha;
     const ctx = await steps.loadContext(meta, since);
-    // The listed checks of this head: a reviewer like the others (issue 12).
+    // The listed checks of this head: a reviewer like the others.
     const ci = await steps.checks(meta.headSha, round > 1);
     const earlier = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
     const files = ctx.files.map((f) => f.filename);
@@ -183,7 +183,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     fixed.push(...fixedNow);
     const last = round === input.maxRounds;
     // The PR must show a pushed fix before its report goes out, so that report can be the
-    // run's last word when it never does (SPEC §7: a failure after a comment is explained).
+    // run's last word when it never does.
     const moved = fixStatus ? null : await steps.waitForHead(fix.commitSha!);
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     // A spent budget ends the run after a pushed fix: no call of the next round may start.

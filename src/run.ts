@@ -193,7 +193,7 @@ async function execute(
   // A token the event says is read-only writes nothing at all, not even a refused comment.
   if (push.readOnlyToken) publisher.refuseWrites(push.readOnlyToken);
   if (!push.canPush) log(`review-only: ${push.reason}`);
-  // SPEC §8: agent config from the base branch, the commit identity, the local git config pinned.
+  // Agent config from the base branch, the commit identity, the local git config pinned.
   const checkout = await prepareForAgents(git, meta, log);
 
   // 6. the loop, then the after-finish hook and the job summary
@@ -216,7 +216,7 @@ async function execute(
       'each round after a fix waits checks-timeout-minutes; list your CI workflow in dispatch-workflows, ' +
       'or use an App token');
   }
-  // A red CI run started it: each round is for the failing checks only (issue 12).
+  // A red CI run started it: each round is for the failing checks only.
   const ciOnly = started.target.kind === 'workflow_run';
   const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push, ciOnly });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
@@ -256,7 +256,7 @@ async function reportFailure(
   message: string,
   where: { headSha: string; runId: string | null },
 ): Promise<void> {
-  // SPEC §7 failure policy: before the first comment, log and job summary only;
+  // Before the first comment, log and job summary only;
   // after at least one comment, one final marker comment explains the failure.
   // (setFailed prints the message as an error annotation afterwards.)
   if (publisher && ctx && publisher.commentsPosted > 0) {

@@ -1,4 +1,4 @@
-// When the loop stops (SPEC §5–§6, docs/architecture.md "Termination"): right after a review,
+// When the loop stops: right after a review,
 // and after a fix. Pure: the loop (loop.ts) asks, these rules answer with a status and why.
 import type { RunStatus } from './config/outputs.js';
 import type { FixRoundRecord } from './fix/types.js';

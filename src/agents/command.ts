@@ -1,4 +1,4 @@
-// The `command` agent (SPEC §4): a user-given command line that reads the prompt
+// The `command` agent: a user-given command line that reads the prompt
 // on stdin and prints the answer on stdout. It is also how tests drive scripted agents.
 // It runs like the four CLIs (cli-common.ts), through `/bin/sh -c` so users can write pipes
 // and redirections, with its state folder as HOME; it may say what it spent (command-usage.ts).

@@ -1,4 +1,4 @@
-// Least privilege for environments (issue 7, part 8): an agent CLI gets only the variables
+// Least privilege for environments: an agent CLI gets only the variables
 // that CLI needs (its provider keys and base URLs), plus what every process needs (PATH,
 // locale, proxy and CA settings). Verify commands and hooks get the same base and nothing
 // secret unless the workflow names it in `verify-env`. Anything else in the step's

@@ -1,11 +1,11 @@
-// The JSON envelope every role answers with (SPEC §4) and the zod shapes of
-// Appendix A (A1–A5) of seeds/001, plus the gate and confirm answers.
+// The JSON envelope every role answers with, and the zod shapes of each role's answer: reviewer,
+// analyzer, thread findings, fixer, gate and confirmer.
 import * as z from 'zod';
 import { PRIORITIES, priorityRank, type Priority } from '../priority.js';
 
 const prioritySchema = z.enum(PRIORITIES);
 
-// Length caps on every field of an agent's answer (issue 7). An agent is untrusted: a 5,000-
+// Length caps on every field of an agent's answer. An agent is untrusted: a 5,000-
 // character file name or a megabyte of title must not reach the reports, the hidden state or
 // the annotations whole. An oversize string is CUT with TRUNCATED_MARK rather than the item
 // rejected: one verbose field must not lose a real finding (or fail the whole answer), and the
@@ -67,7 +67,7 @@ export const findingSchema = z.object({
   category: cappedNonEmpty(MAX_CATEGORY_CHARS),
   file: capped(MAX_PATH_CHARS).nullable().optional(),
   line: z.number().int().nullable().optional(),
-  /** The last line of the range the finding is about (issue 11; additive, A1 stays valid). */
+  /** The last line of the range the finding is about. */
   endLine: z.number().int().nullable().optional(),
   title: cappedNonEmpty(MAX_TITLE_CHARS),
   description: capped(MAX_TEXT_CHARS).default(''),
@@ -156,9 +156,9 @@ export const confirmResultSchema = z.object({
   findingId: capped(MAX_ID_CHARS),
   confirmed: z.boolean(),
   testFile: capped(MAX_PATH_CHARS).nullable().optional(),
-  /** The test's name, as the project's test runner shows it (issue 13; additive). */
+  /** The test's name, as the project's test runner shows it. */
   testName: capped(MAX_TITLE_CHARS).nullable().optional(),
-  /** The shell command, from the repository root, that runs just that test (issue 13; additive). */
+  /** The shell command, from the repository root, that runs just that test. */
   testCommand: capped(MAX_PATH_CHARS).nullable().optional(),
   explanation: capped(MAX_TEXT_CHARS).default(''),
 });

@@ -1,5 +1,5 @@
 // One role invocation end to end: run the adapter, check the model it reports
-// (SPEC §4), parse the envelope. Never throws: every failure becomes a message
+// (the one asked for), parse the envelope. Never throws: every failure becomes a message
 // the report can show.
 import type * as z from 'zod';
 import { parseEnvelope } from './envelope.js';

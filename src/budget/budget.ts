@@ -1,4 +1,4 @@
-// The run's budget (issue 10): every agent call of every round counted against `max-tokens`
+// The run's budget: every agent call of every round counted against `max-tokens`
 // (input plus output tokens, as each CLI reports them) and `max-cost-usd` (the cost a CLI
 // reports, else its tokens at the price table's rates). No call starts once a limit is reached,
 // nor a call that would not fit in its share of what is left, judged by what calls of its role

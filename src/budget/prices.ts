@@ -1,4 +1,4 @@
-// What a model's tokens cost, for the CLIs that report tokens but not cost (issue 10): the
+// What a model's tokens cost, for the CLIs that report tokens but not cost: the
 // table in prices.json (list prices with their source and date), overridden model by model by
 // the `model-prices` input. Model names match like the model check does: letter case and a
 // provider prefix (`google/`, `openrouter/anthropic/`) do not matter.

@@ -1,4 +1,4 @@
-// The CI of a commit through the REST API (issue 12): its check runs (every attempt: a job rerun on
+// The CI of a commit through the REST API: its check runs (every attempt: a job rerun on
 // the same commit is a new check run with the job's name), the workflow runs that own their check
 // suites (to know each check's workflow file), and a failing job's log. The log endpoint answers 302
 // to a plain-text file (its link "expires after 1 minute", REST docs); Octokit follows the redirect,

@@ -1,4 +1,4 @@
-// Checks as a reviewer (issue 12), after the seed's reaction table (seeds/003): an observed fact
+// Checks as a reviewer, by a fixed reaction table: an observed fact
 // (a listed check failed on the round's head) maps to a reaction (send it to the fixer as a P1
 // finding `CI-<check>` with its log tail) within a per-check attempt budget kept across runs; past
 // the budget the check is escalated to a human, and a check whose attempts on one commit disagree

@@ -1,4 +1,4 @@
-// The run's view of its PR's CI (issue 12): waits for the listed checks of each round's head,
+// The run's view of its PR's CI: waits for the listed checks of each round's head,
 // turns them into a CiRound, and keeps the fix attempts per check (seeded from the hidden state of
 // earlier runs, written back with every report).
 import type { Octokit } from '../github/client.js';

@@ -1,4 +1,4 @@
-// Waiting for the checks a round treats as a reviewer (issue 12): the `wait-for-checks` entries
+// Waiting for the checks a round treats as a reviewer: the `wait-for-checks` entries
 // (a workflow file: each of its jobs; a check name; or `all`) on one commit, until each has a
 // completed check run or `checks-timeout-minutes` pass. The action's own job is never waited for.
 // Names repeat across workflows and across runs on one commit, so a check is its name in its

@@ -1,8 +1,8 @@
-// Lifecycle hooks from the repo config (SPEC §9): shell commands at before-review,
+// Lifecycle hooks from the repo config: shell commands at before-review,
 // after-review, after-fix and after-finish. They run in order, in the checkout, with the
 // round's context in environment variables and a JSON file, and the same token-free
 // environment as the agents. A hook adds findings by writing a JSON array of findings
-// (Appendix A1 shape) to $REVIEW_LOOP_FINDINGS_FILE. A failing hook aborts the run.
+// to $REVIEW_LOOP_FINDINGS_FILE. A failing hook aborts the run.
 import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';

@@ -1,4 +1,4 @@
-// The project's own verification commands (SPEC §6): each must pass before a push.
+// The project's own verification commands: each must pass before a push.
 // They run the PR's code, so they get the same token-free environment as the agents.
 import type { VerifyResult } from '../fix/types.js';
 import { outputTail } from './output-tail.js';

@@ -1,4 +1,4 @@
-// `agent-config` (per-CLI settings merged into the config file each adapter writes, SPEC §4)
+// `agent-config` (per-CLI settings merged into the config file each adapter writes)
 // and `agent-versions` (npm versions to install when a CLI is missing).
 import YAML from 'yaml';
 import type { AgentKind } from '../agents/types.js';

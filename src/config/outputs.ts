@@ -19,7 +19,7 @@ export const OUTPUT_NAMES = [
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 
-/** Values of the `status` output (SPEC §3). */
+/** Values of the `status` output. */
 export const RUN_STATUSES = [
   'converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'budget', 'failed', 'cancelled',
 ] as const;

@@ -1,5 +1,5 @@
 // The repo config file (`.github/pr-review-loop.yml`, read from the BASE branch by the caller):
-// presets and defaults (partial inputs, same kebab-case keys), lifecycle hooks (SPEC §9),
+// presets and defaults (partial inputs, same kebab-case keys), lifecycle hooks,
 // extra review instructions, and path filters.
 import YAML from 'yaml';
 import * as z from 'zod';

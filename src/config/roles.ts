@@ -28,7 +28,7 @@ export interface Roles {
 
 /**
  * Entries with the input `agent` filled in where only a model is named, and the defaults of
- * SPEC §3 (one reviewer; analyzer and fixer = the first reviewer). Also called on partly
+ * the action (one reviewer; analyzer and fixer = the first reviewer). Also called on partly
  * invalid values (see crossCheck), hence the guards.
  */
 export function roles(o: Loose): Roles {

@@ -1,4 +1,4 @@
-// The message of a round's single fix commit (SPEC §6): lists the fixed findings and
+// The message of a round's single fix commit: lists the fixed findings and
 // ends with the Review-Loop-Round trailer that keeps the loop from re-triggering itself.
 import type { Finding } from '../review/types.js';
 

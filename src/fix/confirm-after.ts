@@ -1,4 +1,4 @@
-// The second half of a proven confirmation (issue 13): after the fixer's change, each confirmed
+// The second half of a proven confirmation: after the fixer's change, each confirmed
 // finding's test must pass, and must still be the test that failed: a fix commit that changes a
 // confirmer's test file proves nothing, whatever the test says then.
 import type { Git } from '../git/runner.js';

@@ -1,6 +1,6 @@
-// Confirmation (SPEC §6, seeds/004): before a finding at or above `confirm` is fixed, an
+// Confirmation: before a finding at or above `confirm` is fixed, an
 // independent agent must reproduce it with a minimal failing test, without fixing it. The action
-// does not take its word for it (issue 13): the agent names the command that runs its test, and
+// does not take its word for it: the agent names the command that runs its test, and
 // the action runs it on the PR head with only test files added, where it must fail; after the fix
 // it must pass (fix-round.ts). A confirmed test stays (committed locally, squashed into the fix
 // commit as a regression test); an unconfirmed finding is marked, its test removed, and not fixed.
@@ -46,7 +46,7 @@ const EVIDENCE_LINES = 20;
 const EVIDENCE_CHARS = 2_000;
 
 export function needsConfirmation(f: Finding, threshold: ConfirmEnv['threshold']): boolean {
-  // A failing CI check is its own evidence: its job failed on the head (issue 12).
+  // A failing CI check is its own evidence: its job failed on the head.
   if (threshold === 'none' || f.category === 'ci') return false;
   return priorityRank(f.priority) <= priorityRank(threshold);
 }

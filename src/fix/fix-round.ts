@@ -1,4 +1,4 @@
-// One fix attempt (SPEC §6): fixer → one squashed commit → verify → gate (optional,
+// One fix attempt: fixer → one squashed commit → verify → gate (optional,
 // looping back to the fixer) → guard → push. Nothing is pushed unless every step passed.
 import type { FixResult } from '../agents/envelope.js';
 import { BudgetSpent } from '../budget/budget.js';

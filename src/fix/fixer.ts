@@ -1,4 +1,4 @@
-// The fixer's call (SPEC §6): the PR, the payload and the gate's feedback in its context; its
+// The fixer's call: the PR, the payload and the gate's feedback in its context; its
 // session resumed across gate loops and rounds where the CLI can, else the earlier rounds'
 // outcome told to a fresh session; the checkout's .git/config guarded around it.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The gate reviewer (SPEC §6): an independent agent reads the PR, the payload and the fix as a
+// The gate reviewer: an independent agent reads the PR, the payload and the fix as a
 // patch, and approves it or asks for changes, which go back to the fixer fenced as data.
 import { gateResultSchema } from '../agents/envelope.js';
 import { callRole } from '../roles/call.js';

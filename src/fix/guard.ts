@@ -1,4 +1,4 @@
-// What a fix may never change before it is pushed (SPEC §8): the files that decide which code
+// What a fix may never change before it is pushed: the files that decide which code
 // GitHub Actions runs with the repository's secrets, submodules (code from another
 // repository), and anything outside the repository.
 import type { ChangedPaths } from '../git/changes.js';

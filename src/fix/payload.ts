@@ -1,4 +1,4 @@
-// The fix payload (Appendix A4) and the check that the fixer accounted for every issue.
+// The fix payload and the check that the fixer accounted for every issue.
 import type { FixResult } from '../agents/envelope.js';
 import { findingAsData, type FindingData } from '../roles/finding-data.js';
 import type { Finding } from '../review/types.js';
@@ -12,7 +12,7 @@ export interface FixPayload {
 
 /**
  * P0–P2 code findings that are not stuck go to the fixer; P3 are optional. Human
- * threads never go to the fixer (SPEC §5), and stuck findings are excluded.
+ * threads never go to the fixer, and stuck findings are excluded.
  */
 export function buildFixPayload(prNumber: number, round: number, findings: Finding[]): FixPayload {
   const code = findings.filter((f) => f.source.type === 'agent' && !f.stuck);

@@ -1,4 +1,4 @@
-// What counts as a test file (issue 13): a confirmer may add or change only these. The usual
+// What counts as a test file: a confirmer may add or change only these. The usual
 // layouts of the ecosystems the action meets: a test folder anywhere in the path, or a test
 // file name (JavaScript/TypeScript `*.test.*`/`*.spec.*`, Python `test_*.py`/`*_test.py`, Go
 // `*_test.go`, Ruby `*_spec.rb`/`*_test.rb`, JVM and .NET `*Test(s).*`/`*Spec.*`).

@@ -23,7 +23,7 @@ export type FixOutcome =
   | 'budget';
 
 /**
- * A finding the action saw reproduced (issue 13): the confirmer's test, which the action ran on the
+ * A finding the action saw reproduced: the confirmer's test, which the action ran on the
  * PR head with only that test added and saw fail, and after the fix saw pass.
  */
 export interface ConfirmedFinding {

@@ -1,4 +1,4 @@
-// SPEC §8: the files agent CLIs read at start come from the base branch, not from the PR,
+// The files agent CLIs read at start come from the base branch, not from the PR,
 // before any agent runs. run.ts does this on every PR, from a fork or not: a same-repo
 // PR's `.claude/settings.json` or `opencode.jsonc` is as much the PR author's as a fork's.
 //

@@ -1,5 +1,5 @@
 // What a push would carry: used to refuse fixes that touch .github/workflows/, reach outside
-// the repository or add submodules (SPEC §8). Computed on the commit itself, tree to tree,
+// the repository or add submodules. Computed on the commit itself, tree to tree,
 // whatever the working tree holds now (a verify command or hook may have changed it since),
 // with replace refs and grafts removed and ignored, as `git push` ignores them.
 import path from 'node:path';

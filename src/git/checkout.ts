@@ -1,4 +1,4 @@
-// Puts the checkout on the PR head branch (SPEC §2: the checkout may be the merge ref of
+// Puts the checkout on the PR head branch (the checkout may be the merge ref of
 // pull_request or the default branch of workflow_dispatch / issue_comment).
 import type { Git } from './runner.js';
 import { checkBranchName, currentBranch, headSha, isShallow, resolveCommit } from './state.js';

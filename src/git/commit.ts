@@ -1,4 +1,4 @@
-// Making the round's fix commit (SPEC §6: one commit per round, parent = the round's base).
+// Making the round's fix commit.
 import type { Git } from './runner.js';
 import { resolveCommit } from './state.js';
 

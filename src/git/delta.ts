@@ -1,4 +1,4 @@
-// The change since the head a reviewer last saw (issue 10): the diff and the commits between
+// The change since the head a reviewer last saw: the diff and the commits between
 // the last reviewed head and the current one, so a later round reviews the delta and checks the
 // fixes instead of reading the whole PR as if new. Only when the old head is an ancestor of the
 // new one in this checkout: after a force push the history is not a delta any more.

@@ -1,7 +1,7 @@
 // Fitting a PR's diff into the budget (`max-diff-lines`, `max-diff-chars`). When the whole
 // diff fits it is kept as git wrote it. Otherwise it is sampled: whole files in review order
 // while they fit, then the start of the first file that did not, under a note that says
-// "large-diff sampled" (the reviewer contract in seeds/001, "Large diff handling").
+// "large-diff sampled".
 //
 // Review order: files named in unresolved review threads first (a human asked about them);
 // then hand-written files before generated, lock, vendored and binary ones (large, rarely

@@ -1,4 +1,4 @@
-// SPEC §6: commits are made as github-actions[bot] unless the checkout or the runner user already has an identity.
+// Commits are made as github-actions[bot] unless the checkout or the runner user already has an identity.
 import type { Git } from './runner.js';
 
 export const BOT_NAME = 'github-actions[bot]';

@@ -1,4 +1,4 @@
-// The checkout as the loop needs it (SPEC §6, §8), in two steps run.ts calls at their places:
+// The checkout as the loop needs it, in two steps run.ts calls at their places:
 // - openCheckout: a clean git work tree at the PR head, without persisted credentials;
 // - prepareForAgents, before any agent runs: the agent config the CLIs read at start from the
 //   base branch, the commit identity, and the local git config pinned.
@@ -56,7 +56,7 @@ export interface PreparedCheckout {
 }
 
 /**
- * SPEC §8: on every PR (a same-repo PR's agent config is its author's too), the files the agent
+ * On every PR (a same-repo PR's agent config is its author's too), the files the agent
  * CLIs read at start come from the base branch, and fix commits leave them out. The list
  * depends on the trees (`.env*` names), so each restore refreshes it.
  */

@@ -1,4 +1,4 @@
-// The only way the action writes to the remote (SPEC §6, §8): a plain fast-forward push of
+// The only way the action writes to the remote: a plain fast-forward push of
 // one commit to one validated branch on origin. There is no force form here, by construction.
 import { removeReplaceRefsAndGrafts } from './replace-refs.js';
 import type { Git } from './runner.js';

@@ -1,4 +1,4 @@
-// Which lines of the head a review comment may sit on (issue 11). GitHub takes a comment on the
+// Which lines of the head a review comment may sit on. GitHub takes a comment on the
 // RIGHT side only on a line of a hunk of the PR's diff (an added line or a context line), and a
 // multi-line comment only on a range inside one hunk; anything else is refused with 422
 // ("pull_request_review_thread.line must be part of the diff", "start_line must be part of the

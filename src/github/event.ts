@@ -1,4 +1,4 @@
-// The only reader of the workflow event payload (STYLE habit 3): turns the event into
+// The only reader of the workflow event payload: turns the event into
 // our own typed PrTarget, or says clearly why this event cannot start a run.
 import { readFileSync } from 'node:fs';
 import type { PrTarget, RepoRef } from './types.js';

@@ -1,4 +1,4 @@
-// Handing a converged PR to humans (issue 11): a label, and a draft marked ready for review.
+// Handing a converged PR to humans: a label, and a draft marked ready for review.
 // Adding a label the repository lacks creates it (github/docs#35718); removing one the PR does
 // not carry is 404 "Label does not exist", which is what the action wanted anyway.
 // markPullRequestReadyForReview needs contents: write besides pull-requests: write (cli/cli#8910).

@@ -1,5 +1,5 @@
-// What GitHub knows about the PR head that a `/review-loop` command must cover (issue 7,
-// part 9): when the head arrived, and which commit a short sha names.
+// What GitHub knows about the PR head that a `/review-loop` command must cover: when the
+// head arrived, and which commit a short sha names.
 //
 // When did the head arrive? A commit's author and committer dates are whatever its author's
 // git wrote, so they prove nothing. GitHub's GraphQL `Commit.pushedDate` was removed in 2023

@@ -1,4 +1,4 @@
-// Minimizing our superseded report comments as outdated (issue 11): never edited, never deleted,
+// Minimizing our superseded report comments as outdated: never edited, never deleted,
 // one click away. GraphQL minimizeComment with classifier OUTDATED; which of them are minimized
 // already is read in one `nodes(ids:)` query, so a comment is minimized once.
 import type { Octokit } from './client.js';

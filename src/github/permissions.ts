@@ -1,4 +1,4 @@
-// Who may push and who may start a run (SPEC §2, §8).
+// Who may push and who may start a run.
 import type { Octokit } from './client.js';
 import type { PrMeta, RepoRef } from './types.js';
 

@@ -1,5 +1,5 @@
 // Everything a round needs to know about the PR at its current head: metadata, threads and
-// reviews from the API; the changed files and the diff from the checkout (SPEC §5), because
+// reviews from the API; the changed files and the diff from the checkout, because
 // the API's diff media type refuses PRs past 300 files or 20,000 lines and its file list
 // stops at 3,000 files.
 import type { Octokit } from './client.js';
@@ -83,7 +83,7 @@ function unresolvedPaths(threads: ReviewThread[]): Set<string> {
 
 /**
  * After a push GitHub updates the PR head asynchronously; poll briefly until it shows
- * the pushed commit (SPEC §6: "the action checks that the PR head moved").
+ * the pushed commit.
  */
 export async function waitForHead(
   octokit: Octokit,

@@ -31,7 +31,7 @@ export async function getPrMeta(octokit: Octokit, repo: RepoRef, number: number)
 const RULE0_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
 /**
- * Rule 0 of the consensus, computed in code (SPEC §5): a reviewer's latest decisive
+ * Rule 0 of the consensus, computed in code: a reviewer's latest decisive
  * review (APPROVED, CHANGES_REQUESTED or DISMISSED; comments do not change it) counts
  * when it requests changes and the reviewer is an owner, member or collaborator.
  */

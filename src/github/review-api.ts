@@ -1,4 +1,4 @@
-// Pull request reviews on the lines of the diff (issue 11): one review per round with inline
+// Pull request reviews on the lines of the diff: one review per round with inline
 // comments (event COMMENT only: the action never approves or blocks through a review), replies
 // in our own threads, and resolving them (GraphQL resolveReviewThread, which GitHub refuses a
 // token without contents: write: github/gh-aw#35726).

@@ -1,6 +1,6 @@
-// Unresolved review threads through GraphQL (SPEC §5): 100 a page, at most 3 pages;
+// Unresolved review threads through GraphQL: 100 a page, at most 3 pages;
 // more than that sets threadsTruncated, which blocks fixing. The first page also carries the
-// first 100 reviews, so a round asks GitHub once for both (issue 8: requests per round); the
+// first 100 reviews, so a round asks GitHub once for both; the
 // same query, without the threads, reads the reviews past 100.
 import type { Octokit } from './client.js';
 import type { RepoRef, ReviewThread } from './types.js';

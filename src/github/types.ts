@@ -14,7 +14,7 @@ export type PrTarget =
     }
   | { kind: 'workflow_dispatch'; eventName: 'workflow_dispatch'; number: number; actor: string }
   | {
-      /** A red CI run on the PR's head (issue 12): a fix round for the failing checks only. */
+      /** A red CI run on the PR's head: a fix round for the failing checks only. */
       kind: 'workflow_run';
       eventName: 'workflow_run';
       number: number;

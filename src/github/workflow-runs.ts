@@ -1,5 +1,5 @@
 // Which workflow a run id belongs to, so a hidden state is trusted only when a run of this
-// very workflow wrote it (issue 7). Every workflow of a repository posts as the same
+// very workflow wrote it. Every workflow of a repository posts as the same
 // github-actions[bot], so the comment's author alone cannot tell them apart.
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id} ("Get a workflow run",

@@ -1,4 +1,4 @@
-// Checks that run before any agent, in the order of SPEC §2, failing fast with no PR
+// Checks that run before any agent, cheapest and most certain first, failing fast with no PR
 // action: config → prompts → PR found and open → clean work tree → at PR head → agents.
 import { resolveConfig, type ResolvedConfig } from '../config/repo-config.js';
 import { readInputsFromEnv, validateInputs, type RawInputs } from '../config/inputs.js';
@@ -42,7 +42,7 @@ export function readTarget(env: NodeJS.ProcessEnv, prInput: number | undefined):
   }
 }
 
-/** SPEC §8: who may start a run. */
+/** Who may start a run. */
 export async function checkTrigger(
   octokit: Octokit,
   repo: RepoRef,
@@ -72,7 +72,7 @@ export async function checkTrigger(
 const SHA_COMMAND = '"/review-loop <sha>" naming the head you reviewed, e.g. "/review-loop 3f9a2c1"';
 
 /**
- * Issue 7, part 9: a `/review-loop` comment covers the head its author saw, never one pushed
+ * A `/review-loop` comment covers the head its author saw, never one pushed
  * after it. With a sha, that sha must be the PR head now (a short one must name exactly one
  * commit); without one, the head must have arrived before the comment was written.
  */

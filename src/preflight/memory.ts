@@ -1,6 +1,6 @@
-// Memory across runs (SPEC §7): earlier marker comments written by the token's own
+// Memory across runs: earlier marker comments written by the token's own
 // identity. Anyone else's comment is never trusted as state, whatever it contains. And since
-// every workflow of the repository posts as that same github-actions[bot] (issue 7), a state
+// every workflow of the repository posts as that same github-actions[bot], a state
 // counts only when it names this workflow job and a run GitHub says is a run of this workflow.
 import type { Octokit } from '../github/client.js';
 import type { IssueComment } from '../github/comments.js';
@@ -23,9 +23,9 @@ export interface PriorRuns {
   lastReview: { headSha: string; findings: EarlierFinding[] } | null;
   /** Node ids of this job's report comments (trusted states only), oldest first: a new report supersedes them. */
   reports: string[];
-  /** Findings an earlier run confirmed by a failing test that its pushed fix made pass (issue 13). */
+  /** Findings an earlier run confirmed by a failing test that its pushed fix made pass. */
   confirmed: string[];
-  /** Fix attempts per failing CI check, as the last report that kept them says (issue 12). */
+  /** Fix attempts per failing CI check, as the last report that kept them says. */
   ciAttempts: Record<string, number>;
 }
 

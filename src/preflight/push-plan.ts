@@ -1,4 +1,4 @@
-// Whether this run may push its fixes, and where (SPEC §6, §8): decided once, before the first
+// Whether this run may push its fixes, and where: decided once, before the first
 // round. A token the event shows is read-only pushes nothing and writes nothing at all; a fork
 // PR's fixes go to the fork's URL, derived from origin's, only with allow-fork-fixes.
 import { deriveForkUrl, originUrl } from '../git/fork-url.js';

@@ -1,4 +1,4 @@
-// Loop safety and memory (SPEC §6, §7): a pull_request run is skipped when its head is the
+// Loop safety and memory: a pull_request run is skipped when its head is the
 // action's own fix commit (so a loop can never re-trigger itself), or was already reviewed
 // to a final state. Manual rounds (workflow_dispatch, /review-loop) never come here.
 import { ROUND_TRAILER } from '../fix/commit-message.js';

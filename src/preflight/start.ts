@@ -1,4 +1,4 @@
-// Everything a run checks and reads before it touches the checkout (SPEC §8): prompts readable,
+// Everything a run checks and reads before it touches the checkout: prompts readable,
 // which PR and who asked, the PR open and the command covering its head, then the repo config
 // from the base branch, who the token is and the PR's comments, read at once.
 import { apiUrlFromEnv, createClient, type Octokit } from '../github/client.js';
@@ -48,7 +48,7 @@ export async function startRun(s: StartInput): Promise<Started> {
   checkOpen(meta);
   await checkCommandCoversHead(octokit, repo, target, meta, log);
   checkRedRunCoversHead(target, meta);
-  // Independent reads at once (issue 8, part 4): the repo config, who the token is (one GraphQL
+  // Independent reads at once: the repo config, who the token is (one GraphQL
   // `viewer` request: the login its comments carry, App tokens included), and the comments
   // that hold the memory of earlier runs.
   const [config, identity, comments] = await Promise.all([

@@ -35,7 +35,7 @@ function status(a: AgentRun): string {
 
 function modelReported(a: AgentRun): string {
   if (a.modelReported === null) return `_${NOTE.modelNotReported}_`;
-  // The same rule the agents apply (SPEC §4), so the flag agrees with the role's status.
+  // The same rule the agents apply, so the flag agrees with the role's status.
   const mismatch = !modelMatches(a.modelRequested, a.modelReported);
   return `${code(a.modelReported)}${mismatch ? ` ${NOTE.modelMismatch}` : ''}`;
 }

@@ -1,4 +1,4 @@
-// Handing a converged PR to humans (issue 11): `converged-label` is added when the run ends
+// Handing a converged PR to humans: `converged-label` is added when the run ends
 // `converged` and removed when a run ends with blocking findings left; with
 // `ready-when-converged`, a draft PR is marked ready for review. A refused or failed write is
 // a warning that names the permission: the run's outcome stands.
@@ -21,7 +21,7 @@ export interface HandOffSetup {
   warn: (line: string) => void;
 }
 
-/** What keeps a run from converging: a P0–P2 finding or a human's open thread (SPEC §5). */
+/** What keeps a run from converging: a P0–P2 finding or a human's open thread. */
 const isBlocking = (f: Finding) => f.priority !== 'P3' || f.source.type === 'human';
 
 export async function handOff(s: HandOffSetup, result: Pick<LoopResult, 'status' | 'remaining'>): Promise<void> {

@@ -1,4 +1,4 @@
-// One finding as an inline review comment (issue 11): priority, title, description, how many
+// One finding as an inline review comment: priority, title, description, how many
 // reviewers agreed, a committable suggestion when the reviewer gave the exact new lines, and
 // the hidden marks by which a later round or run finds the thread again (review/own-threads.ts).
 // Agent text goes through the same neutraliser as every report.

@@ -1,4 +1,4 @@
-// Findings where developers read reviews (issue 11): each review round posts one pull request
+// Findings where developers read reviews: each review round posts one pull request
 // review with an inline comment per finding on a line of the diff (none for a finding that
 // already has an open thread of ours); after a pushed fix, our threads of fixed findings get
 // "Fixed in <commit>" and are resolved, rejected ones get the fixer's reason and stay open, a
@@ -55,7 +55,7 @@ export interface InlineReview {
   afterFix(rec: FixRoundRecord, about: readonly FixedFingerprint[]): Promise<void>;
 }
 
-/** The evidence of a confirmed finding, for its thread (issue 13). */
+/** The evidence of a confirmed finding, for its thread. */
 function proof(rec: FixRoundRecord, findingId: string): string {
   const c = rec.confirmed?.find((x) => x.findingId === findingId && x.passesAfter);
   if (!c) return '';

@@ -1,4 +1,4 @@
-// The review report's CI section (issue 12): what the `wait-for-checks` checks of the round's head
+// The review report's CI section: what the `wait-for-checks` checks of the round's head
 // said. Failing checks are findings (`CI-…`, listed with the others); this section adds what is
 // not a finding: passed, flaky (reported, not fixed), escalated (with the attempts and the last
 // log tail) and not finished in time. Check and workflow names come from the repository; log text

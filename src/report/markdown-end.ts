@@ -1,4 +1,4 @@
-// The run's verdict inside its last report (SPEC §7): the status and the loop's message, and
+// The run's verdict inside its last report: the status and the loop's message, and
 // what was left unfixed. The message quotes agent text (a fixer's finding ids, a gate's feedback,
 // an error), so it goes through inline() like any other untrusted field.
 import type { LoopEnd } from '../loop.js';

@@ -1,4 +1,4 @@
-// The failure report (SPEC §7 failure policy) and the final job-summary overview.
+// The failure report and the final job-summary overview.
 import { PRIORITIES, priorityRank } from '../priority.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { FixRoundRecord } from '../fix/types.js';

@@ -1,4 +1,4 @@
-// The fix report (SPEC §6, §7): one comment per fix attempt.
+// The fix report: one comment per fix attempt.
 import type { ConfirmedFinding, FixRoundRecord, VerifyResult } from '../fix/types.js';
 import { agentsTable } from './agents-table.js';
 import type { ReportContext } from './format.js';

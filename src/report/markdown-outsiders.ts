@@ -1,5 +1,5 @@
-// The review report's list of unresolved review threads by people without write access
-// (SPEC §5): shown to the maintainers, never fixed, never blocking, not counted for fail-on.
+// The review report's list of unresolved review threads by people without write access:
+// shown to the maintainers, never fixed, never blocking, not counted for fail-on.
 import type { ReviewRoundRecord } from '../review/types.js';
 import { code, inline, locationLink, type ReportContext } from './format.js';
 

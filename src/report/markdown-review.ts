@@ -1,4 +1,4 @@
-// The review report (SPEC §7): one comment per review round.
+// The review report: one comment per review round.
 import { PRIORITIES } from '../priority.js';
 import type { Finding, ReviewRoundRecord } from '../review/types.js';
 import type { ReportContext } from './format.js';
@@ -13,7 +13,7 @@ import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording
 const LONG_CHARS = 600;
 const LONG_LINES = 8;
 
-/** `threads`: per finding id, the inline thread or review that shows it on the lines (issue 11). */
+/** `threads`: per finding id, the inline thread or review that shows it on the lines. */
 export function renderReviewReport(
   rec: ReviewRoundRecord, ctx: ReportContext, threads: ReadonlyMap<string, string> = new Map(),
   heldBack: HeldBack | null = null,

@@ -1,4 +1,4 @@
-// What the run's agents spent (issue 10), per round, per role and in total, with the limits.
+// What the run's agents spent, per round, per role and in total, with the limits.
 import type { Spent, Spending } from '../budget/budget.js';
 import { usd } from '../budget/budget.js';
 import { table } from './format.js';

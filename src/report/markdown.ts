@@ -1,4 +1,4 @@
-// One render function per report (SPEC §7). Pure: records in, markdown out. The
+// One render function per report. Pure: records in, markdown out. The
 // result still goes through composeComment() (sanitize + hidden state) before posting.
 export type { ReportContext } from './format.js';
 export { renderReviewReport } from './markdown-review.js';

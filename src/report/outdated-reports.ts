@@ -1,4 +1,4 @@
-// A quiet timeline (issue 11): when a report of this job is posted, the reports it supersedes
+// A quiet timeline: when a report of this job is posted, the reports it supersedes
 // (this run's earlier ones, and on its first report those of earlier runs) are minimized as
 // outdated: never edited, never deleted, one click away. Only comments of this workflow job,
 // written by the token's identity, are ever minimized (preflight decides which: run.ts).

@@ -1,5 +1,5 @@
 // The only place reports leave the action: PR comments (unless dry-run), the job
-// summary, and annotations for findings with a file and line (SPEC §7).
+// summary, and annotations for findings with a file and line.
 import type { Octokit } from '../github/client.js';
 import { postComment } from '../github/comments.js';
 import { describeRefusal, readOnlyAdvice, writeRefusal } from '../github/read-only-token.js';
@@ -18,7 +18,7 @@ export interface PublisherOptions {
   io: ActionIO;
 }
 
-/** What happens after a report comment is posted (issue 11: the reports it supersedes are minimized). */
+/** What happens after a report comment is posted. */
 export type OnReportPosted = (nodeId: string) => Promise<void>;
 
 export interface Publisher {

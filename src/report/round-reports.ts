@@ -1,4 +1,4 @@
-// Posting what each round did (SPEC §7): the review report with its annotations, and the fix
+// Posting what each round did: the review report with its annotations, and the fix
 // report, each with the hidden state a later run reads (for a pushed fix, the fixed findings'
 // fingerprints, so a later run recognises a fixed finding that comes back).
 import type { LoopSteps } from '../loop.js';
@@ -15,7 +15,7 @@ export interface RoundReportsSetup {
   reportCtx: ReportContext;
   writer: StateWriter;
   inline: InlineReview;
-  /** Fix attempts per failing check, kept in every report's state for the next run (issue 12); null: no checks. */
+  /** Fix attempts per failing check, kept in every report's state for the next run; null: no checks. */
   ciAttempts: () => Record<string, number> | null;
 }
 

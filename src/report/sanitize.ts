@@ -1,4 +1,4 @@
-// Everything the action posts or logs passes through here (SPEC §7): secrets become
+// Everything the action posts or logs passes through here: secrets become
 // [REDACTED], raw diffs become [DIFF REDACTED], and the text is capped for GitHub's
 // comment size limit. Pure functions, no I/O.
 import { BlockScanner, markdownLines } from './commonmark-lines.js';

@@ -1,4 +1,4 @@
-// Secret-like strings the sanitizer redacts (SPEC §7, §8). Each rule keeps the
+// Secret-like strings the sanitizer redacts. Each rule keeps the
 // surrounding syntax (header names, URL scheme, assignment keys) so a reader still sees
 // what was there, and only the value becomes [REDACTED]. Every rule is idempotent:
 // its own output never matches it again. Token formats come from secret-rules.json.

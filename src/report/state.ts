@@ -1,4 +1,4 @@
-// The hidden, machine-readable state every comment carries (SPEC §7), so a later run
+// The hidden, machine-readable state every comment carries, so a later run
 // knows which head was reviewed and which findings were reported fixed.
 import * as z from 'zod';
 import { PRIORITIES } from '../priority.js';
@@ -29,7 +29,7 @@ const stateSchema = z.object({
     .optional(),
   /**
    * A review's code findings (id, priority, where, title), so a later run's reviewers can check
-   * what became of them (issue 10). Titles are agents' text: data for reviewers, never shown.
+   * what became of them. Titles are agents' text: data for reviewers, never shown.
    */
   findings: z
     .array(
@@ -39,9 +39,9 @@ const stateSchema = z.object({
       }),
     )
     .optional(),
-  /** Fix attempts per failing CI check (`CI-…` id) on this PR so far: ci-fix-attempts spans runs (issue 12). */
+  /** Fix attempts per failing CI check (`CI-…` id) on this PR so far: ci-fix-attempts spans runs. */
   ciAttempts: z.record(z.string(), z.number().int().nonnegative()).optional(),
-  /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again (issue 13). */
+  /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again. */
   confirmedIds: z.array(z.string()).optional(),
   /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
   rejected: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),

@@ -35,7 +35,7 @@ export const FIX_OUTCOME_HEADLINE: Record<FixOutcome, string> = {
   budget: '💸 Budget spent: nothing pushed',
 };
 
-/** Final `status` output values (SPEC §3); unknown values are shown as they are. */
+/** Final `status` output values; unknown values are shown as they are. */
 export const FINAL_STATUS_LABEL: Record<string, string> = {
   converged: '✅ Converged: no blocking findings left',
   'max-rounds': '⏹️ Max rounds reached with findings left',

@@ -1,4 +1,5 @@
-// The deterministic consensus of SPEC §5 / seeds Appendix A6. Pure.
+// The deterministic consensus of a round, computed from its findings and the review state, never
+// asked of a model (docs/decisions/0004-deterministic-consensus.md). Pure.
 import type { ReviewState } from '../github/types.js';
 import type { Consensus, Counts } from './types.js';
 

@@ -1,4 +1,4 @@
-// What later rounds are told about the round before (issue 10): each finding of the last review
+// What later rounds are told about the round before: each finding of the last review
 // with its fate, so reviewers check the fixes and the delta instead of starting over, and do not
 // raise again what the fixer rejected with a reason unless they disagree with it. Pure.
 import type { FixRoundRecord } from '../fix/types.js';

@@ -1,4 +1,4 @@
-// Stable finding ids (SPEC §5): CAT-<first 8 hex of sha1(category|file|line|title)>,
+// Stable finding ids: CAT-<first 8 hex of sha1(category|file|line|title)>,
 // THREAD-<firstCommentId> for review threads. The action computes them; agents' ids are ignored.
 import { createHash } from 'node:crypto';
 

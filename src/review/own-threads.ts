@@ -1,4 +1,4 @@
-// The review threads the action started (issue 11): the first comment carries our marker and the
+// The review threads the action started: the first comment carries our marker and the
 // finding's mark, AND is authored by the token's own identity. The marker alone proves nothing:
 // anyone can paste it, and the action must never reply to or resolve a human's thread.
 import type { ReviewThread } from '../github/types.js';

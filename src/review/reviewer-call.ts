@@ -1,4 +1,4 @@
-// One reviewer's call (issue 10, part 3): from round 2 on, a reviewer whose CLI gave a session
+// One reviewer's call: from round 2 on, a reviewer whose CLI gave a session
 // resumes it, so the model keeps its own reading of the PR and is asked only for what is new;
 // a reviewer without a session (a CLI that cannot resume, or a session that failed) gets the
 // whole prompt, which from round 2 on carries the earlier findings and the delta instead.

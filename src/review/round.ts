@@ -1,4 +1,4 @@
-// One review round (SPEC §5): reviewers and the analyzer run concurrently; findings are
+// One review round: reviewers and the analyzer run concurrently; findings are
 // normalised, grouped, checked for stuck ones, counted, and a consensus is computed.
 import path from 'node:path';
 import { analyzerResultSchema, type RawFinding } from '../agents/envelope.js';
@@ -31,7 +31,7 @@ export interface RoundPlan {
   before?: RawFinding[];
   /** The last round's findings with their fate (round 2 on): reviewers check them first. */
   earlier?: EarlierFinding[];
-  /** The listed checks of this head: failing ones are findings of the round (issue 12). */
+  /** The listed checks of this head: failing ones are findings of the round. */
   ci?: CiRound | null;
   /** A round for the failing checks only (a red CI run started the run): no agent reviews. */
   ciOnly?: boolean;
@@ -70,7 +70,7 @@ export function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
 /**
  * Later-round files this short are also put in the prompt: a model that would otherwise open
  * each with a tool call re-sends its whole conversation on every call, which costs more than
- * the files (issue 10: a resumed reviewer answers in one request instead of three).
+ * the files.
  */
 export const INLINE_LATER_CHARS = 12_000;
 
@@ -102,7 +102,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const contextDir = await writeContextDir(roundDir, 'review', reviewContextData(ctx, plan.earlier));
   const later = laterRound(env, ctx, plan.earlier);
   const { writers, outsiders } = splitByWriters(ctx.threads);
-  // No unresolved threads: the analyzer's answer is known without a model (SPEC §5).
+  // No unresolved threads: the analyzer's answer is known without a model.
   const withAnalyzer = writers.length + outsiders.length > 0 && !plan.ciOnly;
   const reviewers = plan.ciOnly ? [] : plan.reviewers;
   const concurrent = reviewers.length + (withAnalyzer ? 1 : 0);

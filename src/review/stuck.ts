@@ -1,4 +1,4 @@
-// Stuck findings (SPEC §5): a finding the fixer reported fixed that reappears later.
+// Stuck findings: a finding the fixer reported fixed that reappears later.
 // Fixes move lines, so reappearance ignores line numbers and follows renames.
 import { sameProblem } from './similarity.js';
 import type { Finding } from './types.js';

@@ -23,7 +23,7 @@ export function humanUnresolved(threads: ReviewThread[]): ReviewThread[] {
 /**
  * A thread whose author (the first comment's) can write to the repository. Anyone with a GitHub
  * account can open a review thread on a public PR; only a writer's thread blocks convergence and
- * counts for fail-on (SPEC §5). The others are listed as comments from outside contributors; a
+ * counts for fail-on. The others are listed as comments from outside contributors; a
  * reply does not change whose thread it is (a maintainer who wants it fixed says so in a thread
  * of their own, or resolves it).
  */

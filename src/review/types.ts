@@ -68,7 +68,7 @@ export interface ReviewRoundRecord {
    * listed in the report, never fixed, never blocking, not counted for fail-on.
    */
   outsiderThreads?: Finding[];
-  /** The `wait-for-checks` checks of this head (issue 12); their failures are among `findings`. */
+  /** The `wait-for-checks` checks of this head; their failures are among `findings`. */
   ci?: CiRound;
   threadsTruncated: boolean;
   /** Human review state (rule 0), computed from the API. */

@@ -1,4 +1,4 @@
-// The one way to call an agent in a role (issue 9): write the role's context folder, fill its
+// The one way to call an agent in a role: write the role's context folder, fill its
 // prompt template, run the CLI through the registry (which checks the model it reports and
 // parses the envelope), and record the call as an AgentRun for the report. A failed agent is
 // an outcome, never a throw; a context folder that cannot be written or a template with an

@@ -1,4 +1,4 @@
-// The PR as every role's context folder holds it (SPEC §5). People's text (title, body, file
+// The PR as every role's context folder holds it. People's text (title, body, file
 // names) is cleaned of hidden content; the diff is code under review and stays byte-exact, so
 // an agent can see exactly what the PR changes, invisible characters included. No review
 // threads: anyone can write one, so only the reviewers and the analyzer get them (review/round).

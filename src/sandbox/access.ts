@@ -1,4 +1,4 @@
-// What the sandbox user may touch, and giving it back afterwards (issue 7, part 1):
+// What the sandbox user may touch, and giving it back afterwards:
 // - traverse: the directories above the checkout, the context and state folders and the CLI
 //   get o+x (enter, not list) where they lack it, restored when the run ends;
 // - read: a context folder becomes group-readable by the user's group;

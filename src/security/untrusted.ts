@@ -1,5 +1,5 @@
 // Untrusted PR text (title, body, comments, thread bodies, file names) is cleaned before
-// it reaches a prompt (SPEC §8): hidden content is where prompt injections hide.
+// it reaches a prompt: hidden content is where prompt injections hide.
 
 // Every pass here is linear in the text: it runs on every outsider's comment, every round, and a
 // regex that backtracks (`<[^>]*hidden[^>]*>` on "<a " repeated without ">") once took a second
