@@ -10,6 +10,15 @@ import path from 'node:path';
 
 const VAR = 'PRL_TEST_RUNNER_USER';
 
+/**
+ * Both privilege paths, for it.each: the action as root (containers, self-hosted runners) and as an
+ * ordinary user with passwordless sudo (GitHub's hosted runners).
+ */
+export const PRIVILEGE_PATHS = [
+  { how: 'as root', asRunnerUser: false },
+  { how: 'as an ordinary user with passwordless sudo', asRunnerUser: true },
+];
+
 export interface RunnerUser {
   name: string;
   uid: number;

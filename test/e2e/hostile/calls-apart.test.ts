@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SAMPLE_PROJECT } from '../../fakes/git-sandbox.js';
 import { createWorld, type World } from '../harness.js';
+import { PRIVILEGE_PATHS } from '../runner-user.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
 let world: World;
@@ -39,12 +40,7 @@ afterEach(async () => {
   await world.close();
 });
 
-const PATHS = [
-  { how: 'as root', asRunnerUser: false },
-  { how: 'as an ordinary user with passwordless sudo', asRunnerUser: true },
-];
-
-it.each(PATHS)('keeps what one call plants or leaves running away from the next, $how', async ({ asRunnerUser }) => {
+it.each(PRIVILEGE_PATHS)('keeps what one call plants or leaves running away from the next, $how', async ({ asRunnerUser }) => {
   const r = await world.run({
     asRunnerUser,
     rules: PLANTED_BUG_RULES,

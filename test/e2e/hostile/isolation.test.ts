@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
 import { HUNTER, huntingWorld } from '../hunter.js';
+import { PRIVILEGE_PATHS } from '../runner-user.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
 const RUNTIME_TOKEN = 'actions-runtime-secret-value';
@@ -79,14 +80,7 @@ function runWith(isolation?: string, asRunnerUser = false) {
   });
 }
 
-// Both privilege paths: the action as root (containers, self-hosted runners) and as an ordinary
-// user with passwordless sudo (GitHub's hosted runners; the suite's setup makes that user).
-const PATHS = [
-  { how: 'as root', asRunnerUser: false },
-  { how: 'as an ordinary user with passwordless sudo', asRunnerUser: true },
-];
-
-it.each(PATHS)('keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind, $how', async ({ asRunnerUser }) => {
+it.each(PRIVILEGE_PATHS)('keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind, $how', async ({ asRunnerUser }) => {
   const r = await runWith(undefined, asRunnerUser);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.outputs.status).toBe('converged');

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { TOKEN, type World } from '../harness.js';
 import { HUNTER, huntingWorld } from '../hunter.js';
+import { PRIVILEGE_PATHS } from '../runner-user.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
 const PERSISTED = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');
@@ -42,13 +43,7 @@ afterEach(async () => {
 });
 
 
-// Both privilege paths: as root, and as an ordinary user with passwordless sudo (hosted runners).
-const PATHS = [
-  { how: 'as root', asRunnerUser: false },
-  { how: 'as an ordinary user with passwordless sudo', asRunnerUser: true },
-];
-
-it.each(PATHS)('leaves no credential of the checkout, its submodules, an earlier step or RUNNER_TEMP in reach, $how', async ({ asRunnerUser }) => {
+it.each(PRIVILEGE_PATHS)('leaves no credential of the checkout, its submodules, an earlier step or RUNNER_TEMP in reach, $how', async ({ asRunnerUser }) => {
   const r = await world.run({
     asRunnerUser,
     rules: PLANTED_BUG_RULES,
