@@ -9,7 +9,7 @@ import { stripPersistedCredentials } from './credentials.js';
 import { ensureIdentity } from './identity.js';
 import { ensureMergeBase } from './merge-base.js';
 import { createGit, type Git, type GitAuth } from './runner.js';
-import { isWorkTree, statusPorcelain } from './state.js';
+import { isWorkTree, statusPorcelain, untrackedEntries } from './state.js';
 
 export interface PrCommits {
   number: number;
@@ -36,8 +36,7 @@ export async function openCheckout(cwd: string, auth: GitAuth, pr: PrCommits, lo
   }
   const dirty = await statusPorcelain(git);
   if (dirty.length) {
-    const some = `${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}`;
-    throw new Error(`The checkout has uncommitted changes (${some}); the action needs a clean work tree.`);
+    throw new Error(`The checkout has uncommitted changes (${listSome(dirty)}); the action needs a clean work tree.`);
   }
   const fetchRef = pr.fork ? { fetchRef: `refs/pull/${pr.number}/head` } : {};
   await ensureAtPrHead(git, { headRef: pr.headRef, headSha: pr.headSha, ...fetchRef });
@@ -45,7 +44,12 @@ export async function openCheckout(cwd: string, auth: GitAuth, pr: PrCommits, lo
 }
 
 export interface PreparedCheckout {
-  /** Agent config paths every fix commit leaves out; each restore refreshes the list in place. */
+  /**
+   * Paths every fix commit leaves out, refreshed in place by each restore: the agent config, and
+   * the untracked entries (ignored ones: the checkout was clean) an earlier step of the job left in
+   * the checkout. Those can hold its credentials, and the commit is staged by the action's own user,
+   * which can read a file the sandbox cannot: a fixer that un-ignores one must not get it pushed.
+   */
   commitExclude: readonly string[];
   /** Puts agent config back to the base branch's; returns the files that differ from HEAD. */
   restoreAgentConfig(): Promise<string[]>;
@@ -65,10 +69,16 @@ export async function prepareForAgents(
   pr: Pick<PrCommits, 'baseSha' | 'headSha'>,
   log: Log,
 ): Promise<PreparedCheckout> {
+  const earlierSteps = await untrackedEntries(git);
+  if (earlierSteps.length) {
+    log(`left out of fix commits: ${earlierSteps.length} untracked entries the job put in the checkout before the run `
+      + `(${listSome(earlierSteps)})`);
+  }
   const commitExclude: string[] = [];
   const restoreAgentConfig = async (): Promise<string[]> => {
-    commitExclude.splice(0, commitExclude.length, ...(await agentConfigPaths(git, pr.baseSha)));
-    return restoreAgentConfigFromBase(git, pr.baseSha, commitExclude);
+    const agentConfig = await agentConfigPaths(git, pr.baseSha);
+    commitExclude.splice(0, commitExclude.length, ...agentConfig, ...earlierSteps);
+    return restoreAgentConfigFromBase(git, pr.baseSha, agentConfig);
   };
   // The restore reads the base commit, which a shallow checkout of the head lacks: fetch it first.
   await ensureMergeBase(git, pr.baseSha, pr.headSha);
@@ -91,4 +101,8 @@ export async function prepareForAgents(
     },
     restoreGitConfig,
   };
+}
+
+function listSome(paths: readonly string[], max = 5): string {
+  return `${paths.slice(0, max).join(', ')}${paths.length > max ? ', …' : ''}`;
 }

@@ -21,6 +21,12 @@ export async function statusPorcelain(git: Git): Promise<string[]> {
   return paths;
 }
 
+/** Untracked entries, ignored ones included, top-relative; a wholly untracked folder is one entry. */
+export async function untrackedEntries(git: Git): Promise<string[]> {
+  const r = await git(['ls-files', '-z', '--others', '--directory']);
+  return r.stdout.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, ''));
+}
+
 export async function headSha(git: Git): Promise<string> {
   return (await git(['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
 }

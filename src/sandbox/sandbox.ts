@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '../agents/process.js';
 import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
+import { hiddenFolders } from './hidden-folders.js';
 import { killAllOf, killMarked } from './kill.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
@@ -100,12 +101,6 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
   }
   if (mode === 'required') throw new IsolationUnavailable(`isolation: required, but ${reason}`);
   return unisolated(reason);
-}
-
-/** The runner's folders no call may see: its HOME, RUNNER_TEMP, the folder of the job's checkouts. */
-function hiddenFolders(env: NodeJS.ProcessEnv): string[] {
-  const candidates = [env.HOME, env.RUNNER_TEMP, env.RUNNER_WORKSPACE && path.dirname(env.RUNNER_WORKSPACE)];
-  return candidates.filter((d): d is string => !!d && path.isAbsolute(d) && d !== '/' && existsSync(d));
 }
 
 async function isolated(

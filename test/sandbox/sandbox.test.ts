@@ -22,9 +22,23 @@ beforeEach(async () => {
   execFileSync('git', ['-C', repo, 'add', 'a.txt']);
   sandbox = await createSandbox('auto', repo);
 });
+/** Folders a test made outside `top`, removed after it. */
+const afterCleanups: (() => void)[] = [];
+
+/**
+ * A folder everyone may enter, outside /tmp: every call has a /tmp of its own, so a file below
+ * /tmp is out of its sight whether the sandbox hides it or not.
+ */
+function outsideTmp(): string {
+  const dir = mkdtempSync('/opt/prl-sandbox-test-');
+  chmodSync(dir, 0o755);
+  afterCleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 afterEach(async () => {
   await sandbox.close();
   rmSync(top, { recursive: true, force: true });
+  for (const clean of afterCleanups.splice(0)) clean();
 });
 
 const sh = (script: string, access: Parameters<Sandbox['run']>[1] = {}) =>
@@ -174,18 +188,45 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
   });
 
   it('hides RUNNER_TEMP and the runner HOME, even where their modes let everyone in', async () => {
-    const runnerTemp = path.join(top, '_temp');
-    const runnerHome = path.join(top, 'home');
+    const outside = outsideTmp();
+    const runnerTemp = path.join(outside, '_temp');
+    const runnerHome = path.join(outside, 'home');
     for (const d of [runnerTemp, runnerHome]) mkdirSync(d, { mode: 0o755 });
     writeFileSync(path.join(runnerTemp, 'git-credentials-1.config'), 'token\n', { mode: 0o644 });
     writeFileSync(path.join(runnerHome, '.git-credentials'), 'token\n', { mode: 0o644 });
-    chmodSync(top, 0o755);
     await sandbox.close();
     sandbox = await createSandbox('auto', repo, { env: { RUNNER_TEMP: runnerTemp, HOME: runnerHome }, namespaces: true });
     const r = await sh(`ls -A ${runnerTemp} ${runnerHome}; cat ${runnerTemp}/* ${runnerHome}/.git-credentials; echo end`);
     expect(r.stdout).not.toContain('token');
     expect(r.stdout).not.toContain('credentials');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
+  });
+
+  it("hides a self-hosted runner's own folder and the folders of the step's files", async () => {
+    // A self-hosted runner's folder holds its registration and key next to _work, where the job's
+    // checkouts lie; in a container job the event payload and file commands lie below /github.
+    const outside = outsideTmp();
+    const runnerRoot = path.join(outside, 'actions-runner');
+    const work = path.join(runnerRoot, '_work');
+    mkdirSync(work, { recursive: true, mode: 0o755 });
+    chmodSync(runnerRoot, 0o755);
+    for (const f of ['.runner', '.credentials', '.credentials_rsaparams']) {
+      writeFileSync(path.join(runnerRoot, f), 'runner-secret\n', { mode: 0o644 });
+    }
+    const stepFiles = path.join(outside, 'github', 'file_commands');
+    mkdirSync(stepFiles, { recursive: true, mode: 0o755 });
+    writeFileSync(path.join(stepFiles, 'set_env_1'), 'KEY=runner-secret\n', { mode: 0o644 });
+    chmodSync(path.join(outside, 'github'), 0o755);
+    await sandbox.close();
+    const env = { RUNNER_WORKSPACE: path.join(work, 'app'), GITHUB_ENV: path.join(stepFiles, 'set_env_1') };
+    sandbox = await createSandbox('auto', repo, { env, namespaces: true });
+    const r = await sh(`cat ${runnerRoot}/.credentials ${runnerRoot}/.runner ${stepFiles}/set_env_1; ls -A ${runnerRoot} ` +
+      `${stepFiles}; cat a.txt; echo end`);
+    expect(r.stdout).not.toContain('runner-secret');
+    expect(r.stdout).not.toContain('credentials');
+    expect(r.stdout).not.toContain('set_env');
+    // The checkout is still there: only the runner's folders are hidden.
+    expect(r.stdout.trim().split('\n').slice(-2)).toEqual(['a', 'end']);
   });
 });
 

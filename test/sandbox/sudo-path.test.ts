@@ -2,8 +2,7 @@
 // ordinary user with passwordless sudo. The test needs root (to make such a user); the suite's
 // setup installs sudo where it is missing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,9 +19,13 @@ let dir: string;
 
 beforeAll(async () => {
   if (!runnable) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'sudo-path-'));
+  // Outside /tmp: every call has a /tmp of its own, so a file below /tmp is out of its sight
+  // whether the sandbox hides it or not.
+  dir = mkdtempSync('/opt/prl-sudo-path-');
   chmodSync(dir, 0o755);
   execFileSync('useradd', ['--system', '--user-group', '--shell', '/bin/sh', RUNNER]);
+  mkdirSync(path.join(dir, 'work'), { mode: 0o755 });
+  execFileSync('chown', [`${RUNNER}:`, path.join(dir, 'work')]);
   writeFileSync(SUDOERS, `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
   await build({
     stdin: { contents: PROBE, resolveDir: ROOT, loader: 'ts' },
@@ -45,11 +48,10 @@ afterAll(() => {
 const PROBE = `
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSandbox } from './src/sandbox/sandbox.ts';
 const TAG = String(7000 + process.pid);
-const top = mkdtempSync(path.join(tmpdir(), 'sudo-probe-'));
+const top = mkdtempSync(path.join(process.env.PROBE_TOP, 'sudo-probe-'));
 const repo = path.join(top, 'repo');
 mkdirSync(repo);
 execFileSync('git', ['init', '-q', repo]);
@@ -88,6 +90,7 @@ console.log(JSON.stringify({
 it.runIf(runnable)('isolates through sudo -n when the action is an ordinary user with passwordless sudo', () => {
   const r = spawnSync('runuser', ['-u', RUNNER, '--', process.execPath, path.join(dir, 'probe.mjs')], {
     cwd: dir,
+    env: { ...process.env, PROBE_TOP: path.join(dir, 'work') },
     encoding: 'utf8',
     timeout: 60_000,
   });
