@@ -1,9 +1,9 @@
 // What one sandboxed call sees of the file system, as bubblewrap arguments. The root file system
 // is read-only; /tmp and /var/tmp are empty and private to the call; the folders that hold the
 // runner's secrets (its HOME, RUNNER_TEMP, the folder of every checkout of the job, and the others
-// hidden-folders.ts lists) are hidden behind empty ones; then only what the call needs is mounted back: the checkout (writable for
-// the calls that edit it, its .git never), its context folder (read), its own folders (write),
-// the CLI it runs and the PATH it searches (read).
+// hidden-folders.ts lists) are hidden behind empty ones; then only what the call needs is mounted
+// back: the checkout (writable for the calls that edit it, its .git never), its context folder
+// (read), its own folders (write), the CLI it runs and the PATH it searches (read).
 import path from 'node:path';
 
 export interface MountView {
