@@ -13,6 +13,7 @@ import type { PreparedCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
 import { directoryRules } from './review/dir-rules.js';
 import { directoryRulesPrompt } from './review/dir-rules-prompt.js';
+import { dismissedFindingsPrompt } from './review/dismissed-prompt.js';
 import type { Octokit } from './github/client.js';
 import { dispatchWorkflows } from './github/comments.js';
 import { makePathMatcher } from './github/path-filter.js';
@@ -23,8 +24,10 @@ import type { PushPlan } from './preflight/push-plan.js';
 import type { ReportContext } from './report/format.js';
 import type { Publisher } from './report/publish.js';
 import { createInlineReview } from './report/inline-review.js';
+import { writeAccess } from './github/permissions.js';
+import { dismissalTracker } from './review/dismissals.js';
 import { redactFinding } from './review/redact-finding.js';
-import type { Finding } from './review/types.js';
+import type { Dismissal, Finding } from './review/types.js';
 import type { Cancellation } from './cancellation.js';
 import { roundReports } from './report/round-reports.js';
 import type { StateWriter } from './report/state.js';
@@ -63,6 +66,8 @@ export interface RunWiring {
   alreadyConfirmed: string[];
   /** The token's login (REST form): the author of the action's comments and review threads. */
   ownLogin: string;
+  /** The dismissals the last review of an earlier run knew of (preflight/memory.ts). */
+  cachedDismissals: Dismissal[];
   warn: (line: string) => void;
   /** How often to look for a pushed head; pull-request.ts's pace when absent. */
   headPollMs?: number;
@@ -84,6 +89,10 @@ export function loopSteps(w: RunWiring): LoopSteps {
   };
   // Each reviewer's CLI session, resumed from round to round.
   const sessions: ReviewerSessions = new Map();
+  const dismissals = dismissalTracker({
+    ownLogin: w.ownLogin, cached: w.cachedDismissals, log,
+    mayDismiss: (login) => writeAccess(octokit, repo, login),
+  });
   const fixEnv: FixEnv = {
     ...roleEnv,
     git,
@@ -128,14 +137,31 @@ export function loopSteps(w: RunWiring): LoopSteps {
       const changed = plan.ctx.files.map((f) => f.filename);
       const rules = await directoryRules(git, plan.ctx.meta.baseSha, changed, config.rulesFile);
       if (rules.length) log(`review: rules files of the changed folders: ${rules.map((r) => r.path).join(', ')}`);
-      const env = rules.length ? { ...roleEnv, directoryRules: directoryRulesPrompt(w.prompts, rules) } : roleEnv;
+      const dismissed = await dismissals.forRound(plan.ctx.threads, plan.fixedBefore);
+      const env = {
+        ...roleEnv,
+        ...(rules.length ? { directoryRules: directoryRulesPrompt(w.prompts, rules) } : {}),
+        ...(dismissed.dismissals.length
+          ? { dismissedFindings: dismissedFindingsPrompt(w.prompts, dismissed.dismissals) } : {}),
+      };
       const outcome = await runReviewRound(env, {
         ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions,
+        dismissals: dismissed.dismissals, refusedDismissals: dismissed.refused,
       });
       const { record } = outcome;
       if (rules.length) record.ruleFiles = rules.map((r) => r.path);
       const redacted = (fs: Finding[]) => fs.map((f) => redactFinding(f, w.redact));
-      return { ...outcome, record: { ...record, findings: redacted(record.findings), stuck: redacted(record.stuck) } };
+      const people = <T extends { reason: string }>(d: T): T => ({ ...d, reason: w.redact(d.reason) });
+      return {
+        ...outcome,
+        record: {
+          ...record, findings: redacted(record.findings), stuck: redacted(record.stuck),
+          dismissed: (record.dismissed ?? []).map((d) => ({ finding: redactFinding(d.finding, w.redact),
+            dismissal: people(d.dismissal) })),
+          dismissals: (record.dismissals ?? []).map(people),
+          refusedDismissals: (record.refusedDismissals ?? []).map(people),
+        },
+      };
     },
     fix: async (ctx, round, findings) => {
       const rec = await runFixRound(fixEnv, ctx, round, findings);

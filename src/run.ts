@@ -200,6 +200,7 @@ async function execute(
   const uncancellable = loopSteps({
     config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
     commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin, alreadyConfirmed: prior.confirmed,
+    cachedDismissals: prior.dismissed,
     ci: createCiChecks({
       octokit, repo, wanted: config.waitForChecks, timeoutMs: config.checksTimeoutMinutes * 60_000,
       pollMs: checksPollMs ?? 15_000, maxAttempts: config.ciFixAttempts, ownRunId: env.GITHUB_RUN_ID ?? null,

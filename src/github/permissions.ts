@@ -21,6 +21,22 @@ export async function getCollaboratorPermission(octokit: Octokit, repo: RepoRef,
   }
 }
 
+/** Whether a person has write access, with the reason when not (their role, or why it is unknown). */
+export type WriteAccess = { ok: true } | { ok: false; why: string };
+
+/** Asks GitHub for a person's role on the repository; a failed request counts as no access. */
+export async function writeAccess(octokit: Octokit, repo: RepoRef, login: string): Promise<WriteAccess> {
+  try {
+    const role = await getCollaboratorPermission(octokit, repo, login);
+    if (canWrite(role)) return { ok: true };
+    const why = role === 'none' ? `${login} has no access to the repository` : `${login} has ${role} access`;
+    return { ok: false, why };
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    return { ok: false, why: `GitHub did not say what permission ${login} has${status ? ` (HTTP ${status})` : ''}` };
+  }
+}
+
 /**
  * The token's own permission on the repository, from the `permissions` object GitHub adds
  * to GET /repos for the caller. The object is the authenticated USER's role: for an

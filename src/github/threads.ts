@@ -40,6 +40,9 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
           nodes {
             id
             isResolved
+            resolvedBy {
+              login
+            }
             isOutdated
             path
             line
@@ -100,6 +103,7 @@ interface ThreadsPage {
         nodes: {
           id: string;
           isResolved: boolean;
+          resolvedBy: { login: string } | null;
           isOutdated: boolean;
           path: string | null;
           line: number | null;
@@ -140,6 +144,7 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
       threads.push({
         id: n.id,
         isResolved: n.isResolved,
+        resolvedBy: n.resolvedBy?.login ?? null,
         isOutdated: n.isOutdated,
         path: n.path,
         line: n.line,

@@ -71,6 +71,8 @@ export interface ThreadComment {
 export interface ReviewThread {
   id: string;
   isResolved: boolean;
+  /** Who resolved it (GraphQL login: a bot without its `[bot]` suffix); null when open or unknown. */
+  resolvedBy?: string | null;
   isOutdated: boolean;
   path: string | null;
   line: number | null;

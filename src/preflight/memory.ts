@@ -7,6 +7,7 @@ import type { IssueComment } from '../github/comments.js';
 import type { RepoRef } from '../github/types.js';
 import { createRunCheck, workflowIdentity } from '../github/workflow-runs.js';
 import { MARKER, decodeState, type HiddenState, type StateWriter } from '../report/state.js';
+import type { Dismissal } from '../review/types.js';
 import type { EarlierFinding } from '../review/earlier.js';
 import type { FixedFingerprint } from '../review/stuck.js';
 
@@ -27,6 +28,8 @@ export interface PriorRuns {
   confirmed: string[];
   /** Fix attempts per failing CI check, as the last report that kept them says. */
   ciAttempts: Record<string, number>;
+  /** The dismissals the newest review knew of: this run's threads may no longer show them all. */
+  dismissed: Dismissal[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -92,7 +95,10 @@ export async function readPriorRuns(
   const proven = (s: HiddenState) => (s.kind === 'fix' && s.commitSha ? (s.confirmedIds ?? []) : []);
   const confirmed = [...new Set(states.flatMap(proven))];
   const ciAttempts = [...states].reverse().find((s) => s.ciAttempts)?.ciAttempts ?? {};
-  const known = { fixed: fingerprints(states), lastReview: lastReview(states), reports, confirmed, ciAttempts };
+  const dismissed = cachedDismissals(states);
+  const known = {
+    fixed: fingerprints(states), lastReview: lastReview(states), reports, confirmed, ciAttempts, dismissed,
+  };
   return { states, finalForHead, ...known };
 }
 
@@ -138,4 +144,12 @@ function lastReview(states: HiddenState[]): PriorRuns['lastReview'] {
     return { ...f, fate: stuck.has(f.id) ? 'stuck' : 'open' };
   });
   return { headSha: review.headSha, findings };
+}
+
+/** The newest review's list: each review writes every dismissal it knew of, undone ones left out. */
+function cachedDismissals(states: HiddenState[]): Dismissal[] {
+  const newest = [...states].reverse().find((s) => s.kind === 'review' && s.dismissed);
+  return (newest?.dismissed ?? []).map(({ thread, id, category, file, line, title, by, reason, via, text }) => ({
+    thread, finding: { id, category, file, title }, line, by, reason, via, ...(text ? { text } : {}),
+  }));
 }

@@ -14,7 +14,7 @@ import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../github/types.js';
 import { openThreadFor, ownThreads, threadFor, type OwnThread } from '../review/own-threads.js';
 import type { FixedFingerprint } from '../review/stuck.js';
-import type { ReviewRoundRecord } from '../review/types.js';
+import type { DismissalRequest, ReviewRoundRecord } from '../review/types.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { renderInlineComment } from './inline-comment.js';
 import { MARKER } from './marker.js';
@@ -65,6 +65,16 @@ function proof(rec: FixRoundRecord, findingId: string): string {
 
 const STUCK_NOTE = 'This came back after a fix in an earlier round. The loop will not try again: it needs a human.';
 
+/** Said once in the thread of a dismissed finding, and once per refused request. */
+function dismissalNote(d: DismissalRequest, refusedWhy?: string): string {
+  const who = inline(d.by, 60);
+  if (refusedWhy !== undefined) {
+    return `Not dismissed: ${inline(refusedWhy, 200)}. Only people with write access can dismiss a finding.`;
+  }
+  const reason = d.reason ? ` (${inline(d.reason, 300)})` : '';
+  return `Dismissed by ${who}${reason}. The loop will not fix, post or count this finding again.`;
+}
+
 export function createInlineReview(s: InlineReviewSetup): InlineReview {
   const { octokit, repo, prNumber } = s;
   const body = (text: string) => capLength(s.redact(text));
@@ -103,6 +113,34 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     return true;
   };
 
+  /** Resolves a thread; after one refusal, no more tries (the permission is the run's). */
+  const resolve = async (t: OwnThread, what: string): Promise<void> => {
+    if (resolveRefused) return;
+    try {
+      await resolveThread(octokit, t.id);
+      s.log(`resolved the thread of ${what}`);
+    } catch (e) {
+      resolveRefused = true;
+      s.warn(`could not resolve review threads (${failureText(e)}); ` +
+        'resolving needs the workflow permission contents: write; the threads say why instead');
+    }
+  };
+
+  /** Each dismissal and refused request answered once in its thread; a dismissed finding's thread resolved. */
+  const answerDismissals = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
+    const byId = new Map(own.map((t) => [t.id, t]));
+    for (const { finding, dismissal } of rec.dismissed ?? []) {
+      const t = byId.get(dismissal.thread);
+      if (!t) continue;
+      if (await reply(t, dismissalNote(dismissal))) s.log(`answered the dismissal of ${finding.id} in its thread`);
+      if (!t.isResolved) await resolve(t, `${finding.id}: dismissed by ${dismissal.by}`);
+    }
+    for (const r of rec.refusedDismissals ?? []) {
+      const t = byId.get(r.thread);
+      if (t && (await reply(t, dismissalNote(r, r.why)))) s.log(`answered a refused dismissal of ${r.finding.id}`);
+    }
+  };
+
   return {
     openThreads(rec, ctx) {
       const links = new Map<string, string>();
@@ -129,6 +167,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           const t = threadFor(own, f);
           if (t && (await reply(t, STUCK_NOTE))) s.log(`noted in its thread that ${f.id} came back`);
         }
+        await answerDismissals(rec, own);
       } catch (e) {
         failed(e, 'reply in a thread');
         if (!active()) return;
@@ -168,15 +207,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           const t = threadFor(own, fingerprint(findingId));
           if (!t || t.isResolved) continue;
           await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
-          if (resolveRefused) continue;
-          try {
-            await resolveThread(octokit, t.id);
-            s.log(`resolved the thread of ${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
-          } catch (e) {
-            resolveRefused = true;
-            s.warn(`could not resolve review threads (${failureText(e)}); ` +
-              'resolving needs the workflow permission contents: write; the threads say "Fixed in" instead');
-          }
+          await resolve(t, `${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
         }
         for (const { findingId, reason } of rec.rejected) {
           const t = threadFor(own, fingerprint(findingId));

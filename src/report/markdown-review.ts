@@ -5,6 +5,7 @@ import type { ReportContext } from './format.js';
 import type { HeldBack } from './inline-selection.js';
 import { agentsTable } from './agents-table.js';
 import { ciSection } from './markdown-ci.js';
+import { dismissedSection } from './markdown-dismissed.js';
 import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, locationLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
@@ -41,6 +42,7 @@ export function renderReviewReport(
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),
+    dismissedSection(rec, ctx),
     outsidersSection(rec, ctx),
     footer(ctx),
   ];

@@ -38,8 +38,12 @@ export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishRevi
       const findings = [...rec.findings.filter((f) => f.source.type === 'agent'), ...rec.stuck].map(
         ({ id, priority, category, file, line, title }) => ({ id, priority, category, file, line, title }),
       );
+      // Every dismissal known, even one no finding matched this round: the next run's cache.
+      const dismissed = (rec.dismissals ?? []).map(({ thread, finding, line, by, reason, via, text }) => ({
+        thread, ...finding, line, by, reason, via, ...(text ? { text } : {}),
+      }));
       const body = withEnd(renderReviewReport(rec, reportCtx, threads, inline.heldBack(rec, ctx)), end);
-      await publisher.report(body, { ...state, counts: rec.counts, findings, ...ci() });
+      await publisher.report(body, { ...state, counts: rec.counts, findings, dismissed, ...ci() });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
       await inline.review(rec, ctx);

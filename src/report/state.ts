@@ -45,6 +45,22 @@ const stateSchema = z.object({
   confirmedIds: z.array(z.string()).optional(),
   /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
   rejected: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
+  /**
+   * The dismissals known when a review was posted: people with write access said these findings
+   * are wrong (review/dismissals.ts). The threads say so too; this copy serves threads a later run
+   * cannot read whole.
+   */
+  dismissed: z
+    .array(
+      z.object({
+        thread: z.string(), id: z.string(), category: z.string(), file: z.string().nullable(),
+        line: z.number().int().nullable(), title: z.string(), by: z.string(), reason: z.string(),
+        via: z.enum(['command', 'resolved']),
+        /** The start of what our comment said of the finding: a reworded repeat is matched by it. */
+        text: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
   counts: z
     .object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() })
@@ -166,7 +182,9 @@ export const STATE_FIELD_CAPS = {
 // strings is 46): a list longer than the budget allows can be cut before the first encoding.
 const MIN_ID_CHARS = 3;
 const MIN_FINGERPRINT_CHARS = 46;
-const LISTS = ['findingIds', 'fixedIds', 'stuckIds', 'fixed', 'findings', 'rejected', 'confirmedIds'] as const;
+const LISTS = [
+  'findingIds', 'fixedIds', 'stuckIds', 'fixed', 'findings', 'rejected', 'confirmedIds', 'dismissed',
+] as const;
 
 /** At most `max` UTF-16 units, never splitting a surrogate pair (an emoji). */
 export function clipText(text: string, max: number): string {
@@ -188,7 +206,7 @@ function capFields(s: HiddenState): HiddenState {
     id: clipText(f.id, c.id), category: clipText(f.category, c.category),
     file: f.file === null ? null : clipText(f.file, c.file), title: clipText(f.title, c.title),
   });
-  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts } = s;
+  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts, dismissed } = s;
   const attempts = ciAttempts && Object.entries(ciAttempts).slice(0, 50).map(([k, v]) => [clipText(k, c.id), v]);
   const most = Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS);
   return {
@@ -204,6 +222,9 @@ function capFields(s: HiddenState): HiddenState {
     ...(fixed ? { fixed: fixed.slice(0, most).map(fingerprint) } : {}),
     ...(findings ? { findings: findings.slice(0, most).map((f) => ({ ...f, ...fingerprint(f) })) } : {}),
     ...(rejected ? { rejected: rejected.slice(0, most).map((r) => ({ ...r, ...clippedReason(r) })) } : {}),
+    ...(dismissed ? { dismissed: dismissed.slice(0, most).map((d) => ({ ...d, ...fingerprint(d), ...clippedReason(d),
+      thread: clipText(d.thread, c.id), by: clipText(d.by, c.id),
+      ...(d.text !== undefined ? { text: clipText(d.text, c.reason) } : {}) })) } : {}),
     ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
     ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
     ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),

@@ -17,9 +17,10 @@ import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
 import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
+import { splitDismissed } from './dismissals.js';
 import { markStuck, type FixedFingerprint } from './stuck.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
-import type { ReviewRoundRecord } from './types.js';
+import type { Dismissal, RefusedDismissal, ReviewRoundRecord } from './types.js';
 
 export interface RoundPlan {
   round: number;
@@ -37,6 +38,10 @@ export interface RoundPlan {
   ciOnly?: boolean;
   /** Each reviewer's session from the round before; updated by this round. */
   sessions?: ReviewerSessions;
+  /** What people with write access dismissed (dismissals.ts): such findings leave the round. */
+  dismissals?: Dismissal[];
+  /** Requests to dismiss by people who may not: the report lists them. */
+  refusedDismissals?: RefusedDismissal[];
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
@@ -153,7 +158,12 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
 
   const renames = new Map(ctx.files.filter((f) => f.previousFilename).map((f) => [f.previousFilename!, f.filename]));
   const grouped = groupFindings(raw.map((r) => normalizeFinding(r.finding, r.reviewer)));
-  const { active, stuck } = markStuck(grouped, plan.fixedBefore, renames);
+  const marked = markStuck(grouped, plan.fixedBefore, renames);
+  // A dismissed finding leaves the round before anything counts it: not fixed, posted or blocking.
+  const dismissals = plan.dismissals ?? [];
+  const live = splitDismissed(marked.active, dismissals, renames);
+  const back = splitDismissed(marked.stuck, dismissals, renames);
+  const [active, stuck] = [live.kept, back.kept];
   const threads = threadFindings(plan.ciOnly ? [] : writers, pending);
   const ci = plan.ci?.findings ?? [];
   const all = sortFindings([...active, ...ci, ...stuck, ...threads]);
@@ -176,6 +186,9 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       outsiderThreads: sortFindings(threadFindings(outsiders, pending)),
       threadsTruncated: ctx.threadsTruncated,
       changesRequestedBy: ctx.reviewState.changesRequestedBy,
+      dismissed: [...live.dismissed, ...back.dismissed],
+      dismissals,
+      refusedDismissals: plan.refusedDismissals ?? [],
     },
   };
 }

@@ -39,6 +39,38 @@ export interface FindingMember {
   description: string;
 }
 
+export type DismissedVia = 'command' | 'resolved';
+
+/** A person's request to dismiss the finding of one of the action's threads (dismissals.ts). */
+export interface DismissalRequest {
+  /** The thread's node id: a later run matches its cached dismissals by it. */
+  thread: string;
+  /** What the thread's finding is about (its hidden mark). */
+  finding: { id: string; category: string; file: string | null; title: string };
+  /** The thread's line when the request was read (GitHub moves it with the diff), for matching. */
+  line: number | null;
+  /** What the comment that opened the thread says of the finding, for matching by content. */
+  text?: string;
+  /** Who asked (GraphQL login) and why; the reason is '' when none was given. */
+  by: string;
+  reason: string;
+  via: DismissedVia;
+}
+
+/** A request by someone with write access. */
+export type Dismissal = DismissalRequest;
+
+/** A request refused, and why (no write access, or the permission could not be read). */
+export interface RefusedDismissal extends DismissalRequest {
+  why: string;
+}
+
+/** A finding of the round that a dismissal covers. */
+export interface DismissedFinding {
+  finding: Finding;
+  dismissal: Dismissal;
+}
+
 export type Consensus = 'approve' | 'request_changes' | 'needs_major_work';
 
 export interface Counts {
@@ -75,6 +107,12 @@ export interface ReviewRoundRecord {
   changesRequestedBy: { login: string; association: string }[];
   /** The rules files of the changed folders the reviewers were given (review/dir-rules.ts). */
   ruleFiles?: string[];
+  /** Findings people with write access dismissed: not fixed, counted, posted or blocking. */
+  dismissed?: DismissedFinding[];
+  /** Every dismissal known in the round, matched or not: the review's hidden state keeps them. */
+  dismissals?: Dismissal[];
+  /** Requests by people who may not dismiss: listed in the report, never applied. */
+  refusedDismissals?: RefusedDismissal[];
 }
 
 export interface EscalatedCheck {

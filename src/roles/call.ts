@@ -28,6 +28,8 @@ export interface RoleEnv {
   instructions?: string;
   /** The rules files of the folders the PR changes, filled into prompts/directory-rules.md. */
   directoryRules?: string;
+  /** The findings people dismissed, filled into prompts/dismissed-findings.md. */
+  dismissedFindings?: string;
   /** The run's budget: checked before each call, charged after it. */
   budget?: Budget;
   log?: (line: string) => void;
@@ -88,7 +90,9 @@ async function callOnce<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<
   const folder = call.folder ?? call.name;
   if (!call.contextDir && !call.data) throw new Error(`the ${call.name} call has no context`);
   const contextDir = call.contextDir ?? (await writeContextDir(roundDir, folder, call.data!));
-  const shared = sharedPromptValues(call.ctx, call.round, contextDir, env.instructions, env.directoryRules);
+  const { instructions, directoryRules, dismissedFindings } = env;
+  const guidance = { ...(instructions ? { instructions } : {}), directoryRules, dismissedFindings };
+  const shared = sharedPromptValues(call.ctx, call.round, contextDir, guidance);
   const result = await runInvocation(
     env.registry,
     call.spec.agent,

@@ -9,13 +9,22 @@ const LISTED_FILES = 50;
 /** A path longer than this is cut in the prompt (git allows paths of thousands of characters). */
 const MAX_PATH_CHARS = 160;
 
+/** What the repository and its people add to the prompts, each already filled in where it has a template. */
+export interface PromptGuidance {
+  instructions?: string;
+  /** The rules files of the changed folders (review/dir-rules-prompt.ts). */
+  directoryRules?: string;
+  /** The findings people dismissed (review/dismissed-prompt.ts). */
+  dismissedFindings?: string;
+}
+
 export function sharedPromptValues(
   ctx: PrContext,
   round: number,
   contextDir: string,
-  instructions?: string,
-  directoryRules = '',
+  guidance: PromptGuidance = {},
 ): Record<string, string | number> {
+  const { instructions, directoryRules = '', dismissedFindings = '' } = guidance;
   const prData = [
     fenceAsData('PR title', ctx.meta.title),
     fenceAsData('PR description', ctx.meta.body || '(empty)'),
@@ -30,8 +39,8 @@ export function sharedPromptValues(
     instructions: instructions?.trim()
       ? `## Extra review instructions from the repository\n${instructions.trim()}`
       : '',
-    // The rules files of the changed folders (review/dir-rules.ts), already filled in.
     directoryRules,
+    dismissedFindings,
   };
 }
 

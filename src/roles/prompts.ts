@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
  */
 export const PROMPT_NAMES = [
   'reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'later-round', 'reviewer-answer', 'reviewer-resumed',
-  'fixer-confirmed-tests', 'directory-rules',
+  'fixer-confirmed-tests', 'directory-rules', 'dismissed-findings',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;

@@ -76,6 +76,8 @@ describe('the real templates only use placeholders the code supplies', () => {
     'fixer-confirmed-tests': ['testFiles'],
     // Filled on its own (review/dir-rules-prompt.ts) and put into the reviewer's {{directoryRules}}.
     'directory-rules': ['rules'],
+    // Filled on its own (review/dismissed-prompt.ts) and put into the reviewers' {{dismissedFindings}}.
+    'dismissed-findings': ['findings'],
     gate: shared,
     // No code fills confirm.md yet (the `confirm` input is parsed but no confirmer runs);
     // it gets the shared keys like every other role.
