@@ -10,7 +10,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { sanitize } from '../src/report/sanitize.js';
+import { sanitize } from '../src/security/sanitize.js';
 import { composeComment } from '../src/report/state.js';
 import { groupFindings, normalizeFinding } from '../src/review/findings.js';
 import { stripHidden } from '../src/security/untrusted.js';

@@ -1,23 +1,6 @@
-// The action's output sink: logs, outputs, secrets, job summary and
-// annotations. main.ts wires @actions/core; the coordinator only sees this interface.
+// The action's output sink (domain/io.ts) on @actions/core; main.ts wires it in.
 import * as core from '@actions/core';
-
-export interface Annotation {
-  title: string;
-  file?: string;
-  startLine?: number;
-}
-
-export interface ActionIO {
-  info(message: string): void;
-  warning(message: string, annotation?: Annotation): void;
-  notice(message: string, annotation?: Annotation): void;
-  error(message: string, annotation?: Annotation): void;
-  setOutput(name: string, value: string): void;
-  setSecret(value: string): void;
-  setFailed(message: string): void;
-  appendSummary(markdown: string): Promise<void>;
-}
+import type { Annotation, ActionIO } from './domain/io.js';
 
 export function coreIO(): ActionIO {
   const props = (a?: Annotation) => (a ? { title: a.title, file: a.file, startLine: a.startLine } : undefined);

@@ -2,29 +2,29 @@
 // stuck, blocked, failed, or max-rounds. Each step is injected so the order of events
 // reads here like the data-flow picture in docs/architecture.md. The four hook points fire
 // from here, and the loop keeps the one ledger of fixed findings' fingerprints.
+import type { LoopEnd, LoopResult } from './domain/loop.js';
+import type { RoundPublishing } from './report/round-reports.js';
 import type { RawFinding } from './agents/envelope.js';
 import { BudgetSpent } from './budget/budget.js';
 import type { CiRound } from './ci/ci-round.js';
 import type { HookPoint } from './config/repo-config.js';
-import type { RunStatus } from './config/outputs.js';
-import type { PrContext, PrMeta } from './github/types.js';
-import { WritesRefused } from './preflight/writes-refused.js';
+import type { RunStatus } from './domain/run-status.js';
+import type { PrContext, PrMeta } from './domain/pull-request.js';
+import { WritesRefused } from './report/writes-refused.js';
 import { earlierFindings, type EarlierFinding } from './review/earlier.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
-import { fingerprint, type FixedFingerprint } from './review/stuck.js';
-import type { Counts, Finding, ReviewRoundRecord } from './review/types.js';
-import type { FixRoundRecord } from './fix/types.js';
+import { fingerprint } from './review/stuck.js';
+import type { FixedFingerprint } from './domain/findings.js';
+import type { Counts, Finding, ReviewRoundRecord } from './domain/findings.js';
+import type { FixRoundRecord } from './domain/fix.js';
 import { budgetEnd, decide, endMessage, fixTerminal, sentence } from './termination.js';
 
-export interface LoopSteps {
+/** The steps, each injected; posting a round's reports is report/round-reports.ts's. */
+export interface LoopSteps extends RoundPublishing {
   /** The PR at `meta`'s head; with `since`, also the change since that earlier reviewed head. */
   loadContext(meta: PrMeta, since?: string): Promise<PrContext>;
   review(plan: Omit<RoundPlan, 'reviewers' | 'analyzer'>): Promise<RoundOutcome>;
-  /** `end` is set when this report is the run's last word. */
-  /** `ctx`: the round's PR context (its diff and threads place the inline review). */
-  publishReview(rec: ReviewRoundRecord, end: LoopEnd | null, ctx: PrContext): Promise<void>;
   fix(ctx: PrContext, round: number, findings: Finding[]): Promise<FixRoundRecord>;
-  publishFix(rec: FixRoundRecord, end: LoopEnd | null, review: FixedByReview): Promise<void>;
   /** Runs a lifecycle hook; before-review and after-review may answer with findings. */
   hook(point: HookPoint, info: Record<string, unknown>): Promise<RawFinding[]>;
   /** Waits until the PR head shows the pushed commit; null when it never does. */
@@ -39,21 +39,7 @@ export interface LoopSteps {
   log(line: string): void;
 }
 
-export interface LoopEnd {
-  status: RunStatus;
-  message: string;
-  /** What remains unfixed, when the run ends after a pushed fix (listed in that report). */
-  remaining?: Finding[];
-}
 
-/** What a fix report needs from the review before it. */
-export interface FixedByReview {
-  /** Fingerprints of the findings this fix pushed a fix for (none unless it was pushed). */
-  fixed: FixedFingerprint[];
-  /** What every finding of the review was about: a thread of ours is found by it when its id moved. */
-  about: FixedFingerprint[];
-  counts: Counts;
-}
 
 export interface LoopInput {
   meta: PrMeta;
@@ -69,16 +55,6 @@ export interface LoopInput {
   push: { canPush: boolean; reason: string | null };
 }
 
-export interface LoopResult {
-  status: RunStatus;
-  message: string;
-  rounds: { review: ReviewRoundRecord; fix: FixRoundRecord | null }[];
-  headSha: string;
-  /** Findings of the last review that remain (active and stuck). */
-  remaining: Finding[];
-  stuck: Finding[];
-  last: ReviewRoundRecord | null;
-}
 
 export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopResult> {
   return loopRounds(steps, input).catch((e: unknown) => {

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { cancelOnSignals } from './cancellation.js';
 import { coreIO } from './io.js';
-import { redactSecrets } from './report/sanitize.js';
+import { redactSecrets } from './security/sanitize.js';
 import { run } from './run.js';
 
 // run() never throws by design; the catch is a last guard so a bug there still fails the step,

@@ -1,9 +1,9 @@
 // When the loop stops: right after a review,
 // and after a fix. Pure: the loop (loop.ts) asks, these rules answer with a status and why.
-import type { RunStatus } from './config/outputs.js';
-import type { FixRoundRecord } from './fix/types.js';
+import type { RunStatus } from './domain/run-status.js';
+import type { FixRoundRecord } from './domain/fix.js';
 import { isConverged } from './review/consensus.js';
-import type { ReviewRoundRecord } from './review/types.js';
+import type { ReviewRoundRecord } from './domain/findings.js';
 
 /** Ends the loop right after a review, or null when the fixer should run. */
 export function decide(

@@ -2,11 +2,11 @@
 // planted-bug PR (#7 of demo-repo), whose records follow from their findings like the real
 // round's, and a security fix on shop-api (#42, the `shop*` values), whose records are
 // complete as a report renders them: agents with usage, verify results, a rejected finding.
-import type { PrContext, PrMeta, ReviewThread, ThreadComment } from '../src/github/types.js';
-import type { Finding, ReviewRoundRecord } from '../src/review/types.js';
-import type { FixRoundRecord } from '../src/fix/types.js';
+import type { PrContext, PrMeta, ReviewThread, ThreadComment } from '../src/domain/pull-request.js';
+import type { Finding, ReviewRoundRecord } from '../src/domain/findings.js';
+import type { FixRoundRecord } from '../src/domain/fix.js';
 import { countFindings } from '../src/review/findings.js';
-import type { AgentRun } from '../src/roles/types.js';
+import type { AgentRun } from '../src/domain/agent-run.js';
 import type { ReportContext } from '../src/report/markdown.js';
 
 /** The repository's prompt templates. */

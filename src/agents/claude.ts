@@ -16,7 +16,8 @@ import {
   type CliAdapterOptions, type JsonObject
 } from './cli-common.js';
 import { modelMatches } from './run-role.js';
-import type { AgentAdapter, AgentAnswer, Invocation, Usage } from './types.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+import type { Usage } from '../domain/agent-run.js';
 
 const READ_ONLY_TOOLS = 'Read,Grep,Glob';
 // Other processes' environments (the action's holds the token) are readable under /proc by

@@ -1,8 +1,8 @@
 // Helpers shared by the four CLI adapters (claude, codex, opencode, gemini).
 import { mkdir } from 'node:fs/promises';
 import { agentEnv } from './env.js';
-import { runProcess } from './process.js';
-import type { ProcessResult } from './process.js';
+import { runProcess } from '../process/process.js';
+import type { ProcessResult } from '../process/process.js';
 import { AgentError } from './types.js';
 import type { AgentKind, Invocation, Role } from './types.js';
 import { stderrTail } from './failure.js';

@@ -4,7 +4,8 @@
 // untrusted input: a regular file (no link followed), small, numbers only.
 import { lstat, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { NO_USAGE, type Usage } from './types.js';
+import { NO_USAGE } from './types.js';
+import type { Usage } from '../domain/agent-run.js';
 
 const MAX_BYTES = 4096;
 

@@ -1,7 +1,7 @@
 // The JSON envelope every role answers with, and the zod shapes of each role's answer: reviewer,
 // analyzer, thread findings, fixer, gate and confirmer.
 import * as z from 'zod';
-import { PRIORITIES, priorityRank, type Priority } from '../priority.js';
+import { PRIORITIES, priorityRank, type Priority } from '../domain/priority.js';
 
 const prioritySchema = z.enum(PRIORITIES);
 

@@ -1,5 +1,5 @@
 // How a failed agent process is described in error messages, shared by every adapter.
-import type { ProcessResult } from './process.js';
+import type { ProcessResult } from '../process/process.js';
 
 export const STDERR_TAIL_LINES = 20;
 

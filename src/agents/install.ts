@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CLI_PACKAGES } from './cli-versions.js';
 import type { CliKind } from './cli-versions.js';
 import { agentEnv } from './env.js';
-import { runProcess } from './process.js';
+import { runProcess } from '../process/process.js';
 
 export interface EnsureCliOptions {
   /** npm version to install when the CLI is not on PATH; default the pinned one. */

@@ -12,8 +12,8 @@
 //   command  whatever it prints: one of the words below on stderr, with a non-zero exit
 // Only a call that ended without an answer is classified: a model that answered badly is no
 // quota problem, and its text could say anything.
+import type { QuotaKind } from '../domain/agent-run.js';
 
-export type QuotaKind = 'quota' | 'rate limit' | 'overloaded';
 
 export interface QuotaFailure {
   kind: QuotaKind;

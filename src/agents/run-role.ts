@@ -1,11 +1,13 @@
 // One role invocation end to end: run the adapter, check the model it reports
 // (the one asked for), parse the envelope. Never throws: every failure becomes a message
 // the report can show.
+
 import type * as z from 'zod';
 import { parseEnvelope } from './envelope.js';
 import { quotaFailure, type QuotaFailure } from './quota.js';
 import { AgentError } from './types.js';
-import type { AgentAdapter, AgentAnswer, Invocation, Usage } from './types.js';
+import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+import type { AgentRun, Usage } from '../domain/agent-run.js';
 
 export type ModelCheck =
   | { status: 'match'; requested: string; reported: string }
@@ -13,9 +15,6 @@ export type ModelCheck =
   /** The CLI does not say which model answered (the `command` agent). */
   | { status: 'not-reported'; requested: string; reported: null };
 
-export type RoleOutcome<T> =
-  | { ok: true; value: T; answer: AgentAnswer; model: ModelCheck }
-  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck; usage?: Usage; quota?: QuotaFailure };
 
 // A date or version tail that names the same model: -20250929, -2025-09-29,
 // @20250929, -latest, -v1, -v1:0, -001, -0613. One or more, in any order.
@@ -73,4 +72,14 @@ export async function runRole<T>(
     const message = e instanceof Error ? e.message : String(e);
     return { ok: false, error: `${who}: ${message}`, answer, model };
   }
+}
+
+export type RoleOutcome<T> =
+  | { ok: true; value: T; answer: AgentAnswer; model: ModelCheck }
+  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck; usage?: Usage; quota?: QuotaFailure };
+
+/** What a role's call returns: its outcome, and the run it leaves for the reports. */
+export interface RoleResult<T> {
+  outcome: RoleOutcome<T>;
+  run: AgentRun;
 }

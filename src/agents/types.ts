@@ -1,4 +1,5 @@
 // The one interface every agent CLI adapter implements (DESIGN.md, "Agents").
+import type { Usage } from '../domain/agent-run.js';
 export const AGENT_KINDS = ['claude', 'codex', 'opencode', 'gemini', 'command'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
@@ -37,11 +38,6 @@ export interface Invocation {
   maxCostUsd?: number;
 }
 
-export interface Usage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  costUsd: number | null;
-}
 
 export interface AgentAnswer {
   text: string;

@@ -5,7 +5,7 @@
 // have spent so far (of any role when it is the role's first): only Claude Code can stop itself
 // at a bound (--max-budget-usd); the other CLIs have no spending switch, only the timeout, so
 // the budget must not start what it cannot expect to pay for.
-import type { AgentRun } from '../roles/types.js';
+import type { AgentRun } from '../domain/agent-run.js';
 import { priceOf, type PriceTable } from './prices.js';
 
 export interface BudgetLimits {

@@ -4,7 +4,7 @@
 // to a plain-text file (its link "expires after 1 minute", REST docs); Octokit follows the redirect,
 // and `data` is a string or an ArrayBuffer depending on the file's content type.
 import type { Octokit } from '../github/client.js';
-import type { RepoRef } from '../github/types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 
 export interface CheckRun {
   id: number;

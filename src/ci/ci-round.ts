@@ -5,10 +5,10 @@
 // (a rerun passed) is flaky: reported, not fixed. The budget is shared across fail → pending → fail
 // and starts again when the check passes on a head the loop pushed.
 import { outputTail } from '../commands/output-tail.js';
-import type { CiRound, Finding } from '../review/types.js';
+import type { CiRound, Finding } from '../domain/findings.js';
 
-// The round's record lives with the other round records (review/types.ts); re-exported for callers here.
-export type { CiRound, EscalatedCheck } from '../review/types.js';
+// The round's record lives with the other round records (domain/findings.ts); re-exported for callers here.
+export type { CiRound, EscalatedCheck } from '../domain/findings.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { CheckResult, ChecksOfHead } from './wait.js';
 

@@ -3,7 +3,7 @@
 // earlier runs, written back with every report).
 import type { Octokit } from '../github/client.js';
 import { failureText } from '../github/read-only-token.js';
-import type { RepoRef } from '../github/types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 import { jobLog } from './checks-api.js';
 import { ciFindingId, ciRound, logTail, type CiRound } from './ci-round.js';
 import { waitForChecks } from './wait.js';

@@ -5,7 +5,7 @@
 // workflow, and its attempts are every check run of that pair, oldest first; a commit whose
 // attempts of one check both failed and passed is flaky (GitHub keeps a rerun's check runs).
 import type { Octokit } from '../github/client.js';
-import type { RepoRef } from '../github/types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 import { jobIdOf, listCheckRuns, workflowRuns, type CheckRun, type WorkflowRun } from './checks-api.js';
 
 export interface CheckResult {

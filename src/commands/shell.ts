@@ -1,7 +1,7 @@
 // The project's own commands (verify commands and hooks) run one way: `/bin/sh -c` in the
 // checkout, stderr folded into stdout, the token-free environment, the agent timeout, and as
 // the sandbox user with write access to the work tree (plus any folder the command owns).
-import { runProcess, type ProcessResult } from '../agents/process.js';
+import { runProcess, type ProcessResult } from '../process/process.js';
 import { namedPaths } from '../sandbox/named-paths.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 

@@ -1,6 +1,6 @@
 // The project's own verification commands: each must pass before a push.
 // They run the PR's code, so they get the same token-free environment as the agents.
-import type { VerifyResult } from '../fix/types.js';
+import type { VerifyResult } from '../domain/fix.js';
 import { outputTail } from './output-tail.js';
 import { runShell, succeeded, type ShellEnv } from './shell.js';
 

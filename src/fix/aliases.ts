@@ -2,7 +2,7 @@
 // answers with any member's id means the group: its answer is read with the group's ids, and a
 // group named twice (by two of its members' ids) counts once, as the first answer gave it.
 import type { FixResult } from '../agents/envelope.js';
-import type { Finding } from '../review/types.js';
+import type { Finding } from '../domain/findings.js';
 
 export function resolveAliases(result: FixResult, findings: readonly Finding[]): FixResult {
   const groupOf = new Map<string, string>();

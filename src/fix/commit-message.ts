@@ -1,6 +1,6 @@
 // The message of a round's single fix commit: lists the fixed findings and
 // ends with the Review-Loop-Round trailer that keeps the loop from re-triggering itself.
-import type { Finding } from '../review/types.js';
+import type { Finding } from '../domain/findings.js';
 
 export const ROUND_TRAILER = 'Review-Loop-Round';
 

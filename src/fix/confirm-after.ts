@@ -3,7 +3,7 @@
 // confirmer's test file proves nothing, whatever the test says then.
 import type { Git } from '../git/runner.js';
 import { evidence, runTest, type ConfirmEnv } from './confirm.js';
-import type { ConfirmedFinding } from './types.js';
+import type { ConfirmedFinding } from '../domain/fix.js';
 
 export interface StillFailing {
   findingId: string;

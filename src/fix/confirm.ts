@@ -11,16 +11,16 @@ import type { RoleOutcome } from '../agents/run-role.js';
 import { outputTail } from '../commands/output-tail.js';
 import { runShell } from '../commands/shell.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { priorityRank } from '../priority.js';
+import { priorityRank } from '../domain/priority.js';
 import type { AgentSpec } from '../agents/types.js';
 import { commitAll, statusPorcelain, type Git } from '../git/index.js';
-import type { PrContext } from '../github/types.js';
+import type { PrContext } from '../domain/pull-request.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
 import { findingAsData, prFilePaths } from '../roles/finding-data.js';
-import type { Finding } from '../review/types.js';
+import type { Finding } from '../domain/findings.js';
 import { isTestFile } from './test-files.js';
-import type { ConfirmedFinding } from './types.js';
+import type { ConfirmedFinding } from '../domain/fix.js';
 
 export interface ConfirmEnv extends RoleEnv {
   git: Git;

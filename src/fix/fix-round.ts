@@ -6,8 +6,8 @@ import { runVerify } from '../commands/verify.js';
 import { changedPathsInCommit } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
 import { pushHead } from '../git/push.js';
-import type { PrContext } from '../github/types.js';
-import type { Finding } from '../review/types.js';
+import type { PrContext } from '../domain/pull-request.js';
+import type { Finding } from '../domain/findings.js';
 import { fenceAsData } from '../security/untrusted.js';
 import { fixCommitMessage } from './commit-message.js';
 import { confirmFindings } from './confirm.js';
@@ -19,7 +19,7 @@ import { refusedChanges } from './guard.js';
 import { resolveAliases } from './aliases.js';
 import { buildFixPayload, checkAccounting } from './payload.js';
 import type { FixEnv } from './env.js';
-import type { FixRoundRecord } from './types.js';
+import type { FixRoundRecord } from '../domain/fix.js';
 
 export async function runFixRound(
   env: FixEnv,

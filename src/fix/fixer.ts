@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fixResultSchema } from '../agents/envelope.js';
 import { guardLocalConfig } from '../git/config-guard.js';
-import type { PrContext } from '../github/types.js';
+import type { PrContext } from '../domain/pull-request.js';
 import { callRole } from '../roles/call.js';
 import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';

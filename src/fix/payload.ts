@@ -1,7 +1,7 @@
 // The fix payload and the check that the fixer accounted for every issue.
 import type { FixResult } from '../agents/envelope.js';
 import { findingAsData, type FindingData } from '../roles/finding-data.js';
-import type { Finding } from '../review/types.js';
+import type { Finding } from '../domain/findings.js';
 
 export interface FixPayload {
   prNumber: number;

@@ -2,17 +2,9 @@
 // the last reviewed head and the current one, so a later round reviews the delta and checks the
 // fixes instead of reading the whole PR as if new. Only when the old head is an ancestor of the
 // new one in this checkout: after a force push the history is not a delta any more.
+import type { Delta } from '../domain/pull-request.js';
 import type { Git } from './runner.js';
 
-export interface Delta {
-  fromSha: string;
-  toSha: string;
-  /** `git diff from to`, cut at `maxChars` (then `truncated`). */
-  patch: string;
-  truncated: boolean;
-  /** Newest first; the subjects are whoever wrote the commits: untrusted text. */
-  commits: { sha: string; subject: string }[];
-}
 
 const MAX_COMMITS = 100;
 

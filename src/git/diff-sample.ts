@@ -8,7 +8,7 @@
 // reviewed line by line; GitHub too hides generated files in diffs by default); within each group the
 // smallest change first, so the budget shows as many whole files as it can and the big,
 // often mechanical changes (bulk renames, reformatting, data) are the ones left to the checkout.
-import type { DiffShare, PrFile } from '../github/types.js';
+import type { DiffShare, PrFile } from '../domain/pull-request.js';
 
 export interface DiffBudget {
   maxLines: number;

@@ -1,6 +1,6 @@
 // A PR's changed files and its diff within the budget, from the checkout: the merge base
 // (fetched when missing), every changed file, then the patches of the files that can fit.
-import type { PrFile } from '../github/types.js';
+import type { PrFile } from '../domain/pull-request.js';
 import { fitDiff, patchCandidates, reviewOrder, type DiffBudget } from './diff-sample.js';
 import { ensureMergeBase } from './merge-base.js';
 import { listChangedFiles, patchesOf } from './pr-diff.js';

@@ -2,7 +2,7 @@
 // merge base and the head (what GitHub shows as the PR's diff). The API's diff media type
 // refuses PRs past 300 files or 20,000 lines, and its file list stops at 3,000 files
 // (https://docs.github.com/en/repositories/creating-and-managing-repositories/repository-limits).
-import type { PrFile } from '../github/types.js';
+import type { PrFile } from '../domain/pull-request.js';
 import { GitError, type Git } from './runner.js';
 
 /**

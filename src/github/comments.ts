@@ -1,6 +1,6 @@
 // PR comments: the only write the action makes through the API besides dispatches.
 import type { Octokit } from './client.js';
-import type { RepoRef } from './types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 import { getTokenIdentity } from './identity.js';
 
 export interface IssueComment {

@@ -1,7 +1,7 @@
 // The only reader of the workflow event payload: turns the event into
 // our own typed PrTarget, or says clearly why this event cannot start a run.
 import { readFileSync } from 'node:fs';
-import type { PrTarget, RepoRef } from './types.js';
+import type { PrTarget, RepoRef } from '../domain/pull-request.js';
 
 export const COMMAND_PREFIX = '/review-loop';
 /** The command as a whole word: `/review-looping` is not it. */

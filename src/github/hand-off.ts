@@ -3,7 +3,7 @@
 // not carry is 404 "Label does not exist", which is what the action wanted anyway.
 // markPullRequestReadyForReview needs contents: write besides pull-requests: write (cli/cli#8910).
 import type { Octokit } from './client.js';
-import type { RepoRef } from './types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 
 export async function addLabel(octokit: Octokit, repo: RepoRef, number: number, name: string): Promise<void> {
   await octokit.rest.issues.addLabels({ ...repo, issue_number: number, labels: [name] });

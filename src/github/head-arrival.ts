@@ -10,7 +10,7 @@
 // (https://docs.github.com/rest/repos/repos#list-repository-activities). The branch lives in
 // the head repository: the fork's log for a fork PR.
 import type { Octokit } from './client.js';
-import type { PrMeta, RepoRef } from './types.js';
+import type { PrMeta, RepoRef } from '../domain/pull-request.js';
 
 export type HeadArrival =
   /** GitHub's own record of the push that made the head. */

@@ -1,7 +1,7 @@
 // The repo config's path filters: which changed files the reviewers are shown. A file is
 // kept when it matches an include glob (or there are none) and no exclude glob.
 // Globs: `**` any number of folders, `*` anything but `/`, `?` one character but `/`.
-import type { PrFile } from './types.js';
+import type { PrFile } from '../domain/pull-request.js';
 
 export function globToRegExp(glob: string): RegExp {
   let re = '';

@@ -1,6 +1,6 @@
 // Who may push and who may start a run.
 import type { Octokit } from './client.js';
-import type { PrMeta, RepoRef } from './types.js';
+import type { PrMeta, RepoRef } from '../domain/pull-request.js';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 const WRITE_LEVELS: ReadonlySet<Permission> = new Set(['admin', 'maintain', 'write']);

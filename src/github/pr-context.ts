@@ -5,7 +5,7 @@
 import type { Octokit } from './client.js';
 import { computeReviewState, getPrMeta } from './pull-request.js';
 import { getReviewThreads } from './threads.js';
-import type { PrContext, PrMeta, RepoRef, ReviewThread } from './types.js';
+import type { PrContext, PrMeta, RepoRef, ReviewThread } from '../domain/pull-request.js';
 import { readDelta } from '../git/delta.js';
 import { readPrChanges } from '../git/pr-changes.js';
 import type { Git } from '../git/runner.js';

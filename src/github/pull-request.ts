@@ -1,7 +1,7 @@
 // PR metadata, read through the REST API, and the human review state (rule 0) computed from the
 // reviews that threads.ts reads with the first page of review threads.
 import type { Octokit } from './client.js';
-import type { PrMeta, RepoRef, ReviewState } from './types.js';
+import type { PrMeta, RepoRef, ReviewState } from '../domain/pull-request.js';
 
 export async function getPrMeta(octokit: Octokit, repo: RepoRef, number: number): Promise<PrMeta> {
   const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });

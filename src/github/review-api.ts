@@ -3,7 +3,7 @@
 // in our own threads, and resolving them (GraphQL resolveReviewThread, which GitHub refuses a
 // token without contents: write: github/gh-aw#35726).
 import type { Octokit } from './client.js';
-import type { RepoRef } from './types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 
 export interface InlineComment {
   path: string;

@@ -3,7 +3,7 @@
 // first 100 reviews, so a round asks GitHub once for both; the
 // same query, without the threads, reads the reviews past 100.
 import type { Octokit } from './client.js';
-import type { RepoRef, ReviewThread } from './types.js';
+import type { RepoRef, ReviewThread } from '../domain/pull-request.js';
 
 export const REVIEW_THREADS_QUERY = /* GraphQL */ `
   query ReviewThreads(

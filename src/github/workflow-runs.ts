@@ -9,9 +9,8 @@
 // unless it asks, and "restricted" default permissions give none
 // (https://docs.github.com/actions/reference/github_token-reference). Without it GitHub answers
 // 403, and no state is trusted: the run then reviews again instead of skipping.
-import { clipText, STATE_FIELD_CAPS } from '../report/state.js';
 import type { Octokit } from './client.js';
-import type { RepoRef } from './types.js';
+import type { RepoRef } from '../domain/pull-request.js';
 
 interface RunInfo {
   workflowId: number;
@@ -90,15 +89,14 @@ export interface WorkflowIdentity {
 
 /**
  * What the runner says this run is. GITHUB_WORKFLOW_REF is `<owner>/<repo>/<path>@<ref>`
- * (https://docs.github.com/actions/reference/variables-reference). Cut like the hidden state
- * cuts them, so the values this run records compare equal to the ones it reads back.
+ * (https://docs.github.com/actions/reference/variables-reference).
  */
 export function workflowIdentity(env: NodeJS.ProcessEnv): WorkflowIdentity {
   const job = env.GITHUB_WORKFLOW || env.GITHUB_JOB ? `${env.GITHUB_WORKFLOW ?? ''}/${env.GITHUB_JOB ?? ''}` : null;
   const workflow = /^[^/]+\/[^/]+\/(.+?)@[^@]*$/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1] ?? null;
   return {
-    job: job === null ? null : clipText(job, STATE_FIELD_CAPS.job),
-    workflow: workflow === null ? null : clipText(workflow, STATE_FIELD_CAPS.workflow),
+    job,
+    workflow,
     runId: env.GITHUB_RUN_ID || null,
   };
 }

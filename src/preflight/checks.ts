@@ -7,9 +7,9 @@ import { getTokenLogin } from '../github/comments.js';
 import { BadCommandError, NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from '../github/event.js';
 import { headArrival, resolveShortSha } from '../github/head-arrival.js';
 import { getCollaboratorPermission, canWrite, isBot } from '../github/permissions.js';
-import type { PrMeta, PrTarget, RepoRef } from '../github/types.js';
+import type { PrMeta, PrTarget, RepoRef } from '../domain/pull-request.js';
 import type { FailOn } from '../review/consensus.js';
-import type { Counts } from '../review/types.js';
+import type { Counts } from '../domain/findings.js';
 
 /**
  * The run has nothing to do: status `skipped`, not a failure. `recorded` carries the finding

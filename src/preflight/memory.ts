@@ -4,12 +4,13 @@
 // counts only when it names this workflow job and a run GitHub says is a run of this workflow.
 import type { Octokit } from '../github/client.js';
 import type { IssueComment } from '../github/comments.js';
-import type { RepoRef } from '../github/types.js';
-import { createRunCheck, workflowIdentity } from '../github/workflow-runs.js';
-import { MARKER, decodeState, type HiddenState, type StateWriter } from '../report/state.js';
-import type { Dismissal } from '../review/types.js';
+import type { RepoRef } from '../domain/pull-request.js';
+import { createRunCheck, workflowIdentity, type WorkflowIdentity } from '../github/workflow-runs.js';
+import { MARKER } from '../domain/marker.js';
+import { STATE_FIELD_CAPS, clipText, decodeState, type HiddenState, type StateWriter } from '../report/state.js';
+import type { Dismissal } from '../domain/findings.js';
 import type { EarlierFinding } from '../review/earlier.js';
-import type { FixedFingerprint } from '../review/stuck.js';
+import type { FixedFingerprint } from '../domain/findings.js';
 
 // A head that ended in one of these was reviewed for good; a failed run may be retried.
 const FINAL = new Set(['converged', 'manual', 'review-only', 'max-rounds']);
@@ -54,7 +55,8 @@ export async function readMemory(m: {
   headSha: string;
   log: (line: string) => void;
 }): Promise<{ prior: PriorRuns; writer: StateWriter }> {
-  const self = workflowIdentity(m.env);
+  // Cut like the hidden state cuts them, so the values this run records compare equal to the ones it reads back.
+  const self = clippedIdentity(workflowIdentity(m.env));
   const checkRun = createRunCheck(m.octokit, m.repo, self.runId);
   const trust = { job: self.job, workflow: self.workflow, checkRun, log: m.log };
   const writer: StateWriter = {
@@ -152,4 +154,9 @@ function cachedDismissals(states: HiddenState[]): Dismissal[] {
   return (newest?.dismissed ?? []).map(({ thread, id, category, file, line, title, by, reason, via, text }) => ({
     thread, finding: { id, category, file, title }, line, by, reason, via, ...(text ? { text } : {}),
   }));
+}
+
+function clippedIdentity(id: WorkflowIdentity): WorkflowIdentity {
+  const clip = (v: string | null, max: number) => (v === null ? null : clipText(v, max));
+  return { ...id, job: clip(id.job, STATE_FIELD_CAPS.job), workflow: clip(id.workflow, STATE_FIELD_CAPS.workflow) };
 }

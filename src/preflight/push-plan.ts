@@ -8,7 +8,7 @@ import { readEvent } from '../github/event.js';
 import type { TokenIdentity } from '../github/identity.js';
 import { decidePush, getTokenForkPermission, getTokenRepoPermission } from '../github/permissions.js';
 import { readOnlyFromEvent } from '../github/read-only-token.js';
-import type { PrMeta, RepoRef } from '../github/types.js';
+import type { PrMeta, RepoRef } from '../domain/pull-request.js';
 
 export interface PushPlan {
   canPush: boolean;

@@ -6,7 +6,7 @@ import { commitMessage, hasTrailer, type Git } from '../git/index.js';
 import type { PriorRuns } from './memory.js';
 import { SkipRun } from './checks.js';
 import type { FailOn } from '../review/consensus.js';
-import type { Counts } from '../review/types.js';
+import type { Counts } from '../domain/findings.js';
 
 export async function isPushSkipCommit(git: Git, sha: string): Promise<boolean> {
   return hasTrailer(git, await commitMessage(git, sha), ROUND_TRAILER);

@@ -5,7 +5,7 @@ import { apiUrlFromEnv, createClient, type Octokit } from '../github/client.js';
 import { listComments, type IssueComment } from '../github/comments.js';
 import { getTokenIdentity, type TokenIdentity } from '../github/identity.js';
 import { getPrMeta } from '../github/pull-request.js';
-import type { PrMeta, PrTarget, RepoRef } from '../github/types.js';
+import type { PrMeta, PrTarget, RepoRef } from '../domain/pull-request.js';
 import type { ResolvedConfig } from '../config/repo-config.js';
 import type { Config, RawInputs } from '../config/inputs.js';
 import { loadPrompts, type Prompts } from '../roles/prompts.js';

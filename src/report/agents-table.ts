@@ -1,6 +1,6 @@
 // The table of agent runs (reviewers, analyzer, fixer): model asked for and model
 // that answered, status (with the models a fallback answered for, and why), time, tokens and cost.
-import type { AgentRun } from '../roles/types.js';
+import type { AgentRun } from '../domain/agent-run.js';
 import { modelMatches } from '../agents/run-role.js';
 import { code, dash, fmtCost, fmtDuration, fmtInt, inline, table } from './format.js';
 import { AGENT_STATUS_LABEL, NOTE } from './wording.js';

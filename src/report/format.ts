@@ -2,8 +2,8 @@
 // descriptions, error messages, file names) only enters a report through inline(),
 // block(), code() or fenced(), which keep it from breaking the report's structure, pinging
 // people, showing images or links, or posing as the report's own verdict.
-import { cleanText, neutraliseBlock, neutraliseInline } from './neutralise.js';
-import { redactDiffs } from './sanitize.js';
+import { cleanText, neutraliseBlock, neutraliseInline } from '../security/neutralise.js';
+import { redactDiffs } from '../security/sanitize.js';
 import { NOTE } from './wording.js';
 
 export interface ReportContext {

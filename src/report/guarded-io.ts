@@ -2,9 +2,9 @@
 // here, whoever produced it: secrets are redacted (sanitize.ts) and workflow commands defused
 // (neutralise.ts). Agent answers, verify and hook output, finding titles and file names reach
 // log lines through many modules; guarding the one output sink covers them all.
-import type { ActionIO, Annotation } from '../io.js';
-import { neutraliseLog } from './neutralise.js';
-import { redactSecrets } from './sanitize.js';
+import type { ActionIO, Annotation } from '../domain/io.js';
+import { neutraliseLog } from '../security/neutralise.js';
+import { redactSecrets } from '../security/sanitize.js';
 
 /**
  * `secrets` is read at each call, so values added after the guard was made (the token, once the

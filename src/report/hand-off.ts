@@ -5,9 +5,9 @@
 import type { Octokit } from '../github/client.js';
 import { addLabel, markReady, removeLabel } from '../github/hand-off.js';
 import { failureText } from '../github/read-only-token.js';
-import type { RepoRef } from '../github/types.js';
-import type { LoopResult } from '../loop.js';
-import type { Finding } from '../review/types.js';
+import type { RepoRef } from '../domain/pull-request.js';
+import type { LoopResult } from '../domain/loop.js';
+import type { Finding } from '../domain/findings.js';
 
 export interface HandOffSetup {
   octokit: Octokit;

@@ -5,22 +5,22 @@
 // finding that came back gets a note for a human. Only threads the action started are ever
 // touched (review/own-threads.ts). The report carries every finding whatever happens here, so
 // a refused or failed write costs the inline view, not the run.
-import type { FixRoundRecord } from '../fix/types.js';
+import type { FixRoundRecord } from '../domain/fix.js';
 import type { Octokit } from '../github/client.js';
 import { commentRange, diffLines } from '../github/diff-lines.js';
 import { failureText, writeRefusal } from '../github/read-only-token.js';
 import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineComment } from '../github/review-api.js';
 import { getReviewThreads } from '../github/threads.js';
-import type { PrContext, RepoRef } from '../github/types.js';
+import type { PrContext, RepoRef } from '../domain/pull-request.js';
 import { openThreadFor, ownThreads, threadFor, type OwnThread } from '../review/own-threads.js';
-import type { FixedFingerprint } from '../review/stuck.js';
-import type { DismissalRequest, ReviewRoundRecord } from '../review/types.js';
+import type { FixedFingerprint } from '../domain/findings.js';
+import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { renderInlineComment } from './inline-comment.js';
-import { MARKER } from './marker.js';
+import { MARKER } from '../domain/marker.js';
 import type { Publisher } from './publish.js';
 import { LOUD, selectInline, type HeldBack, type InlineQuiet } from './inline-selection.js';
-import { capLength } from './sanitize.js';
+import { capLength } from '../security/sanitize.js';
 
 export interface InlineReviewSetup {
   enabled: boolean;

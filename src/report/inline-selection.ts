@@ -1,7 +1,7 @@
 // Quiet mode: which findings on the lines of the diff get an inline comment. Teams that find one
 // comment per finding too loud keep the lower priorities (`inline-min-priority`) and anything past
 // a cap per round (`inline-max-comments`) in the report only; the report says how many it kept back.
-import { priorityRank, type Priority } from '../priority.js';
+import { priorityRank, type Priority } from '../domain/priority.js';
 
 export interface InlineQuiet {
   /** The least severe priority that still gets an inline comment (P3: all). */

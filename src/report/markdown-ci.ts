@@ -3,7 +3,7 @@
 // not a finding: passed, flaky (reported, not fixed), escalated (with the attempts and the last
 // log tail) and not finished in time. Check and workflow names come from the repository; log text
 // from the PR's own code: both are neutralised like agent text.
-import type { ReviewRoundRecord } from '../review/types.js';
+import type { ReviewRoundRecord } from '../domain/findings.js';
 import { code, fenced, inline } from './format.js';
 
 export function ciSection(rec: ReviewRoundRecord): string | null {

@@ -1,6 +1,6 @@
 // The review report's list of findings people dismissed, and of requests to dismiss that were
 // refused. Dismissed findings are not fixed, posted again, counted for fail-on or blocking.
-import type { DismissalRequest, ReviewRoundRecord } from '../review/types.js';
+import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, inline, locationLink, type ReportContext } from './format.js';
 
 const HEADING = '### 🙅 Dismissed findings';

@@ -1,7 +1,7 @@
 // The run's verdict inside its last report: the status and the loop's message, and
 // what was left unfixed. The message quotes agent text (a fixer's finding ids, a gate's feedback,
 // an error), so it goes through inline() like any other untrusted field.
-import type { LoopEnd } from '../loop.js';
+import type { LoopEnd } from '../domain/loop.js';
 import { code, inline } from './format.js';
 import { NOTE } from './wording.js';
 

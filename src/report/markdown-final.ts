@@ -1,7 +1,7 @@
 // The failure report and the final job-summary overview.
-import { PRIORITIES, priorityRank } from '../priority.js';
-import type { Finding, ReviewRoundRecord } from '../review/types.js';
-import type { FixRoundRecord } from '../fix/types.js';
+import { PRIORITIES, priorityRank } from '../domain/priority.js';
+import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
+import type { FixRoundRecord } from '../domain/fix.js';
 import type { Spending } from '../budget/budget.js';
 import { spendingSection } from './markdown-spending.js';
 import type { ReportContext } from './format.js';

@@ -1,5 +1,5 @@
 // The fix report: one comment per fix attempt.
-import type { ConfirmedFinding, FixRoundRecord, VerifyResult } from '../fix/types.js';
+import type { ConfirmedFinding, FixRoundRecord, VerifyResult } from '../domain/fix.js';
 import { agentsTable } from './agents-table.js';
 import type { ReportContext } from './format.js';
 import { code, commitLink, dash, fenced, fmtDuration, footer, inline, shortSha, table } from './format.js';

@@ -1,6 +1,6 @@
 // The review report's list of unresolved review threads by people without write access:
 // shown to the maintainers, never fixed, never blocking, not counted for fail-on.
-import type { ReviewRoundRecord } from '../review/types.js';
+import type { ReviewRoundRecord } from '../domain/findings.js';
 import { code, inline, locationLink, type ReportContext } from './format.js';
 
 const HEADING = '### 🗨️ Comments from outside contributors';

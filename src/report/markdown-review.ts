@@ -1,6 +1,6 @@
 // The review report: one comment per review round.
-import { PRIORITIES } from '../priority.js';
-import type { Finding, ReviewRoundRecord } from '../review/types.js';
+import { PRIORITIES } from '../domain/priority.js';
+import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
 import type { ReportContext } from './format.js';
 import type { HeldBack } from './inline-selection.js';
 import { agentsTable } from './agents-table.js';

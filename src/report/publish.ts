@@ -3,10 +3,10 @@
 import type { Octokit } from '../github/client.js';
 import { postComment } from '../github/comments.js';
 import { describeRefusal, readOnlyAdvice, writeRefusal } from '../github/read-only-token.js';
-import type { RepoRef } from '../github/types.js';
-import type { ActionIO } from '../io.js';
-import type { Finding } from '../review/types.js';
-import { redactSecrets, sanitize } from './sanitize.js';
+import type { RepoRef } from '../domain/pull-request.js';
+import type { ActionIO } from '../domain/io.js';
+import type { Finding } from '../domain/findings.js';
+import { redactSecrets, sanitize } from '../security/sanitize.js';
 import { composeComment, type HiddenState } from './state.js';
 
 export interface PublisherOptions {

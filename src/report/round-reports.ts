@@ -1,14 +1,17 @@
 // Posting what each round did: the review report with its annotations, and the fix
 // report, each with the hidden state a later run reads (for a pushed fix, the fixed findings'
 // fingerprints, so a later run recognises a fixed finding that comes back).
-import type { LoopSteps } from '../loop.js';
+import type { FixedByReview, LoopEnd } from '../domain/loop.js';
+import type { ReviewRoundRecord } from '../domain/findings.js';
+import type { FixRoundRecord } from '../domain/fix.js';
+import type { PrContext } from '../domain/pull-request.js';
 import type { ReportContext } from './format.js';
 import { renderFixReport, renderReviewReport } from './markdown.js';
 import { withEnd } from './markdown-end.js';
 import type { InlineReview } from './inline-review.js';
 import type { Publisher } from './publish.js';
 import { reportState, type StateWriter } from './state.js';
-import { WritesRefused } from '../preflight/writes-refused.js';
+import { WritesRefused } from './writes-refused.js';
 
 export interface RoundReportsSetup {
   publisher: Publisher;
@@ -19,7 +22,14 @@ export interface RoundReportsSetup {
   ciAttempts: () => Record<string, number> | null;
 }
 
-export function roundReports(s: RoundReportsSetup): Pick<LoopSteps, 'publishReview' | 'publishFix'> {
+/** Posting a round's reports: the loop's steps for it. */
+export interface RoundPublishing {
+  /** `end` is set when this report is the run's last word; `ctx` (its diff and threads) places the inline review. */
+  publishReview(rec: ReviewRoundRecord, end: LoopEnd | null, ctx: PrContext): Promise<void>;
+  publishFix(rec: FixRoundRecord, end: LoopEnd | null, review: FixedByReview): Promise<void>;
+}
+
+export function roundReports(s: RoundReportsSetup): RoundPublishing {
   const { publisher, reportCtx, writer, inline } = s;
   const ci = () => {
     const attempts = s.ciAttempts();

@@ -1,9 +1,9 @@
 // The hidden, machine-readable state every comment carries, so a later run
 // knows which head was reviewed and which findings were reported fixed.
 import * as z from 'zod';
-import { PRIORITIES } from '../priority.js';
-import { MARKER } from './marker.js';
-import { MAX_COMMENT_CHARS, sanitize } from './sanitize.js';
+import { PRIORITIES } from '../domain/priority.js';
+import { MARKER } from '../domain/marker.js';
+import { MAX_COMMENT_CHARS, sanitize } from '../security/sanitize.js';
 
 export { MARKER };
 

@@ -1,8 +1,8 @@
 // Every headline and section title of the reports, in one place.
-import type { Priority } from '../priority.js';
-import type { Consensus } from '../review/types.js';
-import type { AgentStatus } from '../roles/types.js';
-import type { FixOutcome } from '../fix/types.js';
+import type { Priority } from '../domain/priority.js';
+import type { Consensus } from '../domain/findings.js';
+import type { AgentStatus } from '../domain/agent-run.js';
+import type { FixOutcome } from '../domain/fix.js';
 
 export const CONSENSUS_LABEL: Record<Consensus, string> = {
   approve: '✅ approve',

@@ -1,7 +1,7 @@
 // The deterministic consensus of a round, computed from its findings and the review state, never
 // asked of a model (docs/decisions/0004-deterministic-consensus.md). Pure.
-import type { ReviewState } from '../github/types.js';
-import type { Consensus, Counts } from './types.js';
+import type { ReviewState } from '../domain/pull-request.js';
+import type { Consensus, Counts } from '../domain/findings.js';
 
 export function consensus(counts: Counts, reviewState: ReviewState): Consensus {
   if (reviewState.hasChangesRequested) return 'request_changes';

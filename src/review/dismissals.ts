@@ -4,11 +4,11 @@
 // counted again, in this run or a later one, however a reviewer words it next time
 // (docs/decisions/0017-dismissals-stick.md). Who may dismiss is judged by the caller (it asks
 // GitHub); this module reads the threads and applies the verdicts. Pure.
-import type { ReviewThread } from '../github/types.js';
+import type { ReviewThread } from '../domain/pull-request.js';
 import { ownThreads, sameLogin } from './own-threads.js';
 import { sameProblem, type Comparable } from './similarity.js';
-import type { FixedFingerprint } from './stuck.js';
-import type { DismissalRequest, Dismissal, DismissedFinding, Finding, RefusedDismissal } from './types.js';
+import type { FixedFingerprint } from '../domain/findings.js';
+import type { DismissalRequest, Dismissal, DismissedFinding, Finding, RefusedDismissal } from '../domain/findings.js';
 
 /** Whether a person may dismiss findings; `why` says why not. */
 export type Verdict = { ok: true } | { ok: false; why: string };

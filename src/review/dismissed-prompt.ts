@@ -2,7 +2,7 @@
 // and the person's reason, cleaned and fenced as data, filled into prompts/dismissed-findings.md.
 import { fillTemplate, type Prompts } from '../roles/prompts.js';
 import { cleanDeep, fenceAsData } from '../security/untrusted.js';
-import type { Dismissal } from './types.js';
+import type { Dismissal } from '../domain/findings.js';
 
 /** Listed in the prompt; more are rare, and the action drops their repeats anyway. */
 const LISTED = 50;

@@ -1,8 +1,8 @@
 // What later rounds are told about the round before: each finding of the last review
 // with its fate, so reviewers check the fixes and the delta instead of starting over, and do not
 // raise again what the fixer rejected with a reason unless they disagree with it. Pure.
-import type { FixRoundRecord } from '../fix/types.js';
-import type { Finding, ReviewRoundRecord } from './types.js';
+import type { FixRoundRecord } from '../domain/fix.js';
+import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
 
 export type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
 

@@ -1,13 +1,13 @@
 // Turns the reviewers' raw findings into the round's Finding list: ids computed by the
 // action, one entry per problem, each carrying the reviewers that reported it.
 import type { RawFinding } from '../agents/envelope.js';
-import { priorityRank as rank } from '../priority.js';
+import { priorityRank as rank } from '../domain/priority.js';
 import { findingId } from './finding-id.js';
 import { GroupIndex } from './group-index.js';
 import {
   contentCache, namesSharedWith, sameProblem, TITLE_THRESHOLD, titleSimilarity, titleWordCache, type ContentCache,
 } from './similarity.js';
-import type { Counts, Finding, FindingMember } from './types.js';
+import type { Counts, Finding, FindingMember } from '../domain/findings.js';
 
 export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
   const file = raw.file ? raw.file.replace(/^\.\//, '').trim() || null : null;

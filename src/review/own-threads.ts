@@ -1,11 +1,11 @@
 // The review threads the action started: the first comment carries our marker and the
 // finding's mark, AND is authored by the token's own identity. The marker alone proves nothing:
 // anyone can paste it, and the action must never reply to or resolve a human's thread.
-import type { ReviewThread } from '../github/types.js';
-import { readFindingMark } from '../report/inline-comment.js';
-import { MARKER } from '../report/marker.js';
+import type { ReviewThread } from '../domain/pull-request.js';
+import { readFindingMark } from './finding-mark.js';
+import { MARKER } from '../domain/marker.js';
 import { sameProblem, type Comparable } from './similarity.js';
-import type { FixedFingerprint } from './stuck.js';
+import type { FixedFingerprint } from '../domain/findings.js';
 
 export interface OwnThread {
   /** GraphQL node id (resolveReviewThread). */

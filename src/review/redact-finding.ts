@@ -3,7 +3,7 @@
 // replies, the job summary, the log, annotations, the fix commit message. The hidden state is
 // written with characters escaped, where no later redaction would see a secret. So a finding is
 // redacted once, when the round produces it, and every place gets the redacted text.
-import type { Finding } from './types.js';
+import type { Finding } from '../domain/findings.js';
 
 export function redactFinding(f: Finding, redact: (text: string) => string): Finding {
   const out: Finding = {

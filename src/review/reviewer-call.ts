@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { reviewerResultSchema } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
-import type { PrContext } from '../github/types.js';
+import type { PrContext } from '../domain/pull-request.js';
 import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import type { ReviewerPanel } from '../roles/fallback.js';

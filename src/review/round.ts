@@ -5,22 +5,23 @@ import { analyzerResultSchema, type RawFinding } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
 import { BudgetSpent } from '../budget/budget.js';
 import type { CiRound } from '../ci/ci-round.js';
-import type { PrContext } from '../github/types.js';
+import type { PrContext } from '../domain/pull-request.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { reviewerPanel } from '../roles/fallback.js';
 import { writeContextDir } from '../roles/context-dir.js';
 import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';
-import type { AgentRun } from '../roles/types.js';
+import type { AgentRun } from '../domain/agent-run.js';
 import { cleanDeep, fenceAsData, fenceCodeAsData } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
 import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
-import { markStuck, type FixedFingerprint } from './stuck.js';
+import { markStuck } from './stuck.js';
+import type { FixedFingerprint } from '../domain/findings.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
-import type { Dismissal, RefusedDismissal, ReviewRoundRecord } from './types.js';
+import type { Dismissal, RefusedDismissal, ReviewRoundRecord } from '../domain/findings.js';
 
 export interface RoundPlan {
   round: number;

@@ -1,14 +1,9 @@
 // Stuck findings: a finding the fixer reported fixed that reappears later.
 // Fixes move lines, so reappearance ignores line numbers and follows renames.
+import type { FixedFingerprint } from '../domain/findings.js';
 import { sameProblem } from './similarity.js';
-import type { Finding } from './types.js';
+import type { Finding } from '../domain/findings.js';
 
-export interface FixedFingerprint {
-  id: string;
-  category: string;
-  file: string | null;
-  title: string;
-}
 
 export function fingerprint(f: Finding): FixedFingerprint {
   return { id: f.id, category: f.category, file: f.file, title: f.title };

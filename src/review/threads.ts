@@ -2,10 +2,10 @@
 // the request; the set of threads and their ids come from the API, so an agent can
 // neither invent a thread nor drop one.
 import type { RawFinding } from '../agents/envelope.js';
-import type { ReviewThread } from '../github/types.js';
-import { MARKER } from '../report/marker.js';
+import type { ReviewThread } from '../domain/pull-request.js';
+import { MARKER } from '../domain/marker.js';
 import { threadFindingId } from './finding-id.js';
-import type { Finding } from './types.js';
+import type { Finding } from '../domain/findings.js';
 
 /**
  * Author associations of people who can write to the repository. GitHub's

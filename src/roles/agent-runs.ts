@@ -1,6 +1,7 @@
 // What one call leaves for the reports when it was made twice (a session that could not be
 // resumed, then a fresh one): one record whose time and usage add up.
-import type { AgentRun, RoleResult } from './types.js';
+import type { AgentRun } from '../domain/agent-run.js';
+import type { RoleResult } from '../agents/run-role.js';
 
 /** One record for a call made twice (a failed resume, then a fresh session): times and usage add up. */
 export function mergeRuns(prev: AgentRun | null, next: AgentRun): AgentRun {

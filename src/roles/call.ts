@@ -6,15 +6,17 @@
 import path from 'node:path';
 import type * as z from 'zod';
 import type { AgentRegistry } from '../agents/registry.js';
-import { runRole, type RoleOutcome } from '../agents/run-role.js';
+import { runRole } from '../agents/run-role.js';
+import type { RoleOutcome } from '../agents/run-role.js';
 import { NO_USAGE, type AgentKind, type AgentSpec, type Invocation, type Role } from '../agents/types.js';
 import type { Budget } from '../budget/budget.js';
-import type { PrContext } from '../github/types.js';
+import type { PrContext } from '../domain/pull-request.js';
 import { writeContextDir, type ContextData } from './context-dir.js';
 import { withFallbacks, type ReviewerPanel } from './fallback.js';
 import { sharedPromptValues } from './prompt-data.js';
 import { fillTemplate, type PromptName, type Prompts } from './prompts.js';
-import type { AgentRun, RoleResult } from './types.js';
+import type { AgentRun } from '../domain/agent-run.js';
+import type { RoleResult } from '../agents/run-role.js';
 
 /** What every call of a run shares. */
 export interface RoleEnv {
@@ -63,9 +65,6 @@ export interface RoleCall<T> {
   /** The round's reviewers and the models they run: a fallback one of them runs is skipped. */
   panel?: ReviewerPanel;
 }
-
-// What a role's call returns: its outcome and the run it leaves for the reports (roles/types.ts).
-export type { RoleResult } from './types.js';
 
 /**
  * Calls the role's model, then its fallbacks (roles/fallback.ts) while the model cannot take the

@@ -5,7 +5,7 @@
 // twice.
 import type { AgentSpec } from '../agents/types.js';
 import { BudgetSpent } from '../budget/budget.js';
-import type { AgentRun } from './types.js';
+import type { AgentRun } from '../domain/agent-run.js';
 import { mergeRuns } from './agent-runs.js';
 import type { RoleOutcome } from '../agents/run-role.js';
 

@@ -5,7 +5,7 @@
 // that is one of the PR's files, as files.json lists them) stay plain, so a model reads a real
 // path as a path.
 import { fenceAsData } from '../security/untrusted.js';
-import type { Finding } from '../review/types.js';
+import type { Finding } from '../domain/findings.js';
 
 export interface FindingData {
   id: string;

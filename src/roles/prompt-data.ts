@@ -2,7 +2,7 @@
 // The prompt stays the same size however large the PR: it carries a summary of the changed
 // files and points at files.json in the context folder for the full list.
 import { fenceAsData } from '../security/untrusted.js';
-import type { PrContext, PrFile } from '../github/types.js';
+import type { PrContext, PrFile } from '../domain/pull-request.js';
 
 /** Paths listed in the prompt; files.json has them all. */
 const LISTED_FILES = 50;

@@ -2,7 +2,7 @@
 // verify commands and hooks run as the action's own user (the token is then within reach),
 // when calls share more than they should (no namespace could be made), and when the sandbox
 // user could not be removed.
-import type { ActionIO } from '../io.js';
+import type { ActionIO } from '../domain/io.js';
 import { createSandbox, type IsolationMode, type Sandbox } from './sandbox.js';
 
 export async function openSandbox(mode: IsolationMode, workDir: string, io: ActionIO): Promise<Sandbox> {

@@ -1,7 +1,7 @@
 // Ending the sandbox user's processes. A process that left its process group (setsid) and
 // dropped the marker variable (`env -u`) escapes leftovers.ts, but not its user id: once no
 // call of the run is under way, every process of the sandbox user is killed.
-import { killLeftovers } from '../agents/leftovers.js';
+import { killLeftovers } from '../process/leftovers.js';
 import { asRoot, type Privilege } from './privilege.js';
 
 const ROUNDS = 5;

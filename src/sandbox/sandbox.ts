@@ -9,7 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '../agents/process.js';
+import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '../process/process.js';
 import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
 import { hiddenFolders } from './hidden-folders.js';

@@ -2,7 +2,7 @@
 // command file reaches a child, even when the parent has them all.
 import { describe, expect, it } from 'vitest';
 import { agentEnv, isForbiddenEnvName, scrubbedNames } from '../../src/agents/env.js';
-import { runProcess } from '../../src/agents/process.js';
+import { runProcess } from '../../src/process/process.js';
 import { NODE, fake } from './helpers.js';
 
 const FORBIDDEN: Record<string, string> = {

@@ -1,8 +1,8 @@
 // runProcess against real child processes: stdin, output cap, timeouts that kill
 // the whole process group, spawn errors, grandchildren holding stdout open.
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../../src/agents/process.js';
-import type { ProcessSpec } from '../../src/agents/process.js';
+import { runProcess } from '../../src/process/process.js';
+import type { ProcessSpec } from '../../src/process/process.js';
 import { NODE, fake, killQuietly, waitGone, withTempDir } from './helpers.js';
 
 function spec(command: string, args: string[], more: Partial<ProcessSpec> = {}): ProcessSpec {
@@ -124,7 +124,7 @@ describe('runProcess: timeouts and process groups', () => {
       const { buildSync } = await import('esbuild');
       const bundle = `${dir}/process.mjs`;
       buildSync({
-        entryPoints: [new URL('../../src/agents/process.ts', import.meta.url).pathname],
+        entryPoints: [new URL('../../src/process/process.ts', import.meta.url).pathname],
         bundle: true,
         format: 'esm',
         platform: 'node',

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { INPUT_NAMES, inputSchemaShape, parseInputs } from '../../src/config/inputs.js';
-import { OUTPUT_NAMES, RUN_STATUSES, defaultOutputs } from '../../src/config/outputs.js';
+import { OUTPUT_NAMES, defaultOutputs } from '../../src/outputs.js';
+import { RUN_STATUSES } from '../../src/domain/run-status.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const actionText = readFileSync(join(ROOT, 'action.yml'), 'utf8');

@@ -1,9 +1,9 @@
 // Issue 7, part 5: nothing printed by the action can be read by the runner as a workflow command,
 // and nothing printed shows a secret, whichever module produced the line.
 import { describe, expect, it } from 'vitest';
-import type { ActionIO, Annotation } from '../../src/io.js';
+import type { ActionIO, Annotation } from '../../src/domain/io.js';
 import { guardedIO } from '../../src/report/guarded-io.js';
-import { REDACTED } from '../../src/report/sanitize.js';
+import { REDACTED } from '../../src/security/sanitize.js';
 
 function recordingIO() {
   const lines: string[] = [];

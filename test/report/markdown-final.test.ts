@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderFailureReport, renderFinalSummary, renderReviewReport } from '../../src/report/markdown.js';
-import { sanitize } from '../../src/report/sanitize.js';
+import { sanitize } from '../../src/security/sanitize.js';
 import { SHOP_FIX_SHA as FIX_SHA, SHOP_HEAD as HEAD, shopReportCtx as ctx, shopFinding as finding, shopFixRecord as fixRecord, shopReviewRecord as reviewRecord } from '../factories.js';
 
 const HEAD2 = FIX_SHA;

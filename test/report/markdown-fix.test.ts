@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderFixReport } from '../../src/report/markdown.js';
-import { sanitize } from '../../src/report/sanitize.js';
+import { sanitize } from '../../src/security/sanitize.js';
 import { SHOP_FIX_SHA as FIX_SHA, SHOP_HEAD as HEAD, shopAgent as agent, shopReportCtx as ctx, shopFixRecord as fixRecord } from '../factories.js';
 
 describe('renderFixReport', () => {

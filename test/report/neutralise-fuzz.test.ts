@@ -4,7 +4,7 @@
 // strings with backticks, tables, HTML. Seeded, so a failure reproduces.
 import { describe, expect, it } from 'vitest';
 import { block } from '../../src/report/format.js';
-import { sanitize, TRUNCATED_SUFFIX } from '../../src/report/sanitize.js';
+import { sanitize, TRUNCATED_SUFFIX } from '../../src/security/sanitize.js';
 import { liveProblems, render } from './markdown-render.js';
 
 const PREFIXES = [

@@ -2,7 +2,7 @@
 // GitHub's refusal is the last write attempted, and why is logged once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/github/client.js';
-import type { ActionIO } from '../../src/io.js';
+import type { ActionIO } from '../../src/domain/io.js';
 import { createPublisher } from '../../src/report/publish.js';
 import type { HiddenState } from '../../src/report/state.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';

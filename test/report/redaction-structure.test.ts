@@ -4,7 +4,7 @@
 // structure must come out unchanged, with as many lines as went in.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../src/report/sanitize.js';
+import { redactSecrets } from '../../src/security/sanitize.js';
 
 interface Positive { name: string; text: string; parts: string[] }
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/hostile/secrets-corpus.json', import.meta.url), 'utf8')) as {

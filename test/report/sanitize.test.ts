@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIFF_REDACTED, MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, redactSecrets, sanitize } from '../../src/report/sanitize.js';
+import { DIFF_REDACTED, MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, redactSecrets, sanitize } from '../../src/security/sanitize.js';
 
 // Fake credentials are assembled at run time so no secret scanner flags this file.
 const j = (...parts: string[]) => parts.join('');

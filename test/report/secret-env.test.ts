@@ -1,6 +1,6 @@
 // Issue 7, part 7: the exact values redacted besides the token come from the environment.
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, REDACTED } from '../../src/report/sanitize.js';
+import { redactSecrets, REDACTED } from '../../src/security/sanitize.js';
 import { looksSecretName, secretValuesFromEnv, tokenForms } from '../../src/security/secret-env.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64').replace(/=+$/, '');

@@ -3,7 +3,7 @@
 // against 200 KB of near-matches for every rule, which must stay fast (no catastrophic backtracking).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, sanitize } from '../../src/report/sanitize.js';
+import { REDACTED, sanitize } from '../../src/security/sanitize.js';
 
 interface Corpus {
   positives: { name: string; text: string; parts: string[]; expected: string }[];
@@ -12,7 +12,7 @@ interface Corpus {
 const corpusFile = new URL('../fixtures/hostile/secrets-corpus.json', import.meta.url);
 const corpus: Corpus = JSON.parse(readFileSync(corpusFile, 'utf8'));
 const rules: { rules: { id: string; keywords?: string[] }[] } = JSON.parse(
-  readFileSync(new URL('../../src/report/secret-rules.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../src/security/secret-rules.json', import.meta.url), 'utf8'),
 );
 
 describe('redacts common secret formats', () => {

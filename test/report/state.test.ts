@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, sanitize } from '../../src/report/sanitize.js';
+import { MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, sanitize } from '../../src/security/sanitize.js';
 import {
   MARKER, STATE_FIELD_CAPS, composeComment, decodeState, encodeState, failureState, fitState, reportState,
   type HiddenState,

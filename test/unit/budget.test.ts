@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readUsage, usageFile } from '../../src/agents/command-usage.js';
 import { BudgetSpent, createBudget } from '../../src/budget/budget.js';
 import { priceOf, priceTable } from '../../src/budget/prices.js';
-import type { AgentRun } from '../../src/roles/types.js';
+import type { AgentRun } from '../../src/domain/agent-run.js';
 import { shopAgent } from '../factories.js';
 
 const call = (role: string, usage: AgentRun['usage'], model = 'gpt-5-codex'): AgentRun =>

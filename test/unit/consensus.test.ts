@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breachesFailOn, consensus, isConverged, type FailOn } from '../../src/review/consensus.js';
-import type { ReviewState } from '../../src/github/types.js';
-import type { Counts } from '../../src/review/types.js';
+import type { ReviewState } from '../../src/domain/pull-request.js';
+import type { Counts } from '../../src/domain/findings.js';
 
 const none: ReviewState = { hasChangesRequested: false, changesRequestedBy: [] };
 const changes: ReviewState = { hasChangesRequested: true, changesRequestedBy: [{ login: 'alice', association: 'OWNER' }] };

@@ -2,7 +2,7 @@
 // worth asking git for, and the sampled diff with its "large-diff sampled" note.
 import { describe, expect, it } from 'vitest';
 import { fitDiff, isGeneratedPath, patchCandidates, reviewOrder } from '../../src/git/diff-sample.js';
-import type { PrFile } from '../../src/github/types.js';
+import type { PrFile } from '../../src/domain/pull-request.js';
 
 const file = (filename: string, additions: number, over: Partial<PrFile> = {}): PrFile =>
   ({ filename, status: 'modified', additions, deletions: 0, ...over });

@@ -1,12 +1,12 @@
 // Reading dismissals from the action's threads and applying them to a round's findings.
 import { describe, expect, it } from 'vitest';
-import type { ReviewThread } from '../../src/github/types.js';
+import type { ReviewThread } from '../../src/domain/pull-request.js';
 import { renderInlineComment } from '../../src/report/inline-comment.js';
 import {
   dismissalRequests, dismissalTracker, dismissCommand, judgeDismissals, splitDismissed, withCached, type Verdict,
 } from '../../src/review/dismissals.js';
 import { normalizeFinding } from '../../src/review/findings.js';
-import type { Dismissal } from '../../src/review/types.js';
+import type { Dismissal } from '../../src/domain/findings.js';
 
 const BOT = 'github-actions[bot]';
 const STYLE = normalizeFinding({

@@ -3,7 +3,7 @@ import type { RawFinding } from '../../src/agents/envelope.js';
 import { countFindings, groupFindings, normalizeFinding } from '../../src/review/findings.js';
 import { findingId } from '../../src/review/finding-id.js';
 import { sameProblem, titleSimilarity } from '../../src/review/similarity.js';
-import type { Finding } from '../../src/review/types.js';
+import type { Finding } from '../../src/domain/findings.js';
 
 function raw(over: Partial<RawFinding> = {}): RawFinding {
   return {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawFinding } from '../../src/agents/envelope.js';
 import { groupFindings, normalizeFinding, shownGroup, sortFindings } from '../../src/review/findings.js';
 import { contentCache, sameProblem } from '../../src/review/similarity.js';
-import type { Finding } from '../../src/review/types.js';
+import type { Finding } from '../../src/domain/findings.js';
 
 /**
  * The same grouping without the index: each finding is compared with every member of every group,

@@ -2,8 +2,9 @@
 // the comment a finding becomes, and which threads are ours.
 import { describe, expect, it } from 'vitest';
 import { commentRange, diffLines } from '../../src/github/diff-lines.js';
-import { readFindingMark, renderInlineComment } from '../../src/report/inline-comment.js';
-import { MARKER } from '../../src/report/marker.js';
+import { renderInlineComment } from '../../src/report/inline-comment.js';
+import { readFindingMark } from '../../src/review/finding-mark.js';
+import { MARKER } from '../../src/domain/marker.js';
 import { openThreadFor, ownThreads, sameLogin } from '../../src/review/own-threads.js';
 import { comment, finding, thread } from '../factories.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOUD, selectInline } from '../../src/report/inline-selection.js';
-import type { Priority } from '../../src/priority.js';
+import type { Priority } from '../../src/domain/priority.js';
 
 const f = (id: string, priority: Priority, reporters = 1) => ({ id, priority, reportedBy: Array(reporters).fill('r') });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PrContext, PrMeta } from '../../src/github/types.js';
-import { runLoop, type LoopEnd, type LoopSteps } from '../../src/loop.js';
+import type { PrContext, PrMeta } from '../../src/domain/pull-request.js';
+import { runLoop, type LoopSteps } from '../../src/loop.js';
+import type { LoopEnd } from '../../src/domain/loop.js';
 import type { RoundOutcome } from '../../src/review/round.js';
 import { fingerprint } from '../../src/review/stuck.js';
-import type { Finding, ReviewRoundRecord } from '../../src/review/types.js';
-import type { FixRoundRecord } from '../../src/fix/types.js';
+import type { Finding, ReviewRoundRecord } from '../../src/domain/findings.js';
+import type { FixRoundRecord } from '../../src/domain/fix.js';
 import { HEAD, finding, fixRecord, meta, prContext, reviewRecord, threadFinding } from '../factories.js';
 
 const FIX1 = '9c1185a5c5e9fc54612808977ee8f548b2258d31';

@@ -1,7 +1,7 @@
 // The prompt's summary of the changed files (src/review/prompt-data.ts): the same size however
 // large the PR, with counts, the first paths and a pointer to files.json.
 import { describe, expect, it } from 'vitest';
-import type { PrFile } from '../../src/github/types.js';
+import type { PrFile } from '../../src/domain/pull-request.js';
 import { fillTemplate, loadPrompts } from '../../src/roles/prompts.js';
 import { sharedPromptValues } from '../../src/roles/prompt-data.js';
 import { prContext, PROMPTS_URL } from '../factories.js';

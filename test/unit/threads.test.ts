@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFinding } from '../../src/agents/envelope.js';
-import { MARKER } from '../../src/report/marker.js';
+import { MARKER } from '../../src/domain/marker.js';
 import {
   humanUnresolved, splitByWriters, startedByWriter, threadFindings, threadsForReview,
 } from '../../src/review/threads.js';

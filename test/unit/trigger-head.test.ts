@@ -2,7 +2,7 @@
 // against the fake GitHub, whose activity log and commits come from a real git origin.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/github/client.js';
-import type { PrTarget } from '../../src/github/types.js';
+import type { PrTarget } from '../../src/domain/pull-request.js';
 import { checkCommandCoversHead, RefusedRun } from '../../src/preflight/checks.js';
 import { createOrigin, type Origin } from '../contract/git-origin.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';

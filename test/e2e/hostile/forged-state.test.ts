@@ -4,7 +4,7 @@
 // forged "converged" state must not make the run skip or let fail-on pass. And an agent's
 // hostile sizes (a 5,000-character file name, huge fields) must not hang the run after its push.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_COMMENT_CHARS } from '../../../src/report/sanitize.js';
+import { MAX_COMMENT_CHARS } from '../../../src/security/sanitize.js';
 import { composeComment, decodeState, type HiddenState } from '../../../src/report/state.js';
 import { createWorld, WORKFLOW_PATH, type World } from '../harness.js';
 import { FIXED_MATH, finding, PLANTED_BUG_RULES, reviewerAnswer } from '../scenarios.js';

@@ -1,7 +1,4 @@
 // What one agent call leaves behind for the reports: who ran, on which model, how it went.
-import type { QuotaKind } from '../agents/quota.js';
-import type { RoleOutcome } from '../agents/run-role.js';
-import type { Usage } from '../agents/types.js';
 
 export type AgentStatus = 'ok' | 'failed' | 'skipped';
 
@@ -22,8 +19,10 @@ export interface AgentRun {
   fellBackFrom?: { spec: string; kind: QuotaKind; detail: string }[];
 }
 
-/** What a role's call returns: its outcome, and the run it leaves for the reports. */
-export interface RoleResult<T> {
-  outcome: RoleOutcome<T>;
-  run: AgentRun;
+export type QuotaKind = 'quota' | 'rate limit' | 'overloaded';
+
+export interface Usage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
 }

@@ -1,5 +1,4 @@
 // Typed views of what the action reads from GitHub. Only src/github/ builds these.
-import type { Delta } from '../git/delta.js';
 
 /** Which PR a run is about and why it started: our own union over the event payloads. */
 export type PrTarget =
@@ -116,4 +115,14 @@ export interface PrContext {
   reviewState: ReviewState;
   /** The change since the head the last review saw (a later round, or a rerun after a push). */
   delta?: Delta;
+}
+
+export interface Delta {
+  fromSha: string;
+  toSha: string;
+  /** `git diff from to`, cut at `maxChars` (then `truncated`). */
+  patch: string;
+  truncated: boolean;
+  /** Newest first; the subjects are whoever wrote the commits: untrusted text. */
+  commits: { sha: string; subject: string }[];
 }

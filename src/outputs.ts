@@ -1,6 +1,8 @@
 // The action's outputs, as declared in action.yml (a test keeps the two in step), so the run
-// code can set every output on every path, safe defaults first (STYLE.md habit 5).
-import type { Spending } from '../budget/budget.js';
+// code can set every output on every path, safe defaults first: a run that ends early still
+// leaves outputs a later step can read.
+import type { Spending } from './budget/budget.js';
+import type { RunStatus } from './domain/run-status.js';
 
 export const OUTPUT_NAMES = [
   'status',
@@ -19,11 +21,6 @@ export const OUTPUT_NAMES = [
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 
-/** Values of the `status` output. */
-export const RUN_STATUSES = [
-  'converged', 'max-rounds', 'manual', 'review-only', 'skipped', 'budget', 'failed', 'cancelled',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** What every output holds until the run knows better: a run that ends early has failed. */
 export function defaultOutputs(): Record<OutputName, string> {

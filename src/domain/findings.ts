@@ -1,6 +1,6 @@
 // Domain values of one round. Pure data: no I/O here.
-import type { Priority } from '../priority.js';
-import type { AgentRun } from '../roles/types.js';
+import type { Priority } from './priority.js';
+import type { AgentRun } from './agent-run.js';
 
 export interface Finding {
   /** Stable id: CAT-<8 hex> for code findings, THREAD-<firstCommentId> for threads. */
@@ -133,4 +133,11 @@ export interface CiRound {
   passed: { name: string; workflow: string | null }[];
   /** Entries still running, or never started, when the time was up. */
   waiting: string[];
+}
+
+export interface FixedFingerprint {
+  id: string;
+  category: string;
+  file: string | null;
+  title: string;
 }

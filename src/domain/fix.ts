@@ -1,5 +1,5 @@
 // What one fix attempt produced: the fix report and the loop read it. Pure data.
-import type { AgentRun } from '../roles/types.js';
+import type { AgentRun } from './agent-run.js';
 
 export interface VerifyResult {
   command: string;

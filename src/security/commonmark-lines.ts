@@ -5,7 +5,7 @@
 //
 // The neutraliser (neutralise.ts) leaves fenced code verbatim and defuses everything else, so
 // this model must agree with a real parser on which lines are fenced code; the tests in
-// test/report/neutralise.test.ts check it against micromark over a hostile corpus.
+// test/security/neutralise.test.ts check it against micromark over a hostile corpus.
 // No I/O; one scanner per document.
 
 export type LineKind =

@@ -1,7 +1,7 @@
 // GitHub refused the run's first write (a token that may not write, which nothing told up
 // front). The loop stops right there: no fixer, no push, no further comment or dispatch; it
 // ends review-only on the review whose report was refused (loop.ts).
-import type { ReviewRoundRecord } from '../review/types.js';
+import type { ReviewRoundRecord } from '../domain/findings.js';
 
 export class WritesRefused extends Error {
   constructor(

@@ -1,0 +1,19 @@
+// The action's output sink, as the coordinator and the reports see it: logs, outputs, secrets,
+// job summary and annotations. src/io.ts wires it to @actions/core.
+
+export interface Annotation {
+  title: string;
+  file?: string;
+  startLine?: number;
+}
+
+export interface ActionIO {
+  info(message: string): void;
+  warning(message: string, annotation?: Annotation): void;
+  notice(message: string, annotation?: Annotation): void;
+  error(message: string, annotation?: Annotation): void;
+  setOutput(name: string, value: string): void;
+  setSecret(value: string): void;
+  setFailed(message: string): void;
+  appendSummary(markdown: string): Promise<void>;
+}

@@ -1,0 +1,31 @@
+// What the loop hands its reports and the coordinator: how the run ends, and what it did.
+import type { Counts, Finding, FixedFingerprint, ReviewRoundRecord } from './findings.js';
+import type { FixRoundRecord } from './fix.js';
+import type { RunStatus } from './run-status.js';
+
+export interface LoopEnd {
+  status: RunStatus;
+  message: string;
+  /** What remains unfixed, when the run ends after a pushed fix (listed in that report). */
+  remaining?: Finding[];
+}
+
+/** What a fix report needs from the review before it. */
+export interface FixedByReview {
+  /** Fingerprints of the findings this fix pushed a fix for (none unless it was pushed). */
+  fixed: FixedFingerprint[];
+  /** What every finding of the review was about: a thread of ours is found by it when its id moved. */
+  about: FixedFingerprint[];
+  counts: Counts;
+}
+
+export interface LoopResult {
+  status: RunStatus;
+  message: string;
+  rounds: { review: ReviewRoundRecord; fix: FixRoundRecord | null }[];
+  headSha: string;
+  /** Findings of the last review that remain (active and stuck). */
+  remaining: Finding[];
+  stuck: Finding[];
+  last: ReviewRoundRecord | null;
+}
