@@ -145,3 +145,42 @@ it('a spent budget stops the round before the fixer starts', async () => {
   expect(w.calls()).toEqual([]);
   expect(await w.originHead()).toBe(w.sandbox.headSha);
 });
+
+const TEST_FILE = 'test/add.test.js';
+const FAILING_TEST = "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
+  "assert.strictEqual(add(2, 3), 5, 'add(2, 3) should be 5');\n";
+const confirmer = (confirmed = true) => ({
+  role: 'confirm', edits: { [TEST_FILE]: FAILING_TEST },
+  answer: { findingId: BUG.id, confirmed, testFile: TEST_FILE, testCommand: `node ${TEST_FILE}`, explanation: 'no bug' },
+});
+
+it('a confirmed finding: its failing test goes into the one fix commit, and passes after the fix', async () => {
+  await w.script([confirmer(), fixer()]);
+  const rec = await runFixRound(w.env({ confirm: 'P1', verify: [VERIFY] }), w.ctx(), 1, [BUG]);
+  expect(rec.outcome, rec.message).toBe('pushed');
+  expect(await w.originHead()).toBe(rec.commitSha);
+  const files = (await w.sandbox.originGit(['diff', '--name-only', w.sandbox.headSha, rec.commitSha!])).stdout;
+  expect(files.trim().split('\n')).toEqual(['src/math.js', TEST_FILE]);
+  expect(rec.confirmed).toMatchObject([{ findingId: BUG.id, testFile: TEST_FILE, passesAfter: rec.commitSha }]);
+  // The fixer was told which test it must make pass without changing it.
+  expect(w.calls().find((c) => c.role === 'fixer')!.prompt).toContain(JSON.stringify(TEST_FILE));
+});
+
+it('a fix that changes the confirmed test proves nothing: nothing is pushed', async () => {
+  await w.script([confirmer(), fixer({ edits: { 'src/math.js': FIXED_MATH, [TEST_FILE]: 'process.exit(0);\n' } })]);
+  const rec = await runFixRound(w.env({ confirm: 'P1', gateMaxLoops: 1 }), w.ctx(), 1, [BUG]);
+  expect(rec.outcome).toBe('verify-failed');
+  expect(rec.message).toBe(`The confirmed test of ${BUG.id} does not pass after the fix. Nothing was pushed.`);
+  expect(rec.confirmed![0]!.failedAfter).toBe(`the fix changed its test file ${TEST_FILE}`);
+  expect(await w.originHead()).toBe(w.sandbox.headSha);
+});
+
+it('no finding confirmed: the fixer never runs and nothing is pushed', async () => {
+  await w.script([confirmer(false), fixer()]);
+  const rec = await runFixRound(w.env({ confirm: 'P1' }), w.ctx(), 1, [BUG]);
+  expect(rec.outcome).toBe('no-changes');
+  expect(rec.message).toBe('No finding could be confirmed by a failing test, so nothing was fixed.');
+  expect(rec.unconfirmed).toEqual([{ findingId: BUG.id, reason: 'no bug' }]);
+  expect(w.calls().map((c) => c.role)).toEqual(['confirm']);
+  expect(await w.originHead()).toBe(w.sandbox.headSha);
+});

@@ -26,6 +26,8 @@ export interface AgentCall {
   name: string;
   round: number;
   prompt: string;
+  /** The call's context folder (PR data, payload, patch), still there after the call. */
+  contextDir: string;
 }
 
 export interface FixWorld {
@@ -92,8 +94,8 @@ export async function createFixWorld(): Promise<FixWorld> {
     calls() {
       if (!existsSync(logFile)) return [];
       return readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => {
-        const { role, name, round, prompt } = JSON.parse(l) as AgentCall;
-        return { role, name, round, prompt };
+        const { role, name, round, prompt, contextDir } = JSON.parse(l) as AgentCall;
+        return { role, name, round, prompt, contextDir };
       });
     },
     async originHead() {
