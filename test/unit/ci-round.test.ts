@@ -31,7 +31,9 @@ describe('ciRound', () => {
   it('turns a failing check into a P1 finding for the fixer with its log tail fenced as data', async () => {
     const t = tails();
     const round = await ciRound({
-      head: { sha: SHA, checks: [check({}), check({ name: 'build', passed: true, conclusion: 'success' })], waiting: [] },
+      head: {
+        sha: SHA, checks: [check({}), check({ name: 'build', passed: true, conclusion: 'success' })], waiting: [],
+      },
       attempts: {}, maxAttempts: 2, tail: t.tail,
     });
     expect(round.passed).toEqual([{ name: 'build', workflow: '.github/workflows/ci.yml' }]);

@@ -10,7 +10,9 @@ import { startFakeGitHub, type FakeCiJob, type FakeGitHub } from '../fakes/githu
 const REPO = { owner: 'octo-org', repo: 'demo-repo' };
 const [RED, RED2, GREEN, OTHER] = ['a', 'b', 'c', 'd'].map((c) => c.repeat(40)) as [string, string, string, string];
 const CI = '.github/workflows/ci.yml';
-const failing: FakeCiJob = { workflow: CI, job: 'test', conclusion: 'failure', log: 'npm test\nExpected 5, got -1 ghs_x' };
+const failing: FakeCiJob = {
+  workflow: CI, job: 'test', conclusion: 'failure', log: 'npm test\nExpected 5, got -1 ghs_x',
+};
 const passing: FakeCiJob = { workflow: CI, job: 'test', conclusion: 'success' };
 
 let fake: FakeGitHub | null = null;
@@ -82,7 +84,8 @@ it('a check that never reported by the time limit is waiting, not failing', asyn
 
 it('checks the token may not read: warned with the permissions it needs, and no verdict', async () => {
   const { ci, warnings } = await tracker();
-  fake!.failNext({ method: 'GET', path: /\/check-runs$/, status: 403, body: { message: 'Resource not accessible by integration' } });
+  const refusal = { message: 'Resource not accessible by integration' };
+  fake!.failNext({ method: 'GET', path: /\/check-runs$/, status: 403, body: refusal });
   const round = (await ci.check(RED, false))!;
   expect(round).toMatchObject({ sha: RED, findings: [], escalated: [], waiting: ['ci.yml'] });
   expect(warnings).toHaveLength(1);

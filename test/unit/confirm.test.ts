@@ -12,7 +12,8 @@ import { createFixWorld, type FixWorld } from './fix-world.js';
 const BUG = finding({ id: 'BUG-5bb51bb7', priority: 'P1', title: 'add() subtracts instead of adding' });
 const TEST_FILE = 'test/add.test.js';
 const FAILING_TEST =
-  "const fs = require('node:fs');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
+  "const fs = require('node:fs');\nconst assert = require('node:assert');\n" +
+  "const { add } = require('../src/math.js');\n" +
   "fs.mkdirSync('coverage', { recursive: true });\nfs.writeFileSync('coverage/run.json', '{}');\n" +
   "assert.strictEqual(add(2, 3), 5, 'add(2, 3) should be 5');\n";
 const PASSING_TEST = "const { add } = require('../src/math.js');\nif (typeof add !== 'function') process.exit(1);\n";
@@ -31,7 +32,9 @@ function env(over: Partial<ConfirmEnv> = {}): ConfirmEnv {
 }
 
 const confirmer = (answer: Record<string, unknown>, edits: Record<string, string> = { [TEST_FILE]: FAILING_TEST }) => ({
-  role: 'confirm', edits, answer: { findingId: BUG.id, confirmed: true, testFile: TEST_FILE, testCommand: COMMAND, ...answer },
+  role: 'confirm',
+  edits,
+  answer: { findingId: BUG.id, confirmed: true, testFile: TEST_FILE, testCommand: COMMAND, ...answer },
 });
 const head = async () => (await w.git(['rev-parse', 'HEAD'])).stdout.trim();
 const status = async () => (await w.git(['status', '--porcelain', '--untracked-files=all'])).stdout.trim();
@@ -61,7 +64,8 @@ it('a test that passes on the PR head reproduces nothing: not confirmed, and its
   expect(out.confirmed).toEqual([]);
   expect(out.unconfirmed).toEqual([{
     findingId: BUG.id,
-    reason: `not reproduced: its test (\`${COMMAND}\`) passes on the PR head, so the reviewer's claim could not be reproduced`,
+    reason: `not reproduced: its test (\`${COMMAND}\`) passes on the PR head, ` +
+      "so the reviewer's claim could not be reproduced",
   }]);
   expect(await head()).toBe(w.sandbox.headSha);
   expect(await status()).toBe('');
@@ -79,7 +83,8 @@ it('a confirmer that changes code is void, and the code is put back', async () =
 });
 
 it.each([
-  ['no test written', { testCommand: COMMAND }, {}, 'the confirm agent said it reproduced the finding but wrote no test'],
+  ['no test written', { testCommand: COMMAND }, {},
+    'the confirm agent said it reproduced the finding but wrote no test'],
   ['no command', { testCommand: null }, undefined,
     'the confirm agent claimed a failing test but gave no command that runs it (testCommand)'],
   ['a command that cannot run', { testCommand: 'no-such-test-runner x' }, undefined,

@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => w.close());
 beforeEach(() => w.reset());
 
-const fixer = (over: Record<string, unknown> = {}) => ({ role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH }, ...over });
+const fixer = (over: Record<string, unknown> = {}) =>
+  ({ role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH }, ...over });
 const show = (rev: string, file: string) => w.sandbox.originGit(['show', `${rev}:${file}`]).then((r) => r.stdout);
 
 it('pushes one verified commit on the PR head, with the fixed findings and the round trailer', async () => {
@@ -76,7 +77,9 @@ it('refuses a fix that touches a workflow file, naming the path', async () => {
   await w.script([fixer({ edits: { 'src/math.js': FIXED_MATH, '.github/workflows/ci.yml': 'on: push\n' } })]);
   const rec = await runFixRound(w.env(), w.ctx(), 1, [BUG]);
   expect(rec.outcome).toBe('refused');
-  expect(rec.message).toBe('The fix touches paths the action never pushes: .github/workflows/ci.yml. Nothing was pushed.');
+  expect(rec.message).toBe(
+    'The fix touches paths the action never pushes: .github/workflows/ci.yml. Nothing was pushed.',
+  );
   expect(await w.originHead()).toBe(w.sandbox.headSha);
 });
 
@@ -129,7 +132,8 @@ it("the gate's requested changes go back to the fixer, fenced; the approved fix 
 });
 
 it('a gate that never approves within gate-max-loops blocks the push', async () => {
-  await w.script([fixer(), { role: 'gate', answer: { decision: 'request_changes', requestedChanges: ['Rewrite it.'] } }]);
+  const never = { role: 'gate', answer: { decision: 'request_changes', requestedChanges: ['Rewrite it.'] } };
+  await w.script([fixer(), never]);
   const gate = { agent: 'command' as const, model: 'scripted-gate' };
   const rec = await runFixRound(w.env({ gate, gateMaxLoops: 2 }), w.ctx(), 1, [BUG]);
   expect(rec.outcome).toBe('gate-blocked');
@@ -151,7 +155,9 @@ const FAILING_TEST = "const assert = require('node:assert');\nconst { add } = re
   "assert.strictEqual(add(2, 3), 5, 'add(2, 3) should be 5');\n";
 const confirmer = (confirmed = true) => ({
   role: 'confirm', edits: { [TEST_FILE]: FAILING_TEST },
-  answer: { findingId: BUG.id, confirmed, testFile: TEST_FILE, testCommand: `node ${TEST_FILE}`, explanation: 'no bug' },
+  answer: {
+    findingId: BUG.id, confirmed, testFile: TEST_FILE, testCommand: `node ${TEST_FILE}`, explanation: 'no bug',
+  },
 });
 
 it('a confirmed finding: its failing test goes into the one fix commit, and passes after the fix', async () => {

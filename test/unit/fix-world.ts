@@ -60,14 +60,17 @@ export async function createFixWorld(): Promise<FixWorld> {
     sandbox,
     git,
     logs,
-    ctx: () => prContext({ meta: meta({ headSha: sandbox.headSha, headRef: sandbox.headRef, baseSha: sandbox.baseSha }) }),
+    ctx: () =>
+      prContext({ meta: meta({ headSha: sandbox.headSha, headRef: sandbox.headRef, baseSha: sandbox.baseSha }) }),
     async script(rules) {
       // A new file each time: the agent marks `once` rules used beside its scenario file.
       scenario = path.join(root, `scenario-${++scenarios}.json`);
       await writeFile(scenario, JSON.stringify({ rules }));
     },
     env(over = {}) {
-      const agentEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', SCRIPTED_AGENT_SCENARIO: scenario, SCRIPTED_AGENT_LOG: logFile };
+      const agentEnv = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin', SCRIPTED_AGENT_SCENARIO: scenario, SCRIPTED_AGENT_LOG: logFile,
+      };
       return {
         registry: createRegistry({ agentCommand: `'${process.execPath}' '${SCRIPTED_AGENT}'`, baseEnv: agentEnv }),
         prompts,

@@ -43,16 +43,18 @@ const finding = {
 it('runs the commands of its point in the checkout with the round in its environment and context file', async () => {
   const hook = runner({
     'after-review': [
-      'echo "$REVIEW_LOOP_HOOK $REVIEW_LOOP_ROUND $REVIEW_LOOP_PR $REVIEW_LOOP_HEAD_SHA $REVIEW_LOOP_STATUS" > seen.txt',
+      'echo "$REVIEW_LOOP_HOOK $REVIEW_LOOP_ROUND $REVIEW_LOOP_PR" > seen.txt',
+      'echo "$REVIEW_LOOP_HEAD_SHA $REVIEW_LOOP_STATUS" >> seen.txt',
       'cat "$REVIEW_LOOP_CONTEXT_FILE" > context-copy.json',
     ],
   });
   expect(await hook.run('after-review', CONTEXT)).toEqual([]);
-  expect(await readFile(path.join(workDir, 'seen.txt'), 'utf8')).toBe(`after-review 2 7 ${CONTEXT.headSha} converged\n`);
+  const seen = await readFile(path.join(workDir, 'seen.txt'), 'utf8');
+  expect(seen).toBe(`after-review 2 7\n${CONTEXT.headSha} converged\n`);
   expect(JSON.parse(await readFile(path.join(workDir, 'context-copy.json'), 'utf8'))).toEqual({
     hook: 'after-review', ...CONTEXT,
   });
-  expect(logs).toHaveLength(2);
+  expect(logs).toHaveLength(3);
 });
 
 it('returns the findings a hook writes to its findings file', async () => {
@@ -70,7 +72,7 @@ it('runs nothing at a point without commands', async () => {
   expect(logs).toEqual([]);
 });
 
-it('a failing hook stops the run: the error names the hook, the command, the exit code and the redacted output', async () => {
+it('a failing hook stops the run, naming the hook, the command, the exit code and the redacted output', async () => {
   const failing = 'echo "lint failed with $LEAKED"; exit 4';
   const hook = runner({ 'after-fix': [failing, 'touch never.txt'] });
   const err = await hook.run('after-fix', CONTEXT).catch((e: unknown) => e);

@@ -85,7 +85,7 @@ it('does not comment again on a finding that has an open thread of ours, and lin
   expect(fake.state.reviews(7)).toHaveLength(1);
 });
 
-it('after a pushed fix: "Fixed in" and resolved; a rejected finding gets the reason and stays open; said once', async () => {
+it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason, stays open; said once', async () => {
   const inline = await setup();
   await inline.review(round([BUG, STYLE]), await context());
   const rec = fixRecord({
@@ -100,7 +100,9 @@ it('after a pushed fix: "Fixed in" and resolved; a rejected finding gets the rea
   expect(bug!.isResolved).toBe(true);
   expect(style!.comments.map((c) => c.body)).toEqual([
     expect.anything(),
-    expect.stringContaining('Not fixed: the fixer rejected it. Its reason: Internal module; its callers are documented.'),
+    expect.stringContaining(
+      'Not fixed: the fixer rejected it. Its reason: Internal module; its callers are documented.',
+    ),
   ]);
   expect(style!.isResolved).toBe(false);
 });
@@ -152,7 +154,9 @@ it('comments GitHub cannot place on its diff are in the report only, and the nex
   const inline = await setup();
   fake.failNext({ method: 'POST', path: /\/reviews$/, status: 422, body: { message: 'Unprocessable Entity' } });
   await inline.review(round([BUG]), await context());
-  expect(warnings).toEqual(['GitHub could not place the inline comments of round 1 on its diff; they are in the report only']);
+  expect(warnings).toEqual([
+    'GitHub could not place the inline comments of round 1 on its diff; they are in the report only',
+  ]);
   await inline.review(round([BUG]), await context());
   expect(fake.state.reviews(7)).toHaveLength(1);
 });

@@ -17,8 +17,11 @@ const REPO = { owner: 'octo-org', repo: 'demo-repo' };
 const event = (name: string) => fileURLToPath(new URL(`../fixtures/events/${name}`, import.meta.url));
 const SAME_REPO = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event('pull_request.opened.json') };
 const FORK_PR = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event('pull_request.opened.fork.json') };
-const FORK_TARGET = { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_EVENT_PATH: event('pull_request.opened.fork.json') };
-const forkMeta = (maintainerCanModify: boolean) => meta({ headRepoFullName: 'Codertocat/demo-repo', maintainerCanModify });
+const FORK_TARGET = {
+  GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_EVENT_PATH: event('pull_request.opened.fork.json'),
+};
+const forkMeta = (maintainerCanModify: boolean) =>
+  meta({ headRepoFullName: 'Codertocat/demo-repo', maintainerCanModify });
 
 let dir: string;
 let git: Git;
@@ -37,13 +40,16 @@ afterEach(async () => {
 });
 
 async function plan(over: Partial<PushPlanInput>, github: Partial<FakeGitHubOptions> = {}) {
-  fake = await startFakeGitHub({ ...REPO, pulls: [{ number: 7, title: 'T', user: 'Codertocat', headRef: 'x' }], ...github });
+  const pulls = [{ number: 7, title: 'T', user: 'Codertocat', headRef: 'x' }];
+  fake = await startFakeGitHub({ ...REPO, pulls, ...github });
   const octokit = createClient({ token: 't', baseUrl: fake.url, log: () => undefined, retryAfterBaseValue: 1 });
   const result = await planPush({
     octokit, repo: REPO, meta: meta(), git, mode: 'fix', allowForkFixes: false, fork: false,
     identity: { login: 'github-actions[bot]', kind: 'actions' }, env: SAME_REPO, ...over,
   });
-  const asked = fake.requests.filter((r) => r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+$/.test(r.path)).map((r) => r.path);
+  // The permission reads: GET /repos/{owner}/{repo}.
+  const asked = fake.requests.filter((r) => r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+$/.test(r.path))
+    .map((r) => r.path);
   return { ...result, asked };
 }
 
