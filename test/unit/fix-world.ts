@@ -18,10 +18,10 @@ import { meta, prContext, PROMPTS_URL } from '../factories.js';
 const SCRIPTED_AGENT = fileURLToPath(new URL('../fakes/scripted-agent.mjs', import.meta.url));
 
 /** One rule of the scripted agent (test/fakes/scripted-agent.mjs describes every field). */
-export type Rule = Record<string, unknown>;
+type Rule = Record<string, unknown>;
 
 /** What the scripted agent saw in one call. */
-export interface AgentCall {
+interface AgentCall {
   role: string;
   name: string;
   round: number;
