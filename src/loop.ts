@@ -47,7 +47,7 @@ export interface LoopEnd {
 }
 
 /** What a fix report needs from the review before it. */
-export interface FixedByReview {
+interface FixedByReview {
   /** Fingerprints of the findings this fix pushed a fix for (none unless it was pushed). */
   fixed: FixedFingerprint[];
   /** What every finding of the review was about: a thread of ours is found by it when its id moved. */

@@ -8,7 +8,7 @@ import { outputTail } from '../commands/output-tail.js';
 import type { CiRound, Finding } from '../review/types.js';
 
 // The round's record lives with the other round records (review/types.ts); re-exported for callers here.
-export type { CiRound, EscalatedCheck } from '../review/types.js';
+export type { CiRound } from '../review/types.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { CheckResult, ChecksOfHead } from './wait.js';
 

@@ -4,7 +4,7 @@
 import type { FixRoundRecord } from '../fix/types.js';
 import type { Finding, ReviewRoundRecord } from './types.js';
 
-export type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
+type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
 
 export interface EarlierFinding {
   id: string;

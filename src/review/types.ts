@@ -115,7 +115,7 @@ export interface ReviewRoundRecord {
   refusedDismissals?: RefusedDismissal[];
 }
 
-export interface EscalatedCheck {
+interface EscalatedCheck {
   id: string;
   name: string;
   workflow: string | null;
