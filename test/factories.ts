@@ -13,7 +13,7 @@ import type { ReportContext } from '../src/report/markdown.js';
 export const PROMPTS_URL = new URL('../prompts/', import.meta.url);
 
 export const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
-export const BASE = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
+const BASE = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 
 export function meta(over: Partial<PrMeta> = {}): PrMeta {
   return {

@@ -8,7 +8,7 @@ import type { AgentKind, Invocation, Role } from './types.js';
 import { stderrTail } from './failure.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { callAccess } from './call-access.js';
-export { processFailure, stderrTail } from './failure.js';
+export { processFailure } from './failure.js';
 
 export interface CliAdapterOptions {
   /** The CLI executable; default: its name, looked up on PATH. */

@@ -9,7 +9,7 @@ import type { AgentKind } from './types.js';
 export type EnvPattern = string;
 
 /** What any process needs to run like it would in the step: no secrets here. */
-export const BASE_ALLOW: readonly EnvPattern[] = [
+const BASE_ALLOW: readonly EnvPattern[] = [
   'PATH',
   'HOME',
   'USER',

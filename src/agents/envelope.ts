@@ -27,7 +27,7 @@ export const MAX_FINDINGS = 200;
 export const MAX_LIST_ITEMS = 200;
 
 /** At most `max` UTF-16 units, the mark included; never half a surrogate pair (an emoji). */
-export function truncateField(text: string, max: number): string {
+function truncateField(text: string, max: number): string {
   if (text.length <= max) return text;
   let cut = max - TRUNCATED_MARK.length;
   if (/[\uD800-\uDBFF]/.test(text[cut - 1] ?? '')) cut--;
@@ -96,7 +96,6 @@ export const reviewerResultSchema = z.object({
   findings: findingsSchema,
   fullReport: capped(MAX_REPORT_CHARS).default(''),
 });
-export type ReviewerResult = z.infer<typeof reviewerResultSchema>;
 
 // A3
 export const analyzerResultSchema = z.object({
@@ -120,7 +119,6 @@ export const analyzerResultSchema = z.object({
   pendingIssues: findingsSchema,
   fullReport: capped(MAX_REPORT_CHARS).default(''),
 });
-export type AnalyzerResult = z.infer<typeof analyzerResultSchema>;
 
 // A5
 export const fixResultSchema = z.object({
@@ -149,7 +147,6 @@ export const gateResultSchema = z.object({
   requestedChanges: cappedList(capped(MAX_TEXT_CHARS)).default([]),
   summary: capped(MAX_TEXT_CHARS).default(''),
 });
-export type GateResult = z.infer<typeof gateResultSchema>;
 
 export const confirmResultSchema = z.object({
   agent: capped(MAX_ID_CHARS).optional(),
@@ -164,13 +161,13 @@ export const confirmResultSchema = z.object({
 });
 export type ConfirmResult = z.infer<typeof confirmResultSchema>;
 
-export class EnvelopeError extends Error {}
+class EnvelopeError extends Error {}
 
 /**
  * Takes the last BEGIN_JSON … END_JSON block of an agent's answer. The last one
  * wins because agents sometimes echo the template from the prompt before answering.
  */
-export function extractEnvelope(text: string): unknown {
+function extractEnvelope(text: string): unknown {
   const re = /BEGIN_JSON\s*([\s\S]*?)\s*END_JSON/g;
   let last: string | undefined;
   for (const m of text.matchAll(re)) last = m[1];

@@ -1,7 +1,7 @@
 // How a failed agent process is described in error messages, shared by every adapter.
 import type { ProcessResult } from '../process/process.js';
 
-export const STDERR_TAIL_LINES = 20;
+const STDERR_TAIL_LINES = 20;
 
 /** Why the process failed, or undefined when it exited 0. */
 export function processFailure(res: ProcessResult, timeoutMs: number): string | undefined {
@@ -17,6 +17,6 @@ export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
   return stderr.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }

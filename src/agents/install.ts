@@ -114,7 +114,7 @@ async function nativeFallback(kind: 'claude' | 'opencode', modules: string): Pro
 }
 
 /** The first executable `bin` in a PATH string. */
-export async function findOnPath(bin: string, searchPath: string): Promise<string | null> {
+async function findOnPath(bin: string, searchPath: string): Promise<string | null> {
   for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, bin);

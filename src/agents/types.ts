@@ -3,7 +3,7 @@ import type { Usage } from '../domain/agent-run.js';
 export const AGENT_KINDS = ['claude', 'codex', 'opencode', 'gemini', 'command'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
-export const ROLES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
+const ROLES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface AgentSpec {

@@ -34,7 +34,7 @@ export interface Spending {
 export class BudgetSpent extends Error {}
 
 /** Calls about to start together: their role, and how many share what is left. */
-export interface PlannedCalls {
+interface PlannedCalls {
   role: string;
   concurrent: number;
 }

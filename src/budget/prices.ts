@@ -13,7 +13,7 @@ export interface Price {
 
 export type PriceTable = Readonly<Record<string, Price>>;
 
-export const normalizeModelName = (model: string): string => {
+const normalizeModelName = (model: string): string => {
   const n = model.trim().toLowerCase();
   return n.slice(n.lastIndexOf('/') + 1);
 };

@@ -8,7 +8,7 @@ import { outputTail } from '../commands/output-tail.js';
 import type { CiRound, Finding } from '../domain/findings.js';
 
 // The round's record lives with the other round records (domain/findings.ts); re-exported for callers here.
-export type { CiRound, EscalatedCheck } from '../domain/findings.js';
+export type { CiRound } from '../domain/findings.js';
 import { fenceAsData } from '../security/untrusted.js';
 import type { CheckResult, ChecksOfHead } from './wait.js';
 

@@ -6,7 +6,7 @@ import { example, fail, firstLine } from './errors.js';
 import { field, splitLines } from './fields.js';
 
 /** The CLIs that have a config file and an npm package; `command` has neither. */
-export const CONFIGURABLE_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
+const CONFIGURABLE_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
 type Cli = (typeof CONFIGURABLE_CLIS)[number];
 
 const CONFIG_EXAMPLE = 'codex:\n  model_provider: azure';

@@ -26,7 +26,7 @@ export const DEFAULT_MODELS: Record<AgentKind, string> = {
   command: 'command',
 };
 
-export const REVIEWERS_EXAMPLE = 'claude:claude-sonnet-4-5\ncodex:gpt-5-codex';
+const REVIEWERS_EXAMPLE = 'claude:claude-sonnet-4-5\ncodex:gpt-5-codex';
 const SINGLE_EXAMPLE = 'claude:claude-sonnet-4-5';
 const FALLBACK_EXAMPLE = 'claude:claude-sonnet-4-5 || codex:gpt-5-codex';
 /** Fallbacks one entry may name: each is a full call when the ones before it are out of quota. */
@@ -45,7 +45,7 @@ function nearMiss(a: string, b: string): boolean {
   return x.slice(i + 1) === y.slice(i + 1) || x.slice(i) === y.slice(i + 1) || x.slice(i + 1) === y.slice(i);
 }
 
-export function parseAgentLine(name: string, line: string, ex: string): AgentRef {
+function parseAgentLine(name: string, line: string, ex: string): AgentRef {
   const clean = line.replace(/\s+#.*$/, '').trim();
   const colon = /^([A-Za-z][\w-]*):(.*)$/.exec(clean);
   let ref: AgentRef = { model: clean };

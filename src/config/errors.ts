@@ -27,7 +27,7 @@ export function firstLine(error: unknown): string {
 }
 
 /** The offending value, quoted and cut short so a pasted file does not flood the log. */
-export function shown(value: string): string {
+function shown(value: string): string {
   const cut = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
   return JSON.stringify(cut);
 }

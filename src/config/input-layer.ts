@@ -7,7 +7,7 @@ import { INPUT_NAMES, type InputName, type RawInputs } from './inputs.js';
  * Inputs the repo config may not set: the token and the switches that widen what a run may do
  * stay in the workflow file; `pr`, `config-file` and `preset` choose what the file is applied to.
  */
-export const WORKFLOW_ONLY: readonly InputName[] = [
+const WORKFLOW_ONLY: readonly InputName[] = [
   'github-token',
   'allow-fork-fixes',
   'agent-command',

@@ -95,7 +95,7 @@ function toConfig(o: Parsed): Config {
   return { ...(Object.fromEntries(plain) as PlainInputs), reviewers, analyzer, fixer, gateReviewer: gate };
 }
 
-export const inputSchema = z
+const inputSchema = z
   .object(inputSchemaShape)
   .superRefine(crossCheck, { when: () => true })
   .transform(toConfig);

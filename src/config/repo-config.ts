@@ -7,7 +7,7 @@ import { ConfigError, firstLine } from './errors.js';
 import { inputLayer } from './input-layer.js';
 import { validateInputs, type Config, type InputName, type RawInputs } from './inputs.js';
 
-export const HOOK_POINTS = ['before-review', 'after-review', 'after-fix', 'after-finish'] as const;
+const HOOK_POINTS = ['before-review', 'after-review', 'after-fix', 'after-finish'] as const;
 export type HookPoint = (typeof HOOK_POINTS)[number];
 
 export type ResolvedConfig = Config & Pick<RepoConfig, 'hooks' | 'instructions' | 'paths' | 'rulesFile'>;

@@ -39,7 +39,7 @@ export interface FindingMember {
   description: string;
 }
 
-export type DismissedVia = 'command' | 'resolved';
+type DismissedVia = 'command' | 'resolved';
 
 /** A person's request to dismiss the finding of one of the action's threads (dismissals.ts). */
 export interface DismissalRequest {
@@ -115,7 +115,7 @@ export interface ReviewRoundRecord {
   refusedDismissals?: RefusedDismissal[];
 }
 
-export interface EscalatedCheck {
+interface EscalatedCheck {
   id: string;
   name: string;
   workflow: string | null;

@@ -41,7 +41,7 @@ export const AGENT_CONFIG_PATHS: readonly string[] = [
  * Top-level names beginning with one of these are agent config too: `.env`, `.env.local`, …
  * (Gemini CLI reads the checkout's `.env`; so does any dotenv loader a CLI may gain).
  */
-export const AGENT_CONFIG_PREFIXES: readonly string[] = ['.env'];
+const AGENT_CONFIG_PREFIXES: readonly string[] = ['.env'];
 
 /**
  * AGENT_CONFIG_PATHS plus the top-level names matching AGENT_CONFIG_PREFIXES that baseSha,

@@ -9,7 +9,7 @@ export interface GitResult {
   stderr: string;
 }
 
-export interface GitCallOptions {
+interface GitCallOptions {
   allowFail?: boolean;
   env?: NodeJS.ProcessEnv;
   input?: string;

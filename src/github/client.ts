@@ -23,7 +23,7 @@ export interface ClientOptions {
  * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api); 5xx are
  * retried too. A 403 for a rate limit is waited out by the throttling plugin, not this list.
  */
-export const DO_NOT_RETRY = Array.from({ length: 100 }, (_v, i) => 400 + i).filter((status) => status !== 429);
+const DO_NOT_RETRY = Array.from({ length: 100 }, (_v, i) => 400 + i).filter((status) => status !== 429);
 
 export function createClient(opts: ClientOptions): Octokit {
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;

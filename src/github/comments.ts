@@ -53,14 +53,12 @@ function issueComment(c: {
   };
 }
 
-export { GITHUB_ACTIONS_BOT } from './identity.js';
-
 /** The login the token posts as: one GraphQL `viewer` request, never GET /user (see identity.ts). */
 export async function getTokenLogin(octokit: Octokit): Promise<string> {
   return (await getTokenIdentity(octokit)).login;
 }
 
-export async function dispatchWorkflow(octokit: Octokit, repo: RepoRef, workflow: string, ref: string): Promise<void> {
+async function dispatchWorkflow(octokit: Octokit, repo: RepoRef, workflow: string, ref: string): Promise<void> {
   await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref });
 }
 

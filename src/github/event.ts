@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { PrTarget, RepoRef } from '../domain/pull-request.js';
 
-export const COMMAND_PREFIX = '/review-loop';
+const COMMAND_PREFIX = '/review-loop';
 /** The command as a whole word: `/review-looping` is not it. */
 const COMMAND_RE = /^\/review-loop(?:\s|$)/;
 

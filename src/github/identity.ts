@@ -8,7 +8,7 @@
 // query, CI job with secrets.GITHUB_TOKEN, README "e.g. github-actions[bot]"), the user for a PAT.
 import type { Octokit } from './client.js';
 
-export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
+const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
 
 /** `actions`: the workflow's GITHUB_TOKEN; `app`: a GitHub App installation token; `user`: a PAT. */
 export type TokenKind = 'actions' | 'app' | 'user';
@@ -19,7 +19,7 @@ export interface TokenIdentity {
   kind: TokenKind;
 }
 
-export const VIEWER_QUERY = /* GraphQL */ `query { viewer { login } }`;
+const VIEWER_QUERY = /* GraphQL */ `query { viewer { login } }`;
 
 export function tokenKindOf(login: string): TokenKind {
   if (login.toLowerCase() === GITHUB_ACTIONS_BOT) return 'actions';

@@ -1,7 +1,6 @@
 // The repo config's path filters: which changed files the reviewers are shown. A file is
 // kept when it matches an include glob (or there are none) and no exclude glob.
 // Globs: `**` any number of folders, `*` anything but `/`, `?` one character but `/`.
-import type { PrFile } from '../domain/pull-request.js';
 
 export function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -28,10 +27,6 @@ export function makePathMatcher(filter: PathFilter): (file: string) => boolean {
   const inc = filter.include.map(globToRegExp);
   const exc = filter.exclude.map(globToRegExp);
   return (file) => (inc.length === 0 || inc.some((r) => r.test(file))) && !exc.some((r) => r.test(file));
-}
-
-export function filterFiles(files: PrFile[], keep: (file: string) => boolean): PrFile[] {
-  return files.filter((f) => keep(f.filename));
 }
 
 /** Keeps the per-file sections of a unified diff whose path is kept. */

@@ -67,10 +67,10 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
   }
 `;
 
-export const MAX_THREAD_PAGES = 3;
+const MAX_THREAD_PAGES = 3;
 
 /** A review as rule 0 reads it (pull-request.ts computeReviewState). */
-export interface ReviewEntry {
+interface ReviewEntry {
   login: string;
   state: string;
   association: string;

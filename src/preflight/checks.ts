@@ -3,7 +3,6 @@
 import { resolveConfig, type ResolvedConfig } from '../config/repo-config.js';
 import { readInputsFromEnv, validateInputs, type RawInputs } from '../config/inputs.js';
 import type { Octokit } from '../github/client.js';
-import { getTokenLogin } from '../github/comments.js';
 import { BadCommandError, NothingToDoError, parsePrTarget, readEvent, repoFromEnv } from '../github/event.js';
 import { headArrival, resolveShortSha } from '../github/head-arrival.js';
 import { getCollaboratorPermission, canWrite, isBot } from '../github/permissions.js';
@@ -167,5 +166,3 @@ export async function loadResolvedConfig(
   }
   return resolveConfig({ inputs: raw, ...(text !== undefined ? { repoConfigText: text } : {}) });
 }
-
-export { getTokenLogin };

@@ -12,7 +12,7 @@ export async function isPushSkipCommit(git: Git, sha: string): Promise<boolean> 
   return hasTrailer(git, await commitMessage(git, sha), ROUND_TRAILER);
 }
 
-export function skipOwnFixCommit(sha: string): string {
+function skipOwnFixCommit(sha: string): string {
   return (
     `Head ${sha.slice(0, 7)} is this action's own fix commit (it carries the ${ROUND_TRAILER} trailer); ` +
     'skipping so the loop cannot re-trigger itself.'

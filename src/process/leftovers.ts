@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 
-export const INVOCATION_VAR = 'REVIEW_LOOP_INVOCATION_ID';
+const INVOCATION_VAR = 'REVIEW_LOOP_INVOCATION_ID';
 
 export function newInvocationMarker(): { name: string; value: string } {
   return { name: INVOCATION_VAR, value: randomUUID() };

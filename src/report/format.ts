@@ -72,7 +72,7 @@ export function repoUrl(ctx: ReportContext): string {
   return `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}`;
 }
 
-export function blobUrl(ctx: ReportContext, sha: string, file: string, line: number | null): string {
+function blobUrl(ctx: ReportContext, sha: string, file: string, line: number | null): string {
   return `${repoUrl(ctx)}/blob/${sha}/${encodePath(file)}${line !== null && line > 0 ? `#L${line}` : ''}`;
 }
 
@@ -87,7 +87,7 @@ export function locationLink(ctx: ReportContext, sha: string, file: string | nul
   return `[${code(label)}](${blobUrl(ctx, sha, file, line)})`;
 }
 
-export function runLink(url: string | null, label: string): string | null {
+function runLink(url: string | null, label: string): string | null {
   return url ? `[${label}](${url})` : null;
 }
 

@@ -4,4 +4,3 @@ export type { ReportContext } from './format.js';
 export { renderReviewReport } from './markdown-review.js';
 export { renderFixReport } from './markdown-fix.js';
 export { renderCancelledReport, renderFailureReport, renderFinalSummary } from './markdown-final.js';
-export type { FinalSummaryInput } from './markdown-final.js';

@@ -19,7 +19,7 @@ export interface PublisherOptions {
 }
 
 /** What happens after a report comment is posted. */
-export type OnReportPosted = (nodeId: string) => Promise<void>;
+type OnReportPosted = (nodeId: string) => Promise<void>;
 
 export interface Publisher {
   /** Posts one marker comment and mirrors it into the job summary. */

@@ -16,7 +16,7 @@ export type Verdict = { ok: true } | { ok: false; why: string };
 /** The command, at the start of a reply; the rest of the reply is the reason. */
 const COMMAND = /^\s*\/review-loop\s+dismiss(?=\s|$)([\s\S]*)$/i;
 /** A reason longer than this is cut: it is shown in reports and kept in the hidden state. */
-export const MAX_REASON_CHARS = 300;
+const MAX_REASON_CHARS = 300;
 /** The line of an inline comment that gives priority, agreement, category and id (report/inline-comment.ts). */
 const META_LINE = / · \d+\/\d+ reviewers? · category /;
 /** A thread with this many comments may have more the query did not return (it reads 50). */

@@ -4,7 +4,7 @@
 import type { FixRoundRecord } from '../domain/fix.js';
 import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
 
-export type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
+type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
 
 export interface EarlierFinding {
   id: string;

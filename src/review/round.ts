@@ -57,7 +57,7 @@ export interface RoundOutcome {
  * The reviewers' and the analyzer's context: the PR and the unresolved threads, outsiders'
  * marked; from round 2 on, the last round's findings with their fate and the change since.
  */
-export function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
+function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
   const later = earlier
     ? {
         'earlier-findings.json': cleanDeep(earlier),

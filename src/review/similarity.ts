@@ -23,7 +23,7 @@ const STOP = new Set([
   'this', 'that', 'by', 'as', 'at', 'from', 'are', 'was', 'but', 'its', 'into', 'than', 'then', 'so', 'if',
 ]);
 
-export function titleWords(title: string): Set<string> {
+function titleWords(title: string): Set<string> {
   return new Set(
     title
       .toLowerCase()

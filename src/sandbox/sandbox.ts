@@ -54,14 +54,14 @@ export interface SandboxOptions {
 }
 
 /** Calls run as the action's own user: the token is readable through /proc (docs/security.md). */
-export function unisolated(reason: string): Sandbox {
+function unisolated(reason: string): Sandbox {
   return { user: null, reason, limits: [], run: (spec) => runProcess(spec), close: async () => {} };
 }
 
-export class IsolationUnavailable extends Error {}
+class IsolationUnavailable extends Error {}
 
 /** What the separate user alone cannot promise; listed when no namespace can be made. */
-export const WITHOUT_NAMESPACES = [
+const WITHOUT_NAMESPACES = [
   'a process a call starts can outlive the call until the sweep after it (processes of the sandbox user are killed)',
   'calls share /tmp, and see RUNNER_TEMP and other checkouts where their modes allow',
 ];

@@ -8,7 +8,7 @@
 // test/security/neutralise.test.ts check it against micromark over a hostile corpus.
 // No I/O; one scanner per document.
 
-export type LineKind =
+type LineKind =
   | 'blank'
   | 'paragraph' // paragraph or table text, also a lazy continuation line
   | 'heading' // ATX or setext heading line (commonmark mode only)

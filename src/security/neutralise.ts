@@ -12,7 +12,7 @@
 // are fenced code follows the CommonMark block model in commonmark-lines.ts.
 import { BlockScanner, markdownLines } from './commonmark-lines.js';
 
-export const ZWSP = '\u200b';
+const ZWSP = '\u200b';
 
 // Bidi overrides and isolates reorder what a reader sees (Trojan Source, CVE-2021-42574); C0 and
 // C1 controls (ESC starts terminal colour codes in the log) have no business in a report.

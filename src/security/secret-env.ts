@@ -47,7 +47,7 @@ export function secretValuesFromEnv(env: NodeJS.ProcessEnv): string[] {
  * it). Base64 is how a token travels in a Basic authorization header and how it shows up when
  * a tool prints its git config.
  */
-export function encodedForms(value: string): string[] {
+function encodedForms(value: string): string[] {
   return [value, Buffer.from(value).toString('base64').replace(/=+$/, '')];
 }
 

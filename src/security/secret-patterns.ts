@@ -30,7 +30,7 @@ const PEM_BODY = '[A-Za-z0-9+/=:,.\\\\\\- \\t\\r\\n]';
  * Unquoted identifiers without digits are treated as code: a false negative on a
  * letters-only password is cheaper than redacting every property access in a report.
  */
-export function isNonTrivialValue(value: string, quoted: boolean): boolean {
+function isNonTrivialValue(value: string, quoted: boolean): boolean {
   if (value.length < (quoted ? 6 : 8)) return false;
   if (/^[$%{<([\\]/.test(value) || value.includes('(') || value.includes('${')) return false;
   if (/^(?:\*+|x+|\.+|-+|_+|null|undefined|none|true|false|redacted|changeme|placeholder)$/i.test(value)) return false;
@@ -116,7 +116,7 @@ function tokenRule(rule: TokenRule): SecretRule & { keywords: readonly string[] 
   };
 }
 
-export const SECRET_RULES: readonly (SecretRule & { keywords?: readonly string[] })[] = [
+const SECRET_RULES: readonly (SecretRule & { keywords?: readonly string[] })[] = [
   ...STRUCTURAL_FIRST,
   ...TOKEN_RULES.map(tokenRule),
   ...STRUCTURAL_LAST,

@@ -25,7 +25,7 @@ export interface TokenRule {
 }
 
 /** Shannon entropy in bits per character, as gitleaks computes it for its `entropy` threshold. */
-export function shannonEntropy(s: string): number {
+function shannonEntropy(s: string): number {
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const FAKES = fileURLToPath(new URL('../fakes/agents/', import.meta.url));
+const FAKES = fileURLToPath(new URL('../fakes/agents/', import.meta.url));
 export const NODE = process.execPath;
 
 export function fake(name: string): string {

@@ -16,7 +16,7 @@ import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions, type FakePull
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // E2E_DIST runs the suite against another build (e.g. the last commit's, to show that a
 // security test fails before its fix).
-export const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist/index.js');
+const DIST = process.env.E2E_DIST ?? path.join(ROOT, 'dist/index.js');
 /**
  * The scripts agents run (the scripted agent, the token hunter) run as the action's sandbox
  * user, which cannot enter a checkout of this repository kept in a private folder (`mktemp -d`
@@ -36,7 +36,7 @@ export function agentScript(name: string): string {
 }
 export const SCRIPTED_AGENT = agentScript('scripted-agent.mjs');
 export const OWNER = 'octo-org';
-export const REPO = 'demo-repo';
+const REPO = 'demo-repo';
 export const TOKEN = 'ghs_e2eFakeToken0123456789abcdefABCDEF';
 /** The workflow file every run of the harness belongs to (GITHUB_WORKFLOW_REF). */
 export const WORKFLOW_PATH = '.github/workflows/pr-review-loop.yml';
@@ -93,7 +93,7 @@ export interface AgentCall {
   env: Record<string, string>;
 }
 
-export interface FixPayloadSeen {
+interface FixPayloadSeen {
   round: number;
   issuesToFix: { id: string; title: string; priority: string; stuck?: boolean }[];
   optionalIssues: { id: string; title: string }[];
@@ -441,7 +441,7 @@ function spawnNode(
 }
 
 /** Parses the runner's `name<<delimiter` file format written by @actions/core. */
-export function parseOutputFile(text: string): Record<string, string> {
+function parseOutputFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

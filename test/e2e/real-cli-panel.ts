@@ -8,7 +8,7 @@ import { envelopeText, type FakeModelServer, type ModelRequest, type Reply } fro
 import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
 
 export const PANEL_KEY = 'sk-fake-model-key';
-export const PANEL_REVIEWERS = 'claude:claude-sonnet-4-5\ngemini:gemini-2.5-pro\ncodex:gpt-5.5\nopencode:fake/fake-model';
+const PANEL_REVIEWERS = 'claude:claude-sonnet-4-5\ngemini:gemini-2.5-pro\ncodex:gpt-5.5\nopencode:fake/fake-model';
 
 export async function realCliPanel(models: FakeModelServer) {
   const bins = await Promise.all(['claude', 'gemini', 'codex', 'opencode'].map((k) => cachedCliBin(k as 'claude')));

@@ -29,7 +29,7 @@ export interface GitSandboxOptions {
   baseHistory?: number;
 }
 
-export interface CloneOptions {
+interface CloneOptions {
   /** Shallow fetch, as actions/checkout does (depth 1 by default there). */
   depth?: number;
   /** Persist this token as actions/checkout v4/v5 do (http.<server>/.extraheader). */

@@ -29,7 +29,7 @@ const decode = (s: string): string =>
     .replace(/&amp;/g, '&');
 
 /** Text a reader sees outside code, tags removed and references decoded. */
-export function proseText(html: string): string {
+function proseText(html: string): string {
   const noCode = html.replace(/<pre>[\s\S]*?<\/pre>/g, ' ').replace(/<code>[\s\S]*?<\/code>/g, ' ');
   return decode(noCode.replace(/<[^>]*>/g, ' '));
 }

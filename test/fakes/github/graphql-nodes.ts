@@ -24,7 +24,7 @@ function decodeCursor(cursor: string): number {
 }
 
 /** A Relay connection over `items`, refusing what GitHub refuses (no first/last, more than 100). */
-export function connection<T>(name: string, items: T[], args: PageArgs, toNode: (item: T) => Node): Node {
+function connection<T>(name: string, items: T[], args: PageArgs, toNode: (item: T) => Node): Node {
   const { first, last } = args;
   if (first == null && last == null) {
     throw new Error(`You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`);
@@ -53,7 +53,7 @@ export function connection<T>(name: string, items: T[], args: PageArgs, toNode: 
 }
 
 /** GraphQL names bots without the `[bot]` suffix that REST shows. */
-export function actor(ctx: Ctx, login: string | null): Node | null {
+function actor(ctx: Ctx, login: string | null): Node | null {
   if (login === null) return null;
   const bot = login.endsWith('[bot]');
   const name = bot ? login.slice(0, -'[bot]'.length) : login;

@@ -28,7 +28,7 @@ export interface ReviewState {
   authorAssociation: AuthorAssociation; body: string; submittedAt: string; commitId?: string;
 }
 
-export interface ThreadCommentState {
+interface ThreadCommentState {
   id: string; databaseId: number; body: string; author: string | null;
   authorAssociation: AuthorAssociation; createdAt: string;
   /** The review that holds it (comments posted with a review), else null. */

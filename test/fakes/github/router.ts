@@ -21,7 +21,7 @@ const ROUTES: Route[] = [
   ...graphqlRoutes,
 ];
 
-export type CtxBase = Omit<Ctx, 'method' | 'path' | 'query' | 'headers' | 'body' | 'params'>;
+type CtxBase = Omit<Ctx, 'method' | 'path' | 'query' | 'headers' | 'body' | 'params'>;
 
 export interface RouterDeps {
   base: () => CtxBase;

@@ -13,9 +13,9 @@ const DOC = {
 };
 
 /** GitHub refuses comment bodies longer than this. */
-export const MAX_COMMENT_CHARS = 65536;
+const MAX_COMMENT_CHARS = 65536;
 
-export function commentJson(ctx: Ctx, c: CommentState): Json {
+function commentJson(ctx: Ctx, c: CommentState): Json {
   const { urls, state } = ctx;
   const repoApi = `${urls.api}/repos/${state.fullName}`;
   return {

@@ -24,10 +24,10 @@ const DOC = {
  * count includes headers and context, which is why a PR of 16,559 changed lines was refused
  * there. The 1 MB limit is not modelled: its message is not documented anywhere we found.
  */
-export const DIFF_MAX_FILES = 300;
-export const DIFF_MAX_LINES = 20_000;
+const DIFF_MAX_FILES = 300;
+const DIFF_MAX_LINES = 20_000;
 /** "Responses include a maximum of 3000 files." (OpenAPI description of "List pull requests files"). */
-export const LIST_FILES_MAX = 3000;
+const LIST_FILES_MAX = 3000;
 
 function diffTooLarge(data: PullData): Reply | null {
   let message: string;
@@ -61,7 +61,7 @@ function side(ctx: Ctx, pull: PullState, which: 'head' | 'base', sha: string): J
   return { label: `${owner}:${ref}`, ref, sha, user: simpleUser(ctx.urls, owner, repo.ownerType), repo: repository(ctx.urls, repo) };
 }
 
-export function pullJson(ctx: Ctx, pull: PullState, data: PullData): Json {
+function pullJson(ctx: Ctx, pull: PullState, data: PullData): Json {
   const { urls, state } = ctx;
   const repoApi = `${urls.api}/repos/${state.fullName}`;
   const url = `${repoApi}/pulls/${pull.number}`;

@@ -115,7 +115,7 @@ async function createReview(ctx: Ctx): Promise<Reply> {
 }
 
 /** A review comment as REST shows it (pull-request-review-comment). */
-export function reviewCommentJson(ctx: Ctx, thread: ThreadState, index: number): Json {
+function reviewCommentJson(ctx: Ctx, thread: ThreadState, index: number): Json {
   const { urls, state } = ctx;
   const c = thread.comments[index]!;
   const first = thread.comments[0]!;

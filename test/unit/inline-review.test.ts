@@ -1,0 +1,174 @@
+// The inline review against the fake GitHub through the real Octokit client: one COMMENT review
+// per round with a comment per placeable finding, no second comment on a finding with an open
+// thread of ours, "Fixed in" and resolved after a pushed fix, the fixer's reason on a rejected one,
+// a human's thread never touched, and a refused write that stops the inline view, not the run.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { getOctokit } from '@actions/github';
+import type { Octokit } from '../../src/github/client.js';
+import { getReviewThreads } from '../../src/github/threads.js';
+import type { ActionIO } from '../../src/domain/io.js';
+import { renderInlineComment } from '../../src/report/inline-comment.js';
+import { createInlineReview, type InlineReviewSetup } from '../../src/report/inline-review.js';
+import { createPublisher } from '../../src/report/publish.js';
+import { fingerprint } from '../../src/review/stuck.js';
+import type { Finding } from '../../src/domain/findings.js';
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions } from '../fakes/github/index.js';
+import { HEAD, finding, fixRecord, prContext, reviewRecord, shopAgent, threadFinding } from '../factories.js';
+
+const REPO = { owner: 'octo-org', repo: 'demo-repo' };
+const BOT = 'github-actions[bot]';
+const FIX_SHA = '9c1185a5c5e9fc54612808977ee8f548b2258d31';
+const DIFF = prContext().diff;
+const BUG = finding();
+const STYLE = finding({ id: 'DOCS-00c0ffee', priority: 'P3', category: 'docs', line: 1, title: 'add() has no JSDoc' });
+const OUTSIDE = finding({ id: 'BUG-0badf00d', file: 'src/other.js', line: 3, title: 'other.js ignores errors' });
+const HUMAN = threadFinding();
+
+let fake: FakeGitHub;
+let octokit: Octokit;
+let warnings: string[];
+beforeEach(() => {
+  warnings = [];
+});
+afterEach(() => fake?.close());
+
+async function setup(github: Partial<FakeGitHubOptions> = {}, over: Partial<InlineReviewSetup> = {}) {
+  fake = await startFakeGitHub({
+    ...REPO,
+    pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'feature/planted-bug', headSha: HEAD, diff: DIFF,
+      files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }] }],
+    ...github,
+  });
+  // Octokit without the action's pacing of writes a second apart (src/github/client.ts, tested in
+  // test/contract/graphql-pacing.test.ts): paced, the few writes of each test here took seconds.
+  octokit = getOctokit('t', { baseUrl: fake.url });
+  const io = { warning: (m: string) => warnings.push(m) } as unknown as ActionIO;
+  const reportCtx = { serverUrl: 'https://github.com', ...REPO, prNumber: 7, runUrl: null, maxRounds: 3,
+    mode: 'fix' as const, dryRun: false };
+  return createInlineReview({
+    enabled: true, octokit, repo: REPO, prNumber: 7, ownLogin: BOT,
+    publisher: createPublisher({ octokit, repo: REPO, prNumber: 7, dryRun: false, secrets: [], io }),
+    reportCtx, redact: (t) => t, log: () => undefined, warn: (l) => warnings.push(l), ...over,
+  });
+}
+
+/** The round's context as the loop reads it: the PR's threads fresh from GitHub. */
+async function context() {
+  return prContext({ threads: (await getReviewThreads(octokit, REPO, 7)).threads });
+}
+
+const round = (findings: Finding[], stuck: Finding[] = []) =>
+  reviewRecord({ findings, stuck, agents: [shopAgent({ name: 'reviewer-1' })] });
+const ours = () => fake.state.threads(7).filter((t) => t.comments[0]!.author === BOT);
+
+it('posts one COMMENT review with an inline comment per finding on the lines of the diff', async () => {
+  const inline = await setup();
+  await inline.review(round([BUG, STYLE, OUTSIDE, HUMAN]), await context());
+  const reviews = fake.state.reviews(7);
+  expect(reviews.map((r) => [r.user.login, r.state])).toEqual([[BOT, 'COMMENTED']]);
+  expect(reviews[0]!.body).toContain('review round 1: 2 finding(s) on the lines of this diff');
+  // The finding outside the diff and the human's thread get no inline comment.
+  expect(ours().map((t) => [t.path, t.line])).toEqual([['src/math.js', 2], ['src/math.js', 1]]);
+  expect(ours()[0]!.comments[0]!.body).toBe(renderInlineComment(BUG, 1));
+});
+
+it('does not comment again on a finding that has an open thread of ours, and links the report to it', async () => {
+  const inline = await setup();
+  await inline.review(round([BUG]), await context());
+  const ctx = await context();
+  const links = inline.openThreads(round([BUG, STYLE]), ctx);
+  expect(links.get(BUG.id)).toBe(
+    `https://github.com/octo-org/demo-repo/pull/7#discussion_r${ours()[0]!.comments[0]!.databaseId}`,
+  );
+  expect(links.has(STYLE.id)).toBe(false);
+  await inline.review(round([BUG]), ctx);
+  expect(fake.state.reviews(7)).toHaveLength(1);
+});
+
+it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason, stays open; said once', async () => {
+  const inline = await setup();
+  await inline.review(round([BUG, STYLE]), await context());
+  const rec = fixRecord({
+    outcome: 'pushed', commitSha: FIX_SHA, fixed: [{ findingId: BUG.id, description: 'fixed' }],
+    rejected: [{ findingId: STYLE.id, reason: 'Internal module; its callers are documented.' }],
+  });
+  await inline.afterFix(rec, [fingerprint(BUG), fingerprint(STYLE)]);
+  await inline.afterFix(rec, [fingerprint(BUG), fingerprint(STYLE)]);
+  const [bug, style] = ours();
+  expect(bug!.comments).toHaveLength(2);
+  expect(bug!.comments[1]!.body).toContain(`Fixed in [\`${FIX_SHA.slice(0, 7)}\`]`);
+  expect(bug!.isResolved).toBe(true);
+  expect(style!.comments.map((c) => c.body)).toEqual([
+    expect.anything(),
+    expect.stringContaining(
+      'Not fixed: the fixer rejected it. Its reason: Internal module; its callers are documented.',
+    ),
+  ]);
+  expect(style!.isResolved).toBe(false);
+});
+
+it('a fix that was not pushed neither answers nor resolves a thread', async () => {
+  const inline = await setup();
+  await inline.review(round([BUG]), await context());
+  await inline.afterFix(fixRecord({ outcome: 'verify-failed', fixed: [{ findingId: BUG.id, description: 'x' }] }),
+    [fingerprint(BUG)]);
+  expect(ours()[0]!.comments).toHaveLength(1);
+  expect(ours()[0]!.isResolved).toBe(false);
+});
+
+it("never touches a human's thread, even one that forges our marker and the finding's mark", async () => {
+  const inline = await setup();
+  const forged = fake.state.addThread(7, { path: 'src/math.js', line: 2,
+    comments: [{ body: renderInlineComment(BUG, 1), author: 'mallory' }] });
+  const ctx = await context();
+  // The forged thread does not count as ours: the finding is still commented.
+  await inline.review(round([BUG], [STYLE]), ctx);
+  expect(ours()).toHaveLength(1);
+  await inline.afterFix(fixRecord({ commitSha: FIX_SHA, fixed: [{ findingId: BUG.id, description: 'x' }] }),
+    [fingerprint(BUG)]);
+  expect(forged.comments).toHaveLength(1);
+  expect(forged.isResolved).toBe(false);
+});
+
+it('notes in our thread that a finding came back after a fix, once', async () => {
+  const inline = await setup();
+  await inline.review(round([BUG]), await context());
+  await inline.review(round([], [{ ...BUG, stuck: true }]), await context());
+  await inline.review(round([], [{ ...BUG, stuck: true }]), await context());
+  expect(ours()[0]!.comments.map((c) => c.body)).toEqual([
+    expect.anything(), expect.stringContaining('This came back after a fix in an earlier round.'),
+  ]);
+});
+
+it('a refused write warns with the permission it needs and stops the inline view for the run', async () => {
+  const inline = await setup({ tokenPermissions: { pull_requests: 'read' } });
+  await inline.review(round([BUG]), await context());
+  expect(warnings).toEqual([expect.stringContaining('it needs the workflow permission pull-requests: write')]);
+  const before = fake.writes().length;
+  await inline.review(round([STYLE]), await context());
+  await inline.afterFix(fixRecord({ commitSha: FIX_SHA, fixed: [{ findingId: BUG.id, description: 'x' }] }), []);
+  expect(fake.writes()).toHaveLength(before);
+});
+
+it('comments GitHub cannot place on its diff are in the report only, and the next round still posts', async () => {
+  const inline = await setup();
+  fake.failNext({ method: 'POST', path: /\/reviews$/, status: 422, body: { message: 'Unprocessable Entity' } });
+  await inline.review(round([BUG]), await context());
+  expect(warnings).toEqual([
+    'GitHub could not place the inline comments of round 1 on its diff; they are in the report only',
+  ]);
+  await inline.review(round([BUG]), await context());
+  expect(fake.state.reviews(7)).toHaveLength(1);
+});
+
+const DRY_RUN = { serverUrl: 'https://github.com', ...REPO, prNumber: 7, runUrl: null, maxRounds: 3,
+  mode: 'fix' as const, dryRun: true };
+
+it.each([['disabled', { enabled: false }], ['on a dry run', { reportCtx: DRY_RUN }]])(
+  'posts nothing when %s',
+  async (_name, over) => {
+    const inline = await setup({}, over);
+    await inline.review(round([BUG]), await context());
+    expect(fake.writes()).toEqual([]);
+  },
+);
