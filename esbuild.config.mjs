@@ -1,17 +1,24 @@
 // Bundles src/main.ts into the committed dist/ that action.yml runs (dist/index.js).
 // - dist/main.js: the action, minified (names kept: error and class names stay readable, and
 //   code that reads a function's or class's name keeps working) with an external source map;
+// - dist/chunk-*.js: code reached only through a dynamic import(), split off so that the start of
+//   every run neither reads nor parses it: the Actions cache client and its Azure blob client
+//   (agents/install-cache.ts), loaded only when a CLI has to be installed. Modules that both
+//   sides use sit in a shared chunk that main.js imports at start. The chunks lie beside main.js,
+//   so paths relative to import.meta.url (prompts/) are the same from every file;
 // - dist/index.js: a few lines that turn source maps on and then load dist/main.js, so a stack
 //   trace in a run's log names src/*.ts files and lines, not positions in a minified line.
-// ESM output needs a require shim: bundled CommonJS dependencies (tunnel, via
+// ESM output needs a require shim (in every file: a chunk is a module of its own): bundled CommonJS dependencies (tunnel, via
 // @actions/http-client) call require() on node builtins at run time.
 import { build } from 'esbuild';
 import { rm, writeFile } from 'node:fs/promises';
 
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   bundle: true,
   platform: 'node',
   target: 'node20',

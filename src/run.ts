@@ -246,6 +246,7 @@ function agentSettings(config: ResolvedConfig): Omit<RunAgentsSetup, 'env' | 'se
     ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
     agentConfig: config.agentConfig,
     agentVersions: config.agentVersions,
+    cacheClis: config.cacheClis,
     agentEnvNames: config.agentEnv,
     verifyEnvNames: config.verifyEnv,
   };

@@ -6,6 +6,7 @@ import { CLI_KINDS, type CliKind } from './cli-versions.js';
 import { createCodexAdapter } from './codex.js';
 import { createGeminiAdapter } from './gemini.js';
 import { ensureCli } from './install.js';
+import type { InstallCache } from './install-cache.js';
 import { createOpencodeAdapter } from './opencode.js';
 import type { AgentAdapter, AgentKind } from './types.js';
 import { agentEnv } from './env.js';
@@ -24,6 +25,8 @@ export interface CliAdapterSetup {
   agentConfig: Record<string, Record<string, unknown>>;
   agentVersions: Partial<Record<AgentKind, string>>;
   toolCacheDir: string;
+  /** Where installs are kept between runs; none: every missing CLI is installed with npm. */
+  installCache?: InstallCache;
   baseEnv: NodeJS.ProcessEnv;
   secretValues: string[];
   log: (line: string) => void;
@@ -39,6 +42,7 @@ export async function buildCliAdapters(setup: CliAdapterSetup): Promise<Partial<
     const version = setup.agentVersions[kind];
     const binPath = await ensureCli(kind, {
       toolCacheDir: setup.toolCacheDir,
+      ...(setup.installCache ? { cache: setup.installCache } : {}),
       log: setup.log,
       ...(version ? { version } : {}),
       searchPath: setup.baseEnv.PATH ?? '',

@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { buildCliAdapters } from './cli-adapters.js';
 import { agentEnv } from './env.js';
 import { agentAllowlist, commandAllowlist } from './env-allowlist.js';
+import { actionsInstallCache } from './install-cache.js';
 import { createRegistry, type AgentRegistry } from './registry.js';
 import type { AgentAdapter, AgentKind } from './types.js';
 
@@ -17,6 +18,8 @@ export interface RunAgentsSetup {
   agentCommand?: string;
   agentConfig: Record<string, Record<string, unknown>>;
   agentVersions: Partial<Record<AgentKind, string>>;
+  /** The cache-clis input: keep installed CLIs in the Actions cache between runs. */
+  cacheClis: boolean;
   /** The agent-env input: extra variable names every agent may see. */
   agentEnvNames: readonly string[];
   /** The verify-env input: the only secrets verify commands and hooks get. */
@@ -43,6 +46,7 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
       kinds: s.kinds,
       agentConfig: s.agentConfig,
       agentVersions: s.agentVersions,
+      ...(s.cacheClis ? { installCache: actionsInstallCache(s.env, s.log) } : {}),
       toolCacheDir: path.join(s.env.RUNNER_TOOL_CACHE || s.env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-clis'),
       baseEnv: s.env,
       secretValues: s.secrets,

@@ -1,10 +1,11 @@
 // Makes an agent CLI available: the one on PATH when there is one, else the
 // pinned (or user-chosen) npm version installed into the runner's tool cache.
-import { access, constants, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CLI_PACKAGES } from './cli-versions.js';
 import type { CliKind } from './cli-versions.js';
 import { agentEnv } from './env.js';
+import { foreignEntry, installCacheKey, type InstallCache } from './install-cache.js';
 import { runProcess } from '../process/process.js';
 
 export interface EnsureCliOptions {
@@ -15,6 +16,8 @@ export interface EnsureCliOptions {
   log?: (line: string) => void;
   /** PATH to search first; default process.env.PATH. '' skips the search. */
   searchPath?: string;
+  /** Where finished installs are kept between runs (the Actions cache); none: npm every time. */
+  cache?: InstallCache;
 }
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
@@ -37,8 +40,71 @@ export async function ensureCli(kind: CliKind, opts: EnsureCliOptions): Promise<
     log(`${kind}: using ${pkg}@${version} from the tool cache (${cached})`);
     return cached;
   }
-  log(`${kind}: not on PATH; installing ${pkg}@${version} with npm into ${prefix}`);
-  return installCli(kind, version, prefix);
+  const key = opts.cache ? installCacheKey(kind, version) : null;
+  if (opts.cache && !key) log(`${kind}: ${version} is not an exact version; the cache keeps exact versions only`);
+  if (!opts.cache || !key) {
+    log(`${kind}: not on PATH; installing ${pkg}@${version} with npm into ${prefix}`);
+    return installCli(kind, version, prefix);
+  }
+  const restored = await restoreCli(kind, version, prefix, opts.cache, key, log);
+  return restored ?? installAndSave(kind, version, prefix, opts.cache, key, log);
+}
+
+/**
+ * The folder an install passes through on its way between the cache and `prefix`. The cache
+ * client files an entry under the path it was saved from, so this path is the same in every run;
+ * `prefix` only ever receives a checked install, whole, by a rename.
+ */
+function transferFolder(prefix: string): string {
+  return path.join(path.dirname(prefix), 'transfer', path.basename(prefix));
+}
+
+/** The executable of a checked install restored from the cache into `prefix`, or null. */
+async function restoreCli(kind: CliKind, version: string, prefix: string, cache: InstallCache, key: string,
+  log: (line: string) => void): Promise<string | null> {
+  const transfer = transferFolder(prefix);
+  await rm(transfer, { recursive: true, force: true });
+  await mkdir(path.dirname(transfer), { recursive: true });
+  if (!(await cache.restore(key, transfer))) {
+    await rm(transfer, { recursive: true, force: true }); // a restore that broke off may leave a part
+    return null;
+  }
+  // What the cache holds is only trusted as a whole install of this version, kept as npm leaves one.
+  const unfit = (await installedBin(kind, transfer, version)) ? await foreignEntry(transfer).catch(String)
+    : `no runnable ${CLI_PACKAGES[kind].pkg}@${version} in it`;
+  if (unfit) {
+    log(`${kind}: the cache entry ${key} is not used (${unfit}); installing with npm`);
+    await rm(transfer, { recursive: true, force: true });
+    return null;
+  }
+  await moveInto(transfer, prefix);
+  const bin = await installedBin(kind, prefix, version);
+  if (bin) log(`${kind}: using ${CLI_PACKAGES[kind].pkg}@${version} restored from the cache (${bin})`);
+  return bin;
+}
+
+/** npm install, then the cache entry saved before anything else can run the CLI or write its files. */
+async function installAndSave(kind: CliKind, version: string, prefix: string, cache: InstallCache, key: string,
+  log: (line: string) => void): Promise<string> {
+  const transfer = transferFolder(prefix);
+  await rm(transfer, { recursive: true, force: true });
+  await mkdir(path.dirname(transfer), { recursive: true });
+  log(`${kind}: not on PATH; installing ${CLI_PACKAGES[kind].pkg}@${version} with npm into ${prefix}`);
+  await installCli(kind, version, transfer);
+  await cache.save(key, transfer);
+  await moveInto(transfer, prefix);
+  const bin = await installedBin(kind, prefix, version);
+  if (!bin) throw new Error(`installed ${CLI_PACKAGES[kind].pkg}@${version}, but found no runnable CLI in ${prefix}`);
+  return bin;
+}
+
+/** Renames `from` to `to`; when another process put an install at `to` first, `from` is dropped. */
+async function moveInto(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch {
+    await rm(from, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -47,6 +47,7 @@ describe('parseInputs', () => {
       allowedBots: [],
       dispatchWorkflows: [],
       allowForkFixes: false,
+      cacheClis: true,
       isolation: 'auto',
       verifyEnv: [],
       agentEnv: [],
