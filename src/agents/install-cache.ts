@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { CliKind } from './cli-versions.js';
 
 /** Part of every key: a change to what is saved, or to how, starts new entries instead of reading old ones. */
-export const CACHE_KEY_FORMAT = 'v1';
+const CACHE_KEY_FORMAT = 'v1';
 
 /** Where installs are kept and found again; both operations are best-effort and never throw. */
 export interface InstallCache {
@@ -33,7 +33,7 @@ export function installCacheKey(kind: CliKind, version: string, platform = proce
  * results service of the v2 API, or the older cache URL) and the job's runtime token. A local run
  * has none of them.
  */
-export function cacheServiceMissing(env: NodeJS.ProcessEnv): string | null {
+function cacheServiceMissing(env: NodeJS.ProcessEnv): string | null {
   if (!env.ACTIONS_RUNTIME_TOKEN) return 'ACTIONS_RUNTIME_TOKEN is not set';
   const url = env.ACTIONS_CACHE_SERVICE_V2 ? env.ACTIONS_RESULTS_URL : env.ACTIONS_CACHE_URL || env.ACTIONS_RESULTS_URL;
   return url ? null : 'no cache service URL is set (ACTIONS_RESULTS_URL / ACTIONS_CACHE_URL)';
