@@ -44,7 +44,7 @@ it('installs Claude Code once, saves it, and restores it in the next run without
   // The action's npm runs under the world's HOME and Node: it gets this machine's CA file the way
   // the suite's own npm reads it (a global npmrc), so it reaches the registry as the suite does.
   const cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
-  const npmCa = cafile && cafile !== 'null' ? { npm_config_cafile: cafile } : {};
+  const npmCa: Record<string, string> = cafile && cafile !== 'null' ? { npm_config_cafile: cafile } : {};
   const first = await world.run({
     inputs, extraEnv: { ...env, ...cache.env, ...npmCa, RUNNER_TOOL_CACHE: freshRunner() },
   });
