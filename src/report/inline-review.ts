@@ -7,20 +7,19 @@
 // a refused or failed write costs the inline view, not the run.
 import type { FixRoundRecord } from '../domain/fix.js';
 import type { Octokit } from '../github/client.js';
-import { commentRange, diffLines } from '../github/diff-lines.js';
+import { diffLines } from '../github/diff-lines.js';
 import { failureText, writeRefusal } from '../github/read-only-token.js';
-import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineComment } from '../github/review-api.js';
+import { isUnplaceable, postReview, replyInThread, resolveThread } from '../github/review-api.js';
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../domain/pull-request.js';
-import { locationsOf } from '../review/finding-places.js';
 import { openThreadFor, ownThreads, threadsFor, type OwnThread } from '../review/own-threads.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
-import { renderInlineComment } from './inline-comment.js';
+import { inlineComments, placeInline } from './inline-places.js';
 import { MARKER } from '../domain/marker.js';
 import type { Publisher } from './publish.js';
-import { LOUD, selectInline, type HeldBack, type InlineQuiet } from './inline-selection.js';
+import { LOUD, type HeldBack, type InlineQuiet } from './inline-selection.js';
 import { capLength } from '../security/sanitize.js';
 
 export interface InlineReviewSetup {
@@ -99,16 +98,8 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
   const plan = (rec: ReviewRoundRecord, ctx: PrContext) => {
     const own = ownThreads(ctx.threads, s.ownLogin);
     const lines = diffLines(ctx.diff);
-    // A finding with several places gets a comment on each place in the diff, and counts once.
-    const placed = rec.findings.flatMap((f) => {
-      if (f.source.type !== 'agent' || openThreadFor(own, f)) return [];
-      const spots = locationsOf(f).flatMap((place) => {
-        const range = commentRange(lines, place.file, place.line, place.endLine);
-        return range ? [{ place, range }] : [];
-      });
-      return spots.length ? [{ ...f, spots }] : [];
-    });
-    return { own, ...selectInline(placed, s.quiet ?? LOUD) };
+    const withoutThread = rec.findings.filter((f) => f.source.type === 'agent' && !openThreadFor(own, f));
+    return { own, ...placeInline(withoutThread, lines, s.quiet ?? LOUD) };
   };
 
   const reply = async (t: OwnThread, text: string): Promise<boolean> => {
@@ -179,17 +170,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         if (!active()) return;
       }
       const reviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
-      const comments: InlineComment[] = [];
-      for (const { spots, ...f } of chosen) {
-        for (const { place, range } of spots) {
-          // A replacement for a range that could not be kept whole would replace the wrong lines.
-          const whole = (range.start === null) === !(place.endLine && place.endLine > (place.line ?? 0));
-          const replacement = whole ? place.replacement : null;
-          const shown = { ...f, file: place.file, line: place.line, endLine: place.endLine, replacement };
-          const text = body(renderInlineComment(shown, reviewers));
-          comments.push({ path: place.file!, line: range.line, startLine: range.start, body: text });
-        }
-      }
+      const comments = inlineComments(chosen, reviewers, body);
       if (comments.length === 0) return;
       const spread = comments.length > chosen.length ? ` (${comments.length} comments)` : '';
       const summary = `**pr-review-loop** · review round ${rec.round}: ${chosen.length} finding(s)${spread} on the ` +
