@@ -1,6 +1,7 @@
 // Grouping speed: 500 mixed findings from 5 reviewers, and 5 reviewers × the same 1,000 distinct
 // findings, all in one file, half of them without a line (those must be compared with every group
-// of the file; target ≤ 200 ms). BENCH_ONLY=grouping runs just this part.
+// of the file; target ≤ 200 ms), and that panel with findings of several places. BENCH_ONLY=grouping
+// runs just this part.
 import { performance } from 'node:perf_hooks';
 import { groupFindings, normalizeFinding } from '../src/review/findings.js';
 
@@ -40,5 +41,12 @@ export function groupingBenchRows(): [string, string, string][] {
   }));
   const oneFileMs = median(5, () => groupFindings(oneFile.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`))));
   rows.push(['group 5 × 1,000 findings in one file', ms(oneFileMs), 'median of 5; target ≤ 200 ms']);
+
+  // The same panel where the first reviewer names each problem at three places (two more files).
+  const spread = oneFile.map((f, j) => (j % 5 || f.line === null ? f : {
+    ...f, locations: [f, { ...f, file: 'src/copy-1.ts' }, { ...f, file: 'src/copy-2.ts' }],
+  }));
+  const spreadMs = median(5, () => groupFindings(spread.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`))));
+  rows.push(['the same, reviewer 1 naming 3 places each', ms(spreadMs), 'median of 5']);
   return rows;
 }

@@ -77,9 +77,12 @@ export function groupFindings(findings: Finding[]): Finding[] {
   };
   /** The first group that matches each place of `f`, each group once, oldest first. */
   const matching = (f: Finding): Finding[] => {
-    const views = hasSeveralPlaces(f) ? f.locations!.map((p) => atPlace(f, p)) : [f];
+    if (!hasSeveralPlaces(f)) {
+      const g = index.candidates(f).find((c) => joins(c, f));
+      return g ? [g] : [];
+    }
     const found = new Set<Finding>();
-    for (const view of views) {
+    for (const view of f.locations!.map((p) => atPlace(f, p))) {
       const g = index.candidates(view).find((c) => joins(c, view));
       if (g) found.add(g);
     }

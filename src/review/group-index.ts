@@ -9,7 +9,7 @@
 // at each, and its candidates are those of any of its places. Groups come back in the order they
 // were created, so "the first group that matches" is what a full scan would find; a group merged
 // into another (a finding with several places can join groups that were apart) answers as it.
-import { placesOf, type Place } from './places.js';
+import { hasSeveralPlaces, placesOf, type Place } from './places.js';
 import { LINE_WINDOW, type Comparable } from './similarity.js';
 
 /** Groups by the words of some of their members' titles; a title without words under ''. */
@@ -54,7 +54,8 @@ export class GroupIndex<G> {
   add(group: G, member: Comparable): void {
     if (!this.orderOf.has(group)) this.orderOf.set(group, this.orderOf.size);
     const words = this.words(member.title);
-    for (const place of placesOf(member)) this.addPlace(group, place, words);
+    if (!hasSeveralPlaces(member)) this.addPlace(group, member, words);
+    else for (const place of placesOf(member)) this.addPlace(group, place, words);
   }
 
   /** From now on `from` is part of `into`: it answers as `into`, which keeps its own place in the order. */
@@ -66,7 +67,8 @@ export class GroupIndex<G> {
   candidates(f: Comparable): G[] {
     const found = new Set<G>();
     const words = this.words(f.title);
-    for (const place of placesOf(f)) this.collect(place, words, found);
+    if (!hasSeveralPlaces(f)) this.collect(f, words, found);
+    else for (const place of placesOf(f)) this.collect(place, words, found);
     const groups = this.mergedInto.size ? new Set([...found].map((g) => this.root(g))) : found;
     return [...groups].sort((a, b) => this.orderOf.get(a)! - this.orderOf.get(b)!);
   }
