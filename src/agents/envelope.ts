@@ -68,7 +68,6 @@ const locationSchema = z.object({
   endLine: z.number().int().nullable().optional(),
   replacement: capped(MAX_TEXT_CHARS).nullable().optional(),
 });
-export type RawLocation = z.infer<typeof locationSchema>;
 
 // A1. Agents may omit optional prose; ids are recomputed by the action, so the
 // agent-provided id is advisory only.

@@ -98,7 +98,7 @@ export function placesLink(
   return places.length > 1 ? NOTE.places(places.map(one).join(', '), places.length) : one(places[0]!);
 }
 
-export function runLink(url: string | null, label: string): string | null {
+function runLink(url: string | null, label: string): string | null {
   return url ? `[${label}](${url})` : null;
 }
 

@@ -9,7 +9,7 @@ import type { Finding, FindingLocation } from '../domain/findings.js';
 import { renderInlineComment } from './inline-comment.js';
 import { selectInline, type HeldBack, type InlineQuiet } from './inline-selection.js';
 
-export interface Spot {
+interface Spot {
   place: FindingLocation;
   range: { start: number | null; line: number };
 }
