@@ -12,12 +12,12 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { sanitize } from '../src/security/sanitize.js';
 import { composeComment } from '../src/report/state.js';
-import { groupFindings, normalizeFinding } from '../src/review/findings.js';
 import { stripHidden } from '../src/security/untrusted.js';
 import { generatedFiles } from '../test/fakes/git-sandbox.js';
 import { actionNode } from '../test/e2e/action-node.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
+import { groupingBenchRows } from './bench-grouping.js';
 import { sandboxBenchRows } from './bench-sandbox.js';
 import { tokenBenchRows } from './bench-tokens.js';
 
@@ -26,6 +26,11 @@ const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 // Issue 10: tokens of a two-round loop with the real CLIs, before and after; a half budget.
 // BENCH_ONLY=tokens runs just this part.
+if (process.env.BENCH_ONLY === 'grouping') {
+  rows.push(...groupingBenchRows());
+  printRows();
+  process.exit(0);
+}
 if (process.env.BENCH_ONLY === 'sandbox') {
   rows.push(...(await sandboxBenchRows()));
   printRows();
@@ -77,36 +82,7 @@ const fitted = composeComment('## report', {
 });
 rows.push(['fit a hostile hidden state (10,000 fixes)', ms(performance.now() - t), `${fitted.length} chars`]);
 
-const raw = Array.from({ length: 500 }, (_, i) => ({
-  priority: (['P0', 'P1', 'P2', 'P3'] as const)[i % 4]!,
-  category: ['security', 'quality', 'performance'][i % 3]!,
-  file: `src/file-${i % 25}.ts`,
-  line: (i * 7) % 300,
-  title: `Problem number ${i % 60} in handler`,
-  description: '',
-}));
-t = performance.now();
-const grouped = groupFindings(raw.map((f, i) => normalizeFinding(f, `reviewer-${(i % 5) + 1}`)));
-rows.push(['group 500 findings from 5 reviewers', ms(performance.now() - t), `${grouped.length} groups`]);
-
-// Issue 8, part 4: 5 reviewers × the same 1,000 distinct findings, all in one file, half of
-// them without a line (those must be compared with every group of the file). Target ≤ 200 ms.
-const oneFile = Array.from({ length: 5000 }, (_, i) => ({
-  priority: (['P0', 'P1', 'P2', 'P3'] as const)[i % 4]!,
-  category: ['security', 'quality', 'performance'][i % 3]!,
-  file: 'src/huge.ts',
-  line: i % 2 ? null : (i % 1000) * 5 + 1,
-  title: [0, 1, 2, 3].map((k) => `w${((i % 1000) * 7919 + k * 104729) % 997}`).join(' '),
-  description: '',
-}));
-const samples: number[] = [];
-for (let i = 0; i < 5; i++) {
-  t = performance.now();
-  groupFindings(oneFile.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`)));
-  samples.push(performance.now() - t);
-}
-samples.sort((a, b) => a - b);
-rows.push(['group 5 × 1,000 findings in one file', ms(samples[2]!), 'median of 5; target ≤ 200 ms']);
+rows.push(...groupingBenchRows());
 
 // Untrusted text is cleaned in linear time: 1 MB of each worst input found (64 KB of the first took
 // 1.1 s when the cleaning backtracked). Median of 3 per input; the slowest input is the row.

@@ -23,6 +23,8 @@ export const MAX_TEXT_CHARS = 20_000;
 export const MAX_REPORT_CHARS = 100_000;
 /** Findings (or pending issues) per answer. */
 export const MAX_FINDINGS = 200;
+/** Places of one finding (one problem repeated in several spots); past it, the first ones are kept. */
+export const MAX_LOCATIONS = 20;
 /** Any other list: fixed and rejected issues, commits, requested changes, reviewers. */
 export const MAX_LIST_ITEMS = 200;
 
@@ -59,6 +61,14 @@ const issueCountsSchema = z.object({
   p3_suggestion: z.number().int().nonnegative(),
 });
 
+/** One place of a finding: the same problem at another file or line, with its own replacement. */
+const locationSchema = z.object({
+  file: capped(MAX_PATH_CHARS).nullable(),
+  line: z.number().int().nullable().optional(),
+  endLine: z.number().int().nullable().optional(),
+  replacement: capped(MAX_TEXT_CHARS).nullable().optional(),
+});
+
 // A1. Agents may omit optional prose; ids are recomputed by the action, so the
 // agent-provided id is advisory only.
 export const findingSchema = z.object({
@@ -74,6 +84,11 @@ export const findingSchema = z.object({
   suggestion: capped(MAX_TEXT_CHARS).nullable().optional(),
   /** The exact new text of lines line..endLine (a committable suggestion); additive. */
   replacement: capped(MAX_TEXT_CHARS).nullable().optional(),
+  /**
+   * Every place of one problem found in several spots. The top-level place, when it names a file,
+   * is the first; without one, the first location is (review/finding-places.ts).
+   */
+  locations: z.array(locationSchema).transform((xs) => xs.slice(0, MAX_LOCATIONS)).nullable().optional(),
   source: z
     .object({
       type: z.enum(['agent', 'human']).default('agent'),

@@ -16,6 +16,11 @@ export interface Finding {
   suggestion: string | null;
   /** The exact new text of lines line..endLine, when the reviewer gave one: a suggestion block. */
   replacement?: string | null;
+  /**
+   * Every place of a problem found in several spots, the first being file/line above; absent when
+   * the finding has one place (review/finding-places.ts).
+   */
+  locations?: FindingLocation[];
   source: { type: 'agent' | 'human'; name: string; reviewId: string | null };
   /** Reviewers (role instance names) that reported this problem. */
   reportedBy: string[];
@@ -25,6 +30,14 @@ export interface Finding {
   members?: FindingMember[];
   /** The other members' ids: a fixer or a later round that names one of them means this finding. */
   aliases?: string[];
+}
+
+/** One place of a finding, with the exact new text of its lines when the reviewer gave one. */
+export interface FindingLocation {
+  file: string | null;
+  line: number | null;
+  endLine: number | null;
+  replacement: string | null;
 }
 
 /** One reviewer's report of a problem a grouped finding stands for, in its own words. */
@@ -37,6 +50,8 @@ export interface FindingMember {
   line: number | null;
   title: string;
   description: string;
+  /** Its places, when it named several. */
+  locations?: { file: string | null; line: number | null }[];
 }
 
 type DismissedVia = 'command' | 'resolved';

@@ -2,6 +2,7 @@
 // descriptions, error messages, file names) only enters a report through inline(),
 // block(), code() or fenced(), which keep it from breaking the report's structure, pinging
 // people, showing images or links, or posing as the report's own verdict.
+import { placesOf, type Place } from '../review/places.js';
 import { cleanText, neutraliseBlock, neutraliseInline } from '../security/neutralise.js';
 import { redactDiffs } from '../security/sanitize.js';
 import { NOTE } from './wording.js';
@@ -85,6 +86,16 @@ export function locationLink(ctx: ReportContext, sha: string, file: string | nul
   if (!file) return NOTE.noLocation;
   const label = line !== null && line > 0 ? `${file}:${line}` : file;
   return `[${code(label)}](${blobUrl(ctx, sha, file, line)})`;
+}
+
+/** Every place of a finding: its one place, or each of the several it names, linked at `sha` (or named). */
+export function placesLink(
+  ctx: ReportContext, sha: string | null,
+  f: { file: string | null; line: number | null; locations?: readonly Place[] | null },
+): string {
+  const places = placesOf(f);
+  const one = (p: Place) => (sha ? locationLink(ctx, sha, p.file, p.line) : p.file ? code(p.file) : NOTE.noLocation);
+  return places.length > 1 ? NOTE.places(places.map(one).join(', '), places.length) : one(places[0]!);
 }
 
 function runLink(url: string | null, label: string): string | null {

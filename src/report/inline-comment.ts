@@ -1,6 +1,7 @@
 // One finding as an inline review comment: priority, title, description, how many
-// reviewers agreed, a committable suggestion when the reviewer gave the exact new lines, and
-// the hidden marks by which a later round or run finds the thread again (review/own-threads.ts).
+// reviewers agreed, its other places when it has several, a committable suggestion when the
+// reviewer gave the exact new lines, and the hidden marks by which a later round or run finds the
+// thread again (review/own-threads.ts).
 // Agent text goes through the same neutraliser as every report.
 import type { Finding } from '../domain/findings.js';
 import { block, code, fenced, inline } from './format.js';
@@ -16,6 +17,11 @@ export function renderInlineComment(f: Finding, reviewers: number): string {
   // for them, as only a mark at the very start is read back.
   const parts = [`${MARKER}\n${findingMark(f)}\n**${inline(f.title, 200)}**`, meta];
   if (f.description.trim()) parts.push(block(f.description));
+  const elsewhere = (f.locations ?? []).filter((p) => p.file !== f.file || p.line !== f.line);
+  if (elsewhere.length > 0) {
+    const where = elsewhere.map((p) => code(p.line ? `${p.file ?? ''}:${p.line}` : p.file ?? ''));
+    parts.push(`The same problem is also at ${where.join(', ')}.`);
+  }
   if (f.replacement !== undefined && f.replacement !== null) {
     // The replacement is code for the lines of this comment: GitHub applies the block's lines as they are.
     parts.push(`Suggested change:\n\n${fenced(f.replacement, 'suggestion')}`);

@@ -7,19 +7,19 @@
 // a refused or failed write costs the inline view, not the run.
 import type { FixRoundRecord } from '../domain/fix.js';
 import type { Octokit } from '../github/client.js';
-import { commentRange, diffLines } from '../github/diff-lines.js';
+import { diffLines } from '../github/diff-lines.js';
 import { failureText, writeRefusal } from '../github/read-only-token.js';
-import { isUnplaceable, postReview, replyInThread, resolveThread, type InlineComment } from '../github/review-api.js';
+import { isUnplaceable, postReview, replyInThread, resolveThread } from '../github/review-api.js';
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../domain/pull-request.js';
-import { openThreadFor, ownThreads, threadFor, type OwnThread } from '../review/own-threads.js';
+import { openThreadFor, ownThreads, threadsFor, type OwnThread } from '../review/own-threads.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
-import { renderInlineComment } from './inline-comment.js';
+import { inlineComments, placeInline } from './inline-places.js';
 import { MARKER } from '../domain/marker.js';
 import type { Publisher } from './publish.js';
-import { LOUD, selectInline, type HeldBack, type InlineQuiet } from './inline-selection.js';
+import { LOUD, type HeldBack, type InlineQuiet } from './inline-selection.js';
 import { capLength } from '../security/sanitize.js';
 
 export interface InlineReviewSetup {
@@ -98,12 +98,8 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
   const plan = (rec: ReviewRoundRecord, ctx: PrContext) => {
     const own = ownThreads(ctx.threads, s.ownLogin);
     const lines = diffLines(ctx.diff);
-    const placed = rec.findings.flatMap((f) => {
-      if (f.source.type !== 'agent' || openThreadFor(own, f)) return [];
-      const range = commentRange(lines, f.file, f.line, f.endLine ?? null);
-      return range ? [{ ...f, range }] : [];
-    });
-    return { own, ...selectInline(placed, s.quiet ?? LOUD) };
+    const withoutThread = rec.findings.filter((f) => f.source.type === 'agent' && !openThreadFor(own, f));
+    return { own, ...placeInline(withoutThread, lines, s.quiet ?? LOUD) };
   };
 
   const reply = async (t: OwnThread, text: string): Promise<boolean> => {
@@ -164,8 +160,9 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       const { own, chosen } = plan(rec, ctx);
       try {
         for (const f of rec.stuck) {
-          const t = threadFor(own, f);
-          if (t && (await reply(t, STUCK_NOTE))) s.log(`noted in its thread that ${f.id} came back`);
+          for (const t of threadsFor(own, f)) {
+            if (await reply(t, STUCK_NOTE)) s.log(`noted in its thread that ${f.id} came back`);
+          }
         }
         await answerDismissals(rec, own);
       } catch (e) {
@@ -173,17 +170,11 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         if (!active()) return;
       }
       const reviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
-      const comments: InlineComment[] = [];
-      for (const { range, ...f } of chosen) {
-        // A replacement for a range that could not be kept whole would replace the wrong lines.
-        const whole = (range.start === null) === !(f.endLine && f.endLine > (f.line ?? 0));
-        const shown = whole ? f : { ...f, replacement: null };
-        const text = body(renderInlineComment(shown, reviewers));
-        comments.push({ path: f.file!, line: range.line, startLine: range.start, body: text });
-      }
+      const comments = inlineComments(chosen, reviewers, body);
       if (comments.length === 0) return;
-      const summary = `**pr-review-loop** · review round ${rec.round}: ${comments.length} finding(s) on the lines ` +
-        `of this diff. The round's report comment lists every finding.\n\n${MARKER}`;
+      const spread = comments.length > chosen.length ? ` (${comments.length} comments)` : '';
+      const summary = `**pr-review-loop** · review round ${rec.round}: ${chosen.length} finding(s)${spread} on the ` +
+        `lines of this diff. The round's report comment lists every finding.\n\n${MARKER}`;
       try {
         const posted = await postReview(octokit, repo, prNumber, { commitId: rec.headSha, body: summary, comments });
         s.log(`posted the inline review of round ${rec.round} (${comments.length} comment(s)): ${posted.htmlUrl}`);
@@ -203,16 +194,15 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       try {
         // Fresh: the threads this round's review started are not in the round's context.
         const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
-        for (const { findingId } of pushed) {
-          const t = threadFor(own, fingerprint(findingId));
-          if (!t || t.isResolved) continue;
+        // A finding with several places has a thread on each.
+        for (const { findingId } of pushed) for (const t of threadsFor(own, fingerprint(findingId))) {
+          if (t.isResolved) continue;
           await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
           await resolve(t, `${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
         }
         for (const { findingId, reason } of rec.rejected) {
-          const t = threadFor(own, fingerprint(findingId));
           const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
-          if (t && !t.isResolved) await reply(t, why);
+          for (const t of threadsFor(own, fingerprint(findingId))) if (!t.isResolved) await reply(t, why);
         }
       } catch (e) {
         failed(e, 'reply in the review threads');

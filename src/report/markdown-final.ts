@@ -5,7 +5,7 @@ import type { FixRoundRecord } from '../domain/fix.js';
 import type { Spending } from '../budget/budget.js';
 import { spendingSection } from './markdown-spending.js';
 import type { ReportContext } from './format.js';
-import { block, code, commitLink, dash, fenced, footer, inline, locationLink, shortSha, table } from './format.js';
+import { block, code, commitLink, dash, fenced, footer, inline, placesLink, shortSha, table } from './format.js';
 import { CONSENSUS_LABEL, FINAL_STATUS_LABEL, NOTE, SECTION, TITLE } from './wording.js';
 
 export function renderFailureReport(message: string, ctx: ReportContext): string {
@@ -83,7 +83,7 @@ function findingList(findings: Finding[], sha: string | null, ctx: ReportContext
   const sorted = [...findings].sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority));
   return sorted
     .map((f) => {
-      const where = sha ? locationLink(ctx, sha, f.file, f.line) : f.file ? code(f.file) : NOTE.noLocation;
+      const where = placesLink(ctx, sha, f);
       const human = f.source.type === 'human' ? ` · ${NOTE.humanThread}` : '';
       return `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${where}${human}`;
     })

@@ -7,7 +7,7 @@ import { agentsTable } from './agents-table.js';
 import { ciSection } from './markdown-ci.js';
 import { dismissedSection } from './markdown-dismissed.js';
 import { outsidersSection } from './markdown-outsiders.js';
-import { block, code, commitLink, footer, inline, locationLink, table } from './format.js';
+import { block, code, commitLink, footer, inline, placesLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
 
 // Prose longer than this goes into a collapsed <details>.
@@ -83,7 +83,7 @@ function renderFinding(f: Finding, sha: string, okReviewers: number, ctx: Report
   const total = Math.max(okReviewers, f.reportedBy.length, 1);
   const who = f.reportedBy.length > 0 ? ` (${f.reportedBy.map((n) => inline(n, 40)).join(', ')})` : '';
   const meta = [
-    locationLink(ctx, sha, f.file, f.line),
+    placesLink(ctx, sha, f),
     `${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'}${who}`,
     `category ${inline(f.category, 40)}`,
     ...(thread ? [`[on the diff](${thread})`] : []),
@@ -98,7 +98,7 @@ function renderFinding(f: Finding, sha: string, okReviewers: number, ctx: Report
 /** Every reviewer's own words for a grouped finding, one click away. */
 function membersDetails(f: Finding, sha: string, ctx: ReportContext): string {
   const members = (f.members ?? []).map((m) => {
-    const where = locationLink(ctx, sha, m.file, m.line);
+    const where = placesLink(ctx, sha, m);
     const head = `**${inline(m.reviewer, 40)}** · ${m.priority} · ${code(m.id)} · ${where}`;
     const text = `${head}<br>\n${inline(m.title, 200)}`;
     return m.description.trim() ? `${text}\n\n${block(clip(m.description))}` : text;
@@ -119,7 +119,7 @@ function prose(label: string, text: string): string {
 
 function shortList(findings: Finding[], sha: string, ctx: ReportContext): string {
   return findings
-    .map((f) => `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${locationLink(ctx, sha, f.file, f.line)}`)
+    .map((f) => `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${placesLink(ctx, sha, f)}`)
     .join('\n');
 }
 

@@ -118,6 +118,7 @@ export const NOTE = {
     `**Changes requested by:** ${who}. ` +
     'A change request from the repository\'s people keeps the consensus at "request changes" or worse.',
   noLocation: 'no specific location',
+  places: (links: string, n: number) => `${n} places: ${links}`,
   none: 'None.',
   noRounds: 'No review round ran.',
   noFix: 'no fix',

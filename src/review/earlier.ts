@@ -3,6 +3,7 @@
 // raise again what the fixer rejected with a reason unless they disagree with it. Pure.
 import type { FixRoundRecord } from '../domain/fix.js';
 import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
+import { hasSeveralPlaces } from './places.js';
 
 type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
 
@@ -13,6 +14,8 @@ export interface EarlierFinding {
   file: string | null;
   line: number | null;
   title: string;
+  /** Every place, when it had several (the first is file/line above). */
+  locations?: { file: string | null; line: number | null }[];
   fate: Fate;
   /** The commit that fixed it (fate `fixed`). */
   fixedIn?: string;
@@ -27,7 +30,9 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
   const rejected = new Map((fix?.rejected ?? []).map((r) => [r.findingId, r.reason]));
   const unconfirmed = new Map((fix?.unconfirmed ?? []).map((u) => [u.findingId, u.reason]));
   const of = (f: Finding, fate: Fate, extra: Partial<EarlierFinding> = {}): EarlierFinding => ({
-    id: f.id, priority: f.priority, category: f.category, file: f.file, line: f.line, title: f.title, fate, ...extra,
+    id: f.id, priority: f.priority, category: f.category, file: f.file, line: f.line, title: f.title,
+    ...(hasSeveralPlaces(f) ? { locations: f.locations!.map((p) => ({ file: p.file, line: p.line })) } : {}),
+    fate, ...extra,
   });
   const code = review.findings.filter((f) => f.source.type === 'agent');
   return [

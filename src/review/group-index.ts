@@ -5,8 +5,11 @@
 // (or both have none). So the candidates are the groups with a member of that file near the
 // finding, and the groups with an unplaced member (any member, for an unplaced finding) whose
 // title shares a word with the finding's. Every member is indexed, not only the group's shown
-// text: two reviewers' findings link through any member. Groups come back in the order they were
-// created, so "the first group that matches" is what a full scan would find.
+// text: two reviewers' findings link through any member. A finding with several places is indexed
+// at each, and its candidates are those of any of its places. Groups come back in the order they
+// were created, so "the first group that matches" is what a full scan would find; a group merged
+// into another (a finding with several places can join groups that were apart) answers as it.
+import { hasSeveralPlaces, placesOf, type Place } from './places.js';
 import { LINE_WINDOW, type Comparable } from './similarity.js';
 
 /** Groups by the words of some of their members' titles; a title without words under ''. */
@@ -42,6 +45,7 @@ interface FileGroups<G> {
 export class GroupIndex<G> {
   private readonly files = new Map<string | null, FileGroups<G>>();
   private readonly orderOf = new Map<G, number>();
+  private readonly mergedInto = new Map<G, G>();
 
   /** `words` splits a title into its comparable words (similarity.ts's titleWordCache). */
   constructor(private readonly words: (title: string) => Set<string>) {}
@@ -49,18 +53,38 @@ export class GroupIndex<G> {
   /** Indexes `member` as a member of `group` (a new group is ordered after every earlier one). */
   add(group: G, member: Comparable): void {
     if (!this.orderOf.has(group)) this.orderOf.set(group, this.orderOf.size);
-    const file = this.fileGroups(member.file);
+    const words = this.words(member.title);
+    if (!hasSeveralPlaces(member)) this.addPlace(group, member, words);
+    else for (const place of placesOf(member)) this.addPlace(group, place, words);
+  }
+
+  /** From now on `from` is part of `into`: it answers as `into`, which keeps its own place in the order. */
+  merge(from: G, into: G): void {
+    this.mergedInto.set(from, into);
+  }
+
+  /** Groups that may hold the same problem as `f`, oldest first, each once. */
+  candidates(f: Comparable): G[] {
+    const found = new Set<G>();
+    const words = this.words(f.title);
+    if (!hasSeveralPlaces(f)) this.collect(f, words, found);
+    else for (const place of placesOf(f)) this.collect(place, words, found);
+    const groups = this.mergedInto.size ? new Set([...found].map((g) => this.root(g))) : found;
+    return [...groups].sort((a, b) => this.orderOf.get(a)! - this.orderOf.get(b)!);
+  }
+
+  private addPlace(group: G, place: Place, words: ReadonlySet<string>): void {
+    const file = this.fileGroups(place.file);
     if (!file.inFile.has(group)) {
       file.inFile.add(group);
       file.all.push(group);
     }
-    const words = this.words(member.title);
     file.titles.add(group, words);
-    if (member.line == null) {
+    if (place.line == null) {
       file.unplacedTitles.add(group, words);
       return;
     }
-    const span = lineSpan(member);
+    const span = lineSpan(place);
     if (!span) {
       file.longRange.add(group);
       return;
@@ -72,25 +96,30 @@ export class GroupIndex<G> {
     }
   }
 
-  /** Groups that may hold the same problem as `f`, oldest first, each once. */
-  candidates(f: Comparable): G[] {
-    const file = this.files.get(f.file);
-    if (!file) return [];
-    const found = new Set<G>();
-    const words = this.words(f.title);
-    if (f.line == null) {
+  private collect(place: Place, words: ReadonlySet<string>, found: Set<G>): void {
+    const file = this.files.get(place.file);
+    if (!file) return;
+    if (place.line == null) {
       // Compared by title alone with every member.
       file.titles.collect(words, found);
-    } else {
-      const span = lineSpan(f);
-      if (!span) return file.all;
-      file.unplacedTitles.collect(words, found);
-      for (const g of file.longRange) found.add(g);
-      for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
-        for (const g of file.byLine.get(l) ?? []) found.add(g);
-      }
+      return;
     }
-    return [...found].sort((a, b) => this.orderOf.get(a)! - this.orderOf.get(b)!);
+    const span = lineSpan(place);
+    if (!span) {
+      for (const g of file.all) found.add(g);
+      return;
+    }
+    file.unplacedTitles.collect(words, found);
+    for (const g of file.longRange) found.add(g);
+    for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
+      for (const g of file.byLine.get(l) ?? []) found.add(g);
+    }
+  }
+
+  private root(group: G): G {
+    let g = group;
+    for (let next = this.mergedInto.get(g); next !== undefined; next = this.mergedInto.get(g)) g = next;
+    return g;
   }
 
   private fileGroups(name: string | null): FileGroups<G> {
@@ -108,7 +137,7 @@ export class GroupIndex<G> {
 /** Ranges longer than this are not indexed line by line. */
 const MAX_INDEXED_SPAN = 200;
 
-function lineSpan(f: Comparable): { start: number; end: number } | null {
+function lineSpan(f: Place): { start: number; end: number } | null {
   if (f.line == null) return null;
   const end = Math.max(f.line, f.endLine ?? f.line);
   return end - f.line > MAX_INDEXED_SPAN ? null : { start: f.line, end };

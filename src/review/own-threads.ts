@@ -65,9 +65,24 @@ export function openThreadFor(
  * Our newest thread (open or resolved) about a finding: the same id, else the same problem by
  * the agreement rules (ids hash the line, which a fix above the finding moves).
  */
-export function threadFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThread | undefined {
+function threadFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThread | undefined {
   const newest = [...threads].reverse();
   const line = { line: null };
   return newest.find((t) => t.finding.id === f.id) ??
     newest.find((t) => sameProblem({ ...t.finding, ...line }, { ...f, ...line }, { useLines: false }));
+}
+
+/**
+ * Our threads about a finding: for each file, the newest with its id (a finding with several
+ * places has a comment on each, its mark naming that place's file); else, as threadFor, the newest
+ * that is the same problem.
+ */
+export function threadsFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThread[] {
+  const byFile = new Map<string | null, OwnThread>();
+  for (const t of [...threads].reverse()) {
+    if (t.finding.id === f.id && !byFile.has(t.finding.file)) byFile.set(t.finding.file, t);
+  }
+  if (byFile.size > 0) return [...byFile.values()];
+  const same = threadFor(threads, f);
+  return same ? [same] : [];
 }

@@ -13,6 +13,10 @@ export function redactFinding(f: Finding, redact: (text: string) => string): Fin
     suggestion: f.suggestion === null ? null : redact(f.suggestion),
   };
   if (typeof f.replacement === 'string') out.replacement = redact(f.replacement);
+  if (f.locations) {
+    // Each place's replacement is code a human commits with one click, like the single one.
+    out.locations = f.locations.map((p) => (p.replacement === null ? p : { ...p, replacement: redact(p.replacement) }));
+  }
   if (f.members) {
     out.members = f.members.map((m) => ({ ...m, title: redact(m.title), description: redact(m.description) }));
   }

@@ -2,7 +2,9 @@
 // detection across rounds and finding our own threads (docs/decisions/0005-agreement-counts-problems.md):
 //
 // - same file (after following renames), and, when the caller compares lines, ranges that overlap
-//   or lie within LINE_WINDOW lines of each other;
+//   or lie within LINE_WINDOW lines of each other; a finding with several places (one problem
+//   repeated in several spots) is at each of them, so two findings meet when any place of one
+//   meets any place of the other;
 // - then either titles that say the same (word-set Jaccard >= TITLE_THRESHOLD), or, for findings
 //   of two different reviewers at known, near lines, a link by content: the same kind of problem
 //   (category) described with the same code names and similar words. Real models never word one problem alike, so the
@@ -10,6 +12,7 @@
 //   findings are only ever joined by their titles.
 import { codeNames, sharedCount } from './code-names.js';
 import { categoryCode } from './finding-id.js';
+import { placesOf, type Place } from './places.js';
 
 export const LINE_WINDOW = 3;
 export const TITLE_THRESHOLD = 0.5;
@@ -62,6 +65,8 @@ export interface Comparable {
   /** The rest of the text, when known: content links read it with the title. */
   description?: string;
   suggestion?: string | null;
+  /** Every place, when the finding has several (file/line above is the first). */
+  locations?: readonly Place[] | null;
 }
 
 /** What content links compare, computed once per finding. */
@@ -99,24 +104,45 @@ export interface SameProblemOptions {
 }
 
 export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptions): boolean {
-  const follow = (f: string | null) => (f && opts.renames?.get(f)) ?? f;
-  if (follow(a.file) !== follow(b.file)) return false;
-  if (opts.useLines && !near(a, b)) return false;
+  const at = meeting(a, b, opts);
+  if (at === APART) return false;
   const sim = titleSimilarity(a.title, b.title, opts.words);
   if (sim >= TITLE_THRESHOLD) return true;
   const sameKind = categoryCode(a.category) === categoryCode(b.category);
   // Same category at the same line is one problem described in other words when the titles
   // overlap enough; two different bugs on one line ("ignores the offset", "throws on empty")
   // stay apart. Over-reporting beats dropping a bug from the fix payload.
-  const sameSpot = opts.useLines && a.line != null && a.line === b.line;
-  if (sameSpot && sameKind && sim >= TITLE_THRESHOLD / 2) return true;
+  if ((at & SAME_LINE) !== 0 && sameKind && sim >= TITLE_THRESHOLD / 2) return true;
   // A content link needs a place too: both lines known and near (the file alone is too wide a place).
-  const placed = opts.useLines && a.line != null && b.line != null;
+  const placed = (at & BOTH_PLACED) !== 0;
   return Boolean(opts.crossReviewer) && placed && sameKind && linkedByContent(a, b, opts.content ?? contentCache());
 }
 
+// How two findings' places meet: not at all, or in one file (near lines, when lines count), with
+// both lines known, at the very same line. Bits, so the common one-place case allocates nothing.
+const APART = 0;
+const MET = 1;
+const BOTH_PLACED = 2;
+const SAME_LINE = 4;
+
+function meeting(a: Comparable, b: Comparable, opts: SameProblemOptions): number {
+  if (!a.locations && !b.locations) return meetingOf(a, b, opts);
+  let at = APART;
+  for (const pa of placesOf(a)) for (const pb of placesOf(b)) at |= meetingOf(pa, pb, opts);
+  return at;
+}
+
+function meetingOf(a: Place, b: Place, opts: SameProblemOptions): number {
+  const follow = (f: string | null) => (f && opts.renames?.get(f)) ?? f;
+  if (follow(a.file) !== follow(b.file)) return APART;
+  if (!opts.useLines) return MET;
+  if (!near(a, b)) return APART;
+  if (a.line == null || b.line == null) return MET;
+  return MET | BOTH_PLACED | (a.line === b.line ? SAME_LINE : 0);
+}
+
 /** Ranges that overlap or lie within LINE_WINDOW lines; an unknown line is near anything. */
-function near(a: Comparable, b: Comparable): boolean {
+export function near(a: Place, b: Place): boolean {
   if (a.line == null || b.line == null) return true;
   const aEnd = Math.max(a.line, a.endLine ?? a.line);
   const bEnd = Math.max(b.line, b.endLine ?? b.line);

@@ -16,22 +16,27 @@ export interface FindingData {
   title: string;
   description: string;
   suggestion: string | null;
+  /** Every place of a problem found in several spots (the first is file/line above); fix it at each. */
+  locations?: { file: string | null; line: number | null }[];
 }
 
 const fenced = (label: string, text: string | null): string | null => (text === null ? null : fenceAsData(label, text));
 
 /** `prFiles`: the paths of the PR's files; a finding's path that is one of them is shown plain. */
 export function findingAsData(f: Finding, prFiles: ReadonlySet<string> = new Set()): FindingData {
-  return {
+  const path = (file: string | null) => (file !== null && prFiles.has(file) ? file : fenced('Finding file path', file));
+  const data: FindingData = {
     id: f.id,
     priority: f.priority,
     line: f.line,
     category: fenceAsData('Finding category', f.category),
-    file: f.file !== null && prFiles.has(f.file) ? f.file : fenced('Finding file path', f.file),
+    file: path(f.file),
     title: fenceAsData('Finding title', f.title),
     description: fenceAsData('Finding description', f.description),
     suggestion: fenced('Suggested fix', f.suggestion),
   };
+  if (!f.locations || f.locations.length < 2) return data;
+  return { ...data, locations: f.locations.map((p) => ({ file: path(p.file), line: p.line })) };
 }
 
 /** The paths of the PR's files (the names files.json gives them). */
