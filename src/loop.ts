@@ -15,7 +15,7 @@ import { earlierFindings, type EarlierFinding } from './review/earlier.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint } from './review/stuck.js';
 import type { FixedFingerprint } from './domain/findings.js';
-import type { Counts, Finding, ReviewRoundRecord } from './domain/findings.js';
+import type { Finding, ReviewRoundRecord } from './domain/findings.js';
 import type { FixRoundRecord } from './domain/fix.js';
 import { budgetEnd, decide, endMessage, fixTerminal, sentence } from './termination.js';
 

@@ -1,5 +1,6 @@
 // Claude Code adapter: `claude -p --output-format json`, prompt on stdin (no
-// argv size limit). Flags and output shape: shared/reference/cli-agents.md.
+// argv size limit). Its flags and output shape are pinned by the adapter tests against the real
+// binary (test/agents/claude.test.ts).
 //
 // Permissions come from the CLI's own switches: read-only roles get only the
 // Read/Grep/Glob tools (`--tools` removes the others from the model's tool list,
@@ -32,7 +33,7 @@ export function createClaudeAdapter(opts: CliAdapterOptions = {}): AgentAdapter 
 
 async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<string[]> {
   const args = ['-p', '--output-format', 'json', '--model', inv.model];
-  // Claude Code stops a call past this cost itself (shared/reference/cli-agents.md).
+  // Claude Code stops a call past this cost itself.
   if (inv.maxCostUsd !== undefined) args.push('--max-budget-usd', Math.max(inv.maxCostUsd, 1e-6).toFixed(6));
   // Only MCP servers we pass (none): a checkout's .mcp.json must not add tools.
   args.push('--strict-mcp-config', '--add-dir', inv.contextDir);

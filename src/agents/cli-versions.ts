@@ -1,5 +1,5 @@
-// The agent CLIs the action can install, at the versions tested here
-// (shared/reference/cli-agents.md). The `agent-versions` input overrides them.
+// The agent CLIs the action can install, at the versions its adapter tests run against the real
+// binaries (test/agents/). The `agent-versions` input overrides them.
 import type { AgentKind } from './types.js';
 
 export type CliKind = Exclude<AgentKind, 'command'>;

@@ -1,6 +1,7 @@
 // Codex CLI adapter: `codex exec --json -` (prompt on stdin), or
 // `codex exec resume <thread id> -` for a role's later rounds.
-// Flags, events and config keys: shared/reference/cli-agents.md.
+// Its flags, events and config keys are pinned by the adapter tests against the real binary
+// (test/agents/codex.test.ts).
 //
 // Permissions come from Codex's own sandbox: read-only roles run with
 // sandbox_mode "read-only" (Codex still offers apply_patch, but the sandbox

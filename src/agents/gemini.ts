@@ -1,5 +1,6 @@
 // Gemini CLI adapter: `gemini -o json -m <model>`, prompt on stdin.
-// Flags, settings and output shape: shared/reference/cli-agents.md.
+// Its flags, settings and output shape are pinned by the adapter tests against the real binary
+// (test/agents/gemini.test.ts).
 //
 // Permissions come from Gemini's approval modes and policy engine: read-only
 // roles run in the `default` approval mode, where headless Gemini removes every

@@ -21,8 +21,13 @@ export interface InstallCache {
 const EXACT_VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/;
 
 /** The entry's key, or null for a version that is not exact. Installs differ by OS and CPU. */
+/** An npm version (`2.1.197`, `1.0.0-beta.2`), not a dist-tag such as `latest`. */
+export function isExactVersion(version: string): boolean {
+  return EXACT_VERSION.test(version);
+}
+
 export function installCacheKey(kind: CliKind, version: string, platform = process.platform, arch = process.arch) {
-  return EXACT_VERSION.test(version)
+  return isExactVersion(version)
     ? `pr-review-loop-cli-${CACHE_KEY_FORMAT}-${kind}-${version}-${platform}-${arch}`
     : null;
 }

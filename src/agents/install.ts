@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CLI_PACKAGES } from './cli-versions.js';
 import type { CliKind } from './cli-versions.js';
 import { agentEnv } from './env.js';
-import { foreignEntry, installCacheKey, type InstallCache } from './install-cache.js';
+import { foreignEntry, installCacheKey, isExactVersion, type InstallCache } from './install-cache.js';
 import { runProcess } from '../process/process.js';
 
 export interface EnsureCliOptions {
@@ -147,14 +147,15 @@ export async function installCli(kind: CliKind, version: string, prefix: string)
  * The runnable executable of an install at `prefix`, or null when `pkg@version`
  * is not installed there. When npm skipped a postinstall (npm 11 `allowScripts`),
  * Claude Code and OpenCode leave a stub in bin/; then the platform package's
- * native binary is used directly (shared/reference/cli-agents.md, finding 7).
+ * native binary is used directly.
  */
 export async function installedBin(kind: CliKind, prefix: string, version: string): Promise<string | null> {
   const { pkg, bin } = CLI_PACKAGES[kind];
   const modules = path.join(prefix, 'node_modules');
   try {
     const meta = JSON.parse(await readFile(path.join(modules, pkg, 'package.json'), 'utf8')) as { version?: string };
-    if (meta.version !== version) return null;
+    // A dist-tag (`latest`) names whatever version npm installed for it; an exact version must match.
+    if (!meta.version || (isExactVersion(version) && meta.version !== version)) return null;
   } catch {
     return null;
   }

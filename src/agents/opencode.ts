@@ -1,5 +1,6 @@
 // OpenCode adapter: `opencode run --format json -m <provider/model>`, prompt on
-// stdin. Config, events and permissions: shared/reference/cli-agents.md.
+// stdin. Its config, events and permissions, as the pinned version has them: docs/agents.md
+// and the adapter tests against the real binary (test/agents/opencode.test.ts).
 //
 // Permissions come from OpenCode's own `permission` config, written last so
 // agent-config cannot loosen it: read-only roles get edit, bash and webfetch

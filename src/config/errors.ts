@@ -1,6 +1,6 @@
 // Error shapes for configuration problems. Every problem names where the value came from
 // (an input, or a key of the repo config file), shows the offending value, and a value
-// that works — STYLE.md habit 2.
+// that works: a user fixes it in one try.
 
 /** Every configuration problem found at once, one line each. */
 export class ConfigError extends Error {

@@ -39,7 +39,9 @@ export const inputLayer = z.record(z.string(), z.unknown()).transform((layer, ct
     } else if (WORKFLOW_ONLY.includes(key as InputName)) {
       ctx.addIssue({ code: 'custom', path: [key], message: 'can only be set in the workflow file, as an input' });
     } else {
-      raw[key as InputName] = asInputString(value);
+      // An empty value (YAML null) sets nothing, as if the key were absent.
+      const text = asInputString(value);
+      if (text !== undefined) raw[key as InputName] = text;
     }
   }
   return raw;

@@ -84,7 +84,7 @@ export type Config = PlainInputs & {
   reviewers: AgentSpec[];
   analyzer: AgentSpec;
   fixer: AgentSpec;
-  gateReviewer?: AgentSpec;
+  gateReviewer?: AgentSpec | undefined;
 };
 
 function toConfig(o: Parsed): Config {

@@ -16,7 +16,7 @@ export interface RepoConfig {
   presets: Record<string, RawInputs>;
   defaults: RawInputs;
   hooks: Record<HookPoint, string[]>;
-  instructions?: string;
+  instructions?: string | undefined;
   paths: { include: string[]; exclude: string[] };
   /** The name of the rules file of a directory (review/dir-rules.ts); '' turns them off. */
   rulesFile: string;
@@ -109,7 +109,7 @@ function missingPreset(name: string, file: string, repo: RepoConfig, hasFile: bo
  * inputs the user gave (non-empty), and validates the result. Problems in values taken from
  * the file name the file and key; every problem found is reported at once.
  */
-export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string }): ResolvedConfig {
+export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string | undefined }): ResolvedConfig {
   const trimmed = Object.entries(args.inputs).map(([name, value]) => [name, value?.trim()]);
   const given = Object.fromEntries(trimmed.filter(([, value]) => value)) as RawInputs;
   const file = given['config-file'] ?? '.github/pr-review-loop.yml';

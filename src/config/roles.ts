@@ -23,7 +23,7 @@ export interface Roles {
   reviewers: AgentSpec[];
   analyzer: AgentSpec;
   fixer: AgentSpec;
-  gate?: AgentSpec;
+  gate?: AgentSpec | undefined;
 }
 
 /**

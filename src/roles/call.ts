@@ -15,7 +15,6 @@ import { writeContextDir, type ContextData } from './context-dir.js';
 import { withFallbacks, type ReviewerPanel } from './fallback.js';
 import { sharedPromptValues } from './prompt-data.js';
 import { fillTemplate, type PromptName, type Prompts } from './prompts.js';
-import type { AgentRun } from '../domain/agent-run.js';
 import type { RoleResult } from '../agents/run-role.js';
 
 /** What every call of a run shares. */
@@ -53,7 +52,7 @@ export interface RoleCall<T> {
   /** The CLI's state home; `<folder>-home` next to the context folder when not given. */
   stateDir?: string;
   /** The prompt template; the role's own when not given. */
-  template?: PromptName;
+  template?: PromptName | undefined;
   /** Template values beyond the ones every prompt shares. */
   values?: Record<string, string | number>;
   sessionId?: string | null;

@@ -11,11 +11,11 @@ const MAX_PATH_CHARS = 160;
 
 /** What the repository and its people add to the prompts, each already filled in where it has a template. */
 export interface PromptGuidance {
-  instructions?: string;
+  instructions?: string | undefined;
   /** The rules files of the changed folders (review/dir-rules-prompt.ts). */
-  directoryRules?: string;
+  directoryRules?: string | undefined;
   /** The findings people dismissed (review/dismissed-prompt.ts). */
-  dismissedFindings?: string;
+  dismissedFindings?: string | undefined;
 }
 
 export function sharedPromptValues(

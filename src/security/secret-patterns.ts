@@ -14,7 +14,6 @@ interface SecretRule {
   replace: Replacer;
 }
 
-const whole: Replacer = () => REDACTED;
 /** A multi-line secret becomes one [REDACTED] a line: the text keeps its lines. */
 const keepLines: Replacer = (m) => m.replace(/[^\n]+/g, REDACTED);
 const hasDigit = (s: string): boolean => /\d/.test(s);

@@ -82,7 +82,8 @@ describe('ensureCli', () => {
       process.env.npm_config_cache = path.join(dir, 'npm-cache');
     }
 
-    it('installs the package at the asked version into <toolCacheDir>/<kind>-<version>', async () => {
+    /** A registry serving a stand-in Claude Code 9.9.9, tagged latest. */
+    async function serveStandInClaude(): Promise<void> {
       const name = CLI_PACKAGES.claude.pkg;
       const src = path.join(dir, 'src');
       // Over 64 KiB, so it is not taken for a postinstall stub.
@@ -99,7 +100,19 @@ describe('ensureCli', () => {
         const manifest = { name, version: '9.9.9', bin: { claude: 'bin/claude.exe' }, dist };
         return { [`/${name}`]: { name, 'dist-tags': { latest: '9.9.9' }, versions: { '9.9.9': manifest } }, '/claude.tgz': tgz };
       });
+    }
 
+    it('installs a dist-tag (agent-versions accepts `latest`) and takes whatever version it named', async () => {
+      await serveStandInClaude();
+      const cache = path.join(dir, 'cache');
+      mkdirSync(cache);
+      const bin = await ensureCli('claude', { version: 'latest', toolCacheDir: cache, searchPath: '' });
+      expect(bin).toBe(path.join(cache, 'claude-latest', 'node_modules', '.bin', 'claude'));
+      expect(execFileSync(bin, { encoding: 'utf8' })).toContain('stand-in claude 9.9.9');
+    }, 120_000);
+
+    it('installs the package at the asked version into <toolCacheDir>/<kind>-<version>', async () => {
+      await serveStandInClaude();
       const cache = path.join(dir, 'cache');
       mkdirSync(cache);
       const log: string[] = [];

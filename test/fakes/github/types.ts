@@ -183,7 +183,7 @@ export interface FakeGitHubOptions {
    */
   tokenPermissions?: Partial<Record<TokenScope, 'read' | 'write'>>;
   /** The `permissions` object of GET /repos/{o}/{r}; omitted from the response when unset. */
-  repoPermissions?: RepoPermissions;
+  repoPermissions?: RepoPermissions | undefined;
   /** Workflow runs that exist; any other run id is 404. Tests add more with state.addWorkflowRun. */
   workflowRuns?: FakeWorkflowRunInput[];
   /** Known workflow files (e.g. 'ci.yml'); when given, dispatching any other workflow is 404. */

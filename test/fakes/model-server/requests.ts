@@ -81,7 +81,7 @@ const ENTRIES = { anthropic: anthropicEntries, responses: responsesEntries, chat
 
 export function readModelRequest(
   protocol: Protocol,
-  raw: { method: string; url: string; headers: ModelRequest['headers']; body: unknown; urlModel?: string },
+  raw: { method: string; url: string; headers: ModelRequest['headers']; body: unknown; urlModel?: string | undefined },
   index: number,
 ): ModelRequest {
   const body = isObj(raw.body) ? raw.body : {};
