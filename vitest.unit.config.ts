@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
 // (test/e2e, which starts dist/index.js) and the tests that drive the real CLIs stay in
 // `npm test`, which runs everything.
 /** Test files that start a real agent CLI: they name the CLI cache (test/agents/cli-cache.ts). */
-export const NEEDS_CLIS = testFiles('test').filter((f) => /cli-cache|cli-suite|real-cli-panel/.test(readFileSync(f, 'utf8')));
+export const NEEDS_CLIS = testFiles('test').filter((f) =>
+  /cli-cache|cli-suite|real-cli-panel/.test(readFileSync(f, 'utf8')),
+);
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -39,13 +39,20 @@ export function groupingBenchRows(): [string, string, string][] {
     title: [0, 1, 2, 3].map((k) => `w${((i % 1000) * 7919 + k * 104729) % 997}`).join(' '),
     description: '',
   }));
-  const oneFileMs = median(5, () => groupFindings(oneFile.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`))));
+  const oneFileMs = median(5, () =>
+    groupFindings(oneFile.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`))),
+  );
   rows.push(['group 5 × 1,000 findings in one file', ms(oneFileMs), 'median of 5; target ≤ 200 ms']);
 
   // The same panel where the first reviewer names each problem at three places (two more files).
-  const spread = oneFile.map((f, j) => (j % 5 || f.line === null ? f : {
-    ...f, locations: [f, { ...f, file: 'src/copy-1.ts' }, { ...f, file: 'src/copy-2.ts' }],
-  }));
+  const spread = oneFile.map((f, j) =>
+    j % 5 || f.line === null
+      ? f
+      : {
+          ...f,
+          locations: [f, { ...f, file: 'src/copy-1.ts' }, { ...f, file: 'src/copy-2.ts' }],
+        },
+  );
   const spreadMs = median(5, () => groupFindings(spread.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`))));
   rows.push(['the same, reviewer 1 naming 3 places each', ms(spreadMs), 'median of 5']);
   return rows;

@@ -28,8 +28,10 @@ export async function sandboxBenchRows(): Promise<[string, string, string][]> {
       const samples: number[] = [];
       for (let i = 0; i < CALLS; i++) {
         const t = performance.now();
-        const r = await sandbox.run({ command: '/bin/true', args: [], cwd: repo, env: { PATH: '/usr/bin:/bin' },
-          timeoutMs: 30_000 }, access);
+        const r = await sandbox.run(
+          { command: '/bin/true', args: [], cwd: repo, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000 },
+          access,
+        );
         if (r.exitCode !== 0) throw new Error(`sandboxed /bin/true exited ${r.exitCode}: ${r.stderr}`);
         samples.push(performance.now() - t);
       }

@@ -15,7 +15,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  startFakeModelServer, type ModelRequest, type RecordedRequest, type Reply,
+  startFakeModelServer,
+  type ModelRequest,
+  type RecordedRequest,
+  type Reply,
 } from '../test/fakes/model-server/index.js';
 import { createWorld, type RunResult } from '../test/e2e/harness.js';
 import { PANEL_KEY, panelFixerReply, plantedBugReview, realCliPanel, reviewRound } from '../test/e2e/real-cli-panel.js';
@@ -31,8 +34,10 @@ function filesToRead(transcript: string): string[] {
   const resumed = transcript.lastIndexOf('You reviewed this PR earlier in this session');
   const prompt = transcript.slice(Math.max(fresh, resumed));
   // The later-round files, unless the prompt holds them already.
-  const later = prompt.includes('earlier-findings.json') && !prompt.includes('you need not open them')
-    ? ['earlier-findings.json', 'delta.patch'] : [];
+  const later =
+    prompt.includes('earlier-findings.json') && !prompt.includes('you need not open them')
+      ? ['earlier-findings.json', 'delta.patch']
+      : [];
   return resumed > fresh ? later : ['diff.patch', 'files.json', ...later];
 }
 
@@ -57,7 +62,8 @@ function script(req: ModelRequest): Reply {
   if (who.role === 'other') return { text: 'ok' };
   const files = filesToRead(req.transcript);
   const dir = lastMatch(req.transcript, /context folder[^`\n]*`([^`]+)`/g);
-  if (dir && req.resultsSincePrompt < files.length) return readTool(req.protocol, path.join(dir, files[req.resultsSincePrompt]!));
+  if (dir && req.resultsSincePrompt < files.length)
+    return readTool(req.protocol, path.join(dir, files[req.resultsSincePrompt]!));
   return plantedBugReview(req.transcript);
 }
 
@@ -123,7 +129,9 @@ const k = (n: number) => n.toLocaleString('en-US');
 function describeRun(label: string, run: TokenRun): { rows: [string, string, string][]; total: number } {
   const { result, requests } = run;
   if (result.outputs.status !== 'converged' || result.outputs.rounds !== '2') {
-    throw new Error(`${label}: expected a converged 2-round run, got ${result.outputs.status} after ${result.outputs.rounds}`);
+    throw new Error(
+      `${label}: expected a converged 2-round run, got ${result.outputs.status} after ${result.outputs.rounds}`,
+    );
   }
   const r1 = sums(requests, reviewerRound(1));
   const r2 = sums(requests, reviewerRound(2));
@@ -174,7 +182,8 @@ function budgetRow(run: TokenRun, limit: number): [string, string, string] {
     groups.push(round.review.agents);
     if (round.fix?.fixer) groups.push([round.fix.fixer]);
   }
-  const spentBy = (g: ReportAgent[]) => g.reduce((s, a) => s + (a.usage.inputTokens ?? 0) + (a.usage.outputTokens ?? 0), 0);
+  const spentBy = (g: ReportAgent[]) =>
+    g.reduce((s, a) => s + (a.usage.inputTokens ?? 0) + (a.usage.outputTokens ?? 0), 0);
   let before = 0;
   let startedPast = 0;
   for (const g of groups) {
@@ -184,7 +193,9 @@ function budgetRow(run: TokenRun, limit: number): [string, string, string] {
   const ok = result.outputs.status === 'budget' && startedPast === 0;
   if (!ok) {
     const spent = groups.map((g) => `${g.map((a) => a.name).join('+')}: ${spentBy(g)}`).join(', ');
-    throw new Error(`budget run: status ${result.outputs.status}, ${startedPast} calls started past the limit (${spent})`);
+    throw new Error(
+      `budget run: status ${result.outputs.status}, ${startedPast} calls started past the limit (${spent})`,
+    );
   }
   const spent = Number(result.outputs.tokens);
   // Calls that started within the budget run to their end: no CLI can stop itself at a token count.

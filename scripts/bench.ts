@@ -48,7 +48,10 @@ async function timeRun(reviewers: number): Promise<number> {
   try {
     const started = performance.now();
     const r = await world.run({
-      inputs: { mode: 'review', reviewers: Array.from({ length: reviewers }, (_, i) => `command:model-${i + 1}`).join('\n') },
+      inputs: {
+        mode: 'review',
+        reviewers: Array.from({ length: reviewers }, (_, i) => `command:model-${i + 1}`).join('\n'),
+      },
       rules: [{ role: 'reviewer', sleepMs: 1000, answer: reviewerAnswer([]) }],
     });
     if (r.outputs.status !== 'converged') throw new Error(`unexpected status ${r.outputs.status}`);
@@ -61,24 +64,43 @@ async function timeRun(reviewers: number): Promise<number> {
 const one = await timeRun(1);
 const five = await timeRun(5);
 rows.push(['review round, 1 reviewer (1 s each)', ms(one), 'baseline']);
-rows.push(['review round, 5 reviewers (1 s each)', ms(five), `${(five / one).toFixed(2)}× of 1 reviewer (sequential would be ≈ ${((one + 4000) / one).toFixed(1)}×)`]);
+rows.push([
+  'review round, 5 reviewers (1 s each)',
+  ms(five),
+  `${(five / one).toFixed(2)}× of 1 reviewer (sequential would be ≈ ${((one + 4000) / one).toFixed(1)}×)`,
+]);
 
 const big = `${'Found a token ghp_' + 'a'.repeat(36) + ' and some text. '.repeat(20)}\n`.repeat(600);
 let t = performance.now();
 for (let i = 0; i < 10; i++) sanitize(big, { secrets: ['s3cret-value'] });
-rows.push([`sanitize ${(big.length / 1000).toFixed(0)}k chars`, ms((performance.now() - t) / 10), 'per call, 10 calls']);
+rows.push([
+  `sanitize ${(big.length / 1000).toFixed(0)}k chars`,
+  ms((performance.now() - t) / 10),
+  'per call, 10 calls',
+]);
 
 // Issue 7, part 6: fitting a hostile hidden state into a comment ends, in bounded time:
 // 10,000 fixed findings whose 10,000-character file names are characters the state escapes.
 const hostileFile = '-/'.repeat(5_000);
 const hostileFixed = Array.from({ length: 10_000 }, (_, i) => ({
-  id: `BUG-${i}`, category: 'bug', file: hostileFile, title: `${i}`,
+  id: `BUG-${i}`,
+  category: 'bug',
+  file: hostileFile,
+  title: `${i}`,
 }));
 const hostileIds = hostileFixed.map((f) => f.id);
 t = performance.now();
 const fitted = composeComment('## report', {
-  v: 1, kind: 'fix', headSha: 'a'.repeat(40), round: 1, runId: '1', status: null,
-  findingIds: hostileIds, fixedIds: hostileIds, stuckIds: [], fixed: hostileFixed,
+  v: 1,
+  kind: 'fix',
+  headSha: 'a'.repeat(40),
+  round: 1,
+  runId: '1',
+  status: null,
+  findingIds: hostileIds,
+  fixedIds: hostileIds,
+  stuckIds: [],
+  fixed: hostileFixed,
 });
 rows.push(['fit a hostile hidden state (10,000 fixes)', ms(performance.now() - t), `${fitted.length} chars`]);
 
@@ -87,25 +109,37 @@ rows.push(...groupingBenchRows());
 // Untrusted text is cleaned in linear time: 1 MB of each worst input found (64 KB of the first took
 // 1.1 s when the cleaning backtracked). Median of 3 per input; the slowest input is the row.
 const worst: [string, string][] = [
-  ['tags never closed', '<a '], ['hidden tags never closed', '<a hidden '], ['nested hidden', '<div hidden>'],
-  ['images never closed', '!['], ['comments never closed', '<!--'], ['a tag per character', '<b>x'],
+  ['tags never closed', '<a '],
+  ['hidden tags never closed', '<a hidden '],
+  ['nested hidden', '<div hidden>'],
+  ['images never closed', '!['],
+  ['comments never closed', '<!--'],
+  ['a tag per character', '<b>x'],
 ];
-const stripTimes = worst.map(([name, unit]) => {
-  const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
-  const runs = [0, 1, 2].map(() => {
-    const t0 = performance.now();
-    stripHidden(text);
-    return performance.now() - t0;
-  }).sort((a, b) => a - b);
-  return [name, runs[1]!] as const;
-}).sort((a, b) => b[1] - a[1]);
+const stripTimes = worst
+  .map(([name, unit]) => {
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    const runs = [0, 1, 2]
+      .map(() => {
+        const t0 = performance.now();
+        stripHidden(text);
+        return performance.now() - t0;
+      })
+      .sort((a, b) => a - b);
+    return [name, runs[1]!] as const;
+  })
+  .sort((a, b) => b[1] - a[1]);
 rows.push(['clean 1 MB of untrusted text, worst input', ms(stripTimes[0]![1]), `${stripTimes[0]![0]}; median of 3`]);
 
 const world = await createWorld();
 try {
   t = performance.now();
   const r = await world.run({ rules: PLANTED_BUG_RULES, inputs: { verify: 'npm test' } });
-  rows.push(['full run: review → fix → verify → push → re-review', ms(performance.now() - t), `status ${r.outputs.status}, ${r.outputs.rounds} rounds`]);
+  rows.push([
+    'full run: review → fix → verify → push → re-review',
+    ms(performance.now() - t),
+    `status ${r.outputs.status}, ${r.outputs.rounds} rounds`,
+  ]);
 } finally {
   await world.close();
 }
@@ -119,11 +153,14 @@ async function timeToFirstAgent(prChanges?: Record<string, string | null>): Prom
   try {
     const rssFile = path.join(world.dir, 'rss-kb.txt');
     const probe = path.join(world.dir, 'rss-probe.mjs');
-    await writeFile(probe, [
-      "import { writeFileSync } from 'node:fs';",
-      'const report = () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS));',
-      "if (process.argv[1]?.endsWith('index.js')) process.on('exit', report);",
-    ].join('\n'));
+    await writeFile(
+      probe,
+      [
+        "import { writeFileSync } from 'node:fs';",
+        'const report = () => writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS));',
+        "if (process.argv[1]?.endsWith('index.js')) process.on('exit', report);",
+      ].join('\n'),
+    );
     // The fake GitHub computes a PR's files and diff with git on its first read and caches them; read it once
     // here so that its own work (which GitHub does on its servers) is not counted as the action's.
     await fetch(`${world.github.url}/repos/octo-org/demo-repo/pulls/7`);
@@ -170,12 +207,13 @@ async function reviewOnlyRound(): Promise<{ round: number; run: number; requests
     const wall = performance.now() - started;
     if (r.outputs.status !== 'converged') throw new Error(`unexpected status ${r.outputs.status}`);
     type Agent = { durationMs: number };
-    const agents = ((r.report as { result: { rounds: { review: { agents: Agent[] } }[] } }).result.rounds)
+    const agents = (r.report as { result: { rounds: { review: { agents: Agent[] } }[] } }).result.rounds
       .flatMap((round) => round.review.agents)
       .reduce((sum, a) => sum + a.durationMs, 0);
-    const at = (text: string) => Number(/^\[\+(\d+)\]/.exec(r.stdout.split('\n').find((l) => l.includes(text)) ?? '')?.[1]);
+    const at = (text: string) =>
+      Number(/^\[\+(\d+)\]/.exec(r.stdout.split('\n').find((l) => l.includes(text)) ?? '')?.[1]);
     const round = at('posted the review report') - at('round 1: reviewing');
-    if (!Number.isFinite(round)) throw new Error('the round\'s log lines were not found');
+    if (!Number.isFinite(round)) throw new Error("the round's log lines were not found");
     return { round: round - agents, run: wall - agents, requests: w1.github.requests.length };
   } finally {
     await w1.close();
@@ -185,24 +223,34 @@ const samplesRound = [];
 for (let i = 0; i < 5; i++) samplesRound.push(await reviewOnlyRound());
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 rows.push([
-  'review-only round: the action\'s own time',
+  "review-only round: the action's own time",
   ms(median(samplesRound.map((x) => x.round))),
   'median of 5, the round minus its agents; target ≤ 300 ms',
 ]);
 rows.push([
-  'review-only run: the action\'s own time',
+  "review-only run: the action's own time",
   ms(median(samplesRound.map((x) => x.run))),
   'median of 5, node start-up, sandbox user and checkout included',
 ]);
-rows.push(['review-only run: requests to GitHub', String(samplesRound[0]!.requests), 'small PR, the report included; target ≤ 6']);
+rows.push([
+  'review-only run: requests to GitHub',
+  String(samplesRound[0]!.requests),
+  'small PR, the report included; target ≤ 6',
+]);
 
 // Issue 9, part 6: what a runner loads, and how long the bundle takes to start and stop at a
 // config error (no request made). dist/main.js is the action; dist/index.js turns source maps on;
 // the chunks main.js imports statically load with it (a chunk reached by import() only when used).
-const startChunks = [...(await readFile('dist/main.js', 'utf8')).matchAll(/from"\.\/(chunk-[\w]+\.js)"/g)].map((m) => m[1]!);
+const startChunks = [...(await readFile('dist/main.js', 'utf8')).matchAll(/from"\.\/(chunk-[\w]+\.js)"/g)].map(
+  (m) => m[1]!,
+);
 let loaded = (await stat('dist/main.js')).size + (await stat('dist/index.js')).size;
 for (const chunk of new Set(startChunks)) loaded += (await stat(`dist/${chunk}`)).size;
-rows.push(['bundle loaded at start (dist/*.js)', `${(loaded / 1e6).toFixed(2)} MB`, 'target < 1.2 MB; the source map is extra']);
+rows.push([
+  'bundle loaded at start (dist/*.js)',
+  `${(loaded / 1e6).toFixed(2)} MB`,
+  'target < 1.2 MB; the source map is extra',
+]);
 const startups: number[] = [];
 for (let i = 0; i < 7; i++) {
   const t0 = performance.now();
@@ -210,7 +258,11 @@ for (let i = 0; i < 7; i++) {
   spawnSync(actionNode(), ['dist/index.js'], { env });
   startups.push(performance.now() - t0);
 }
-rows.push(['start-up to a config error', ms(startups.sort((a, b) => a - b)[3]!), `median of 7, on ${actionNodeVersion()}`]);
+rows.push([
+  'start-up to a config error',
+  ms(startups.sort((a, b) => a - b)[3]!),
+  `median of 7, on ${actionNodeVersion()}`,
+]);
 
 printRows();
 

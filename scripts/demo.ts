@@ -4,15 +4,20 @@
 import { createWorld } from '../test/e2e/harness.js';
 import { BUG_FINDING, FIXED_MATH, reviewerAnswer } from '../test/e2e/scenarios.js';
 
-const line = (title: string) => console.log(`\n${'='.repeat(20)} ${title} ${'='.repeat(Math.max(0, 60 - title.length))}`);
+const line = (title: string) =>
+  console.log(`\n${'='.repeat(20)} ${title} ${'='.repeat(Math.max(0, 60 - title.length))}`);
 
 const world = await createWorld();
 try {
   line('Sandbox');
   console.log(`fake GitHub API : ${world.github.url}`);
   console.log(`origin (bare)   : ${world.sandbox.originDir}`);
-  console.log(`PR #7           : ${world.sandbox.headRef} -> ${world.sandbox.baseRef}, head ${world.sandbox.headSha.slice(0, 7)} (add() returns a - b)`);
-  console.log('agents          : scripted reviewer finds the bug (with a suggested change); scripted fixer fixes it; verify: npm test');
+  console.log(
+    `PR #7           : ${world.sandbox.headRef} -> ${world.sandbox.baseRef}, head ${world.sandbox.headSha.slice(0, 7)} (add() returns a - b)`,
+  );
+  console.log(
+    'agents          : scripted reviewer finds the bug (with a suggested change); scripted fixer fixes it; verify: npm test',
+  );
 
   // The reviewer gives the exact new line too: the inline comment holds a committable suggestion.
   const rules = [
@@ -23,7 +28,12 @@ try {
   const result = await world.run({ rules, inputs: { verify: 'npm test', 'max-rounds': '3' } });
 
   line('Action log (node dist/index.js)');
-  console.log((result.stdout + result.stderr).split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n'));
+  console.log(
+    (result.stdout + result.stderr)
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n'),
+  );
   for (const [i, c] of world.github.comments(7).entries()) {
     const hidden = c.minimizedReason ? ` (minimized as ${c.minimizedReason}: a newer report supersedes it)` : '';
     line(`Comment ${i + 1} posted by ${c.user.login}${hidden}`);
@@ -39,7 +49,10 @@ try {
     }
   }
   line('Commits on the PR branch in origin (newest first)');
-  for (const c of await world.headLog()) console.log(`${c.sha.slice(0, 7)} ${c.subject}${c.body ? `\n        ${c.body.trim().replace(/\n/g, '\n        ')}` : ''}`);
+  for (const c of await world.headLog())
+    console.log(
+      `${c.sha.slice(0, 7)} ${c.subject}${c.body ? `\n        ${c.body.trim().replace(/\n/g, '\n        ')}` : ''}`,
+    );
   line('Outputs');
   for (const [k, v] of Object.entries(result.outputs)) console.log(`${k.padEnd(12)} ${v}`);
   line('Result');

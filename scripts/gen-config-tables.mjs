@@ -46,10 +46,14 @@ export function tables(actionYml) {
     sections.at(-1).rows.push(row);
   }
   const action = YAML.parse(actionYml);
-  const outputs = Object.entries(action.outputs ?? {}).map(([name, spec]) => `| \`${name}\` | ${cell(spec.description)} |`);
+  const outputs = Object.entries(action.outputs ?? {}).map(
+    ([name, spec]) => `| \`${name}\` | ${cell(spec.description)} |`,
+  );
   return {
     inputs: sections
-      .map((s) => [`### ${s.group}`, '', '| Name | Default | Description |', '| --- | --- | --- |', ...s.rows].join('\n'))
+      .map((s) =>
+        [`### ${s.group}`, '', '| Name | Default | Description |', '| --- | --- | --- |', ...s.rows].join('\n'),
+      )
       .join('\n\n'),
     outputs: ['| Name | Description |', '| --- | --- |', ...outputs].join('\n'),
   };

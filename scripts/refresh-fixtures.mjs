@@ -39,9 +39,13 @@ const OPERATIONS = [
 ];
 
 function install(prefix) {
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, ...PACKAGES], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, ...PACKAGES],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
 }
 
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -49,7 +53,10 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 /** Follows one `#/components/...` pointer. */
 function deref(spec, node) {
   if (!node?.$ref) return node;
-  return node.$ref.slice(2).split('/').reduce((o, key) => o[key], spec);
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce((o, key) => o[key], spec);
 }
 
 /** Component schemas reachable from `roots`, transitively. */
@@ -87,8 +94,11 @@ function extractSubset(spec, version) {
   }
   return {
     source: {
-      package: '@octokit/openapi', version, file: 'generated/api.github.com.json',
-      openapi: spec.openapi, apiVersion: spec.info?.version ?? null,
+      package: '@octokit/openapi',
+      version,
+      file: 'generated/api.github.com.json',
+      openapi: spec.openapi,
+      apiVersion: spec.info?.version ?? null,
     },
     generatedBy: 'scripts/refresh-fixtures.mjs',
     operations,
@@ -99,17 +109,93 @@ function extractSubset(spec, version) {
 // ---- Event payloads -------------------------------------------------------------------
 // The examples are all from Codertocat/Hello-World; ours are octo-org/demo-repo, PR 7,
 // head feature/planted-bug, base main, trimmed to the fields the action reads.
-const TARGET = { owner: 'octo-org', ownerId: 6811672, repo: 'demo-repo', repoId: 186853002, number: 7, head: 'feature/planted-bug', base: 'main' };
+const TARGET = {
+  owner: 'octo-org',
+  ownerId: 6811672,
+  repo: 'demo-repo',
+  repoId: 186853002,
+  number: 7,
+  head: 'feature/planted-bug',
+  base: 'main',
+};
 const AUTHOR = 'Codertocat';
 const USER_KEYS = ['login', 'id', 'node_id', 'avatar_url', 'url', 'html_url', 'type', 'site_admin'];
-const REPO_KEYS = ['id', 'node_id', 'name', 'full_name', 'private', 'owner', 'html_url', 'description', 'fork', 'url',
-  'git_url', 'ssh_url', 'clone_url', 'default_branch', 'visibility'];
-const PR_KEYS = ['url', 'id', 'node_id', 'html_url', 'diff_url', 'patch_url', 'issue_url', 'number', 'state', 'locked',
-  'title', 'user', 'body', 'created_at', 'updated_at', 'closed_at', 'merged_at', 'merge_commit_sha', 'head', 'base',
-  'author_association', 'draft', 'merged', 'commits', 'additions', 'deletions', 'changed_files'];
-const ISSUE_KEYS = ['url', 'repository_url', 'html_url', 'id', 'node_id', 'number', 'title', 'user', 'state', 'locked',
-  'comments', 'created_at', 'updated_at', 'closed_at', 'author_association', 'body'];
-const COMMENT_KEYS = ['url', 'html_url', 'issue_url', 'id', 'node_id', 'user', 'created_at', 'updated_at', 'author_association', 'body'];
+const REPO_KEYS = [
+  'id',
+  'node_id',
+  'name',
+  'full_name',
+  'private',
+  'owner',
+  'html_url',
+  'description',
+  'fork',
+  'url',
+  'git_url',
+  'ssh_url',
+  'clone_url',
+  'default_branch',
+  'visibility',
+];
+const PR_KEYS = [
+  'url',
+  'id',
+  'node_id',
+  'html_url',
+  'diff_url',
+  'patch_url',
+  'issue_url',
+  'number',
+  'state',
+  'locked',
+  'title',
+  'user',
+  'body',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'merged_at',
+  'merge_commit_sha',
+  'head',
+  'base',
+  'author_association',
+  'draft',
+  'merged',
+  'commits',
+  'additions',
+  'deletions',
+  'changed_files',
+];
+const ISSUE_KEYS = [
+  'url',
+  'repository_url',
+  'html_url',
+  'id',
+  'node_id',
+  'number',
+  'title',
+  'user',
+  'state',
+  'locked',
+  'comments',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'author_association',
+  'body',
+];
+const COMMENT_KEYS = [
+  'url',
+  'html_url',
+  'issue_url',
+  'id',
+  'node_id',
+  'user',
+  'created_at',
+  'updated_at',
+  'author_association',
+  'body',
+];
 
 const pick = (obj, keys) => Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 /** GitHub's legacy node ids are base64 of "<len>:<Type><id>". */
@@ -119,19 +205,37 @@ const legacyNodeId = (type, id) => Buffer.from(`0${type.length}:${type}${id}`).t
 function rewrite(value, rules) {
   if (typeof value === 'string') return rules.reduce((s, [re, to]) => s.replace(re, to), value);
   if (Array.isArray(value)) return value.map((v) => rewrite(v, rules));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v, rules)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v, rules)]));
   return value;
 }
 
 function user(example, login, id, type) {
   const u = rewrite(pick(example, USER_KEYS), [[new RegExp(`\\b${example.login}\\b`, 'g'), login]]);
-  return { ...u, login, id, node_id: legacyNodeId(type, id), avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`, type };
+  return {
+    ...u,
+    login,
+    id,
+    node_id: legacyNodeId(type, id),
+    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+    type,
+  };
 }
 
 function repo(example, fullName, id, owner, fork) {
   const [, name] = fullName.split('/');
   const r = rewrite(pick(example, REPO_KEYS), [[new RegExp(example.full_name, 'g'), fullName]]);
-  return { ...r, id, node_id: legacyNodeId('Repository', id), name, full_name: fullName, private: false, owner, fork, default_branch: TARGET.base };
+  return {
+    ...r,
+    id,
+    node_id: legacyNodeId('Repository', id),
+    name,
+    full_name: fullName,
+    private: false,
+    owner,
+    fork,
+    default_branch: TARGET.base,
+  };
 }
 
 function derivePullRequest(ex, { fork }) {
@@ -140,15 +244,29 @@ function derivePullRequest(ex, { fork }) {
   const author = user(ex.pull_request.user, AUTHOR, ex.pull_request.user.id, 'User');
   const baseRepo = repo(ex.repository, `${t.owner}/${t.repo}`, t.repoId, org, false);
   const headRepo = fork ? repo(ex.repository, `${AUTHOR}/${t.repo}`, t.repoId + 1, author, true) : baseRepo;
-  const rules = [[new RegExp(ex.repository.full_name, 'g'), `${t.owner}/${t.repo}`], [/\/(pulls|pull|issues)\/\d+\b/g, `/$1/${t.number}`]];
+  const rules = [
+    [new RegExp(ex.repository.full_name, 'g'), `${t.owner}/${t.repo}`],
+    [/\/(pulls|pull|issues)\/\d+\b/g, `/$1/${t.number}`],
+  ];
   const pr = rewrite(pick(ex.pull_request, PR_KEYS), rules);
-  const branch = (side, ref, owner, r) => ({ label: `${owner.login}:${ref}`, ref, sha: ex.pull_request[side].sha, user: owner, repo: r });
+  const branch = (side, ref, owner, r) => ({
+    label: `${owner.login}:${ref}`,
+    ref,
+    sha: ex.pull_request[side].sha,
+    user: owner,
+    repo: r,
+  });
   return {
     action: ex.action,
     number: t.number,
     pull_request: {
-      ...pr, number: t.number, user: author, title: 'Add a feature (with a planted bug)', body: 'Please review.',
-      author_association: fork ? 'CONTRIBUTOR' : 'MEMBER', draft: false,
+      ...pr,
+      number: t.number,
+      user: author,
+      title: 'Add a feature (with a planted bug)',
+      body: 'Please review.',
+      author_association: fork ? 'CONTRIBUTOR' : 'MEMBER',
+      draft: false,
       head: branch('head', t.head, fork ? author : org, headRepo),
       base: branch('base', t.base, org, baseRepo),
     },
@@ -159,26 +277,48 @@ function derivePullRequest(ex, { fork }) {
 
 function deriveEvents(examples) {
   const find = (name, action) => {
-    const found = examples.find((e) => e.name === name)?.examples.find((x) => action === undefined || x.action === action);
+    const found = examples
+      .find((e) => e.name === name)
+      ?.examples.find((x) => action === undefined || x.action === action);
     if (!found) throw new Error(`no ${name}.${action} example in @octokit/webhooks-examples`);
     return found;
   };
   const opened = derivePullRequest(find('pull_request', 'opened'), { fork: false });
   const syncEx = find('pull_request', 'synchronize');
   const sync = derivePullRequest(syncEx, { fork: false });
-  const { base: { repo: baseRepo }, user: author } = opened.pull_request;
+  const {
+    base: { repo: baseRepo },
+    user: author,
+  } = opened.pull_request;
 
   // No issue_comment example is on a PR: add issue.pull_request as GitHub sends it for PRs.
   const ic = find('issue_comment', 'created');
-  const issueRules = [[new RegExp(ic.repository.full_name, 'g'), baseRepo.full_name], [/\/issues\/\d+\b/g, `/issues/${TARGET.number}`]];
+  const issueRules = [
+    [new RegExp(ic.repository.full_name, 'g'), baseRepo.full_name],
+    [/\/issues\/\d+\b/g, `/issues/${TARGET.number}`],
+  ];
   const prUrls = opened.pull_request;
   const issue = {
-    ...rewrite(pick(ic.issue, ISSUE_KEYS), issueRules), number: TARGET.number, title: prUrls.title, user: author,
-    html_url: prUrls.html_url, author_association: 'MEMBER', body: prUrls.body,
-    pull_request: { url: prUrls.url, html_url: prUrls.html_url, diff_url: prUrls.diff_url, patch_url: prUrls.patch_url, merged_at: null },
+    ...rewrite(pick(ic.issue, ISSUE_KEYS), issueRules),
+    number: TARGET.number,
+    title: prUrls.title,
+    user: author,
+    html_url: prUrls.html_url,
+    author_association: 'MEMBER',
+    body: prUrls.body,
+    pull_request: {
+      url: prUrls.url,
+      html_url: prUrls.html_url,
+      diff_url: prUrls.diff_url,
+      patch_url: prUrls.patch_url,
+      merged_at: null,
+    },
   };
   const comment = {
-    ...rewrite(pick(ic.comment, COMMENT_KEYS), issueRules), user: author, author_association: 'MEMBER', body: '/review-loop',
+    ...rewrite(pick(ic.comment, COMMENT_KEYS), issueRules),
+    user: author,
+    author_association: 'MEMBER',
+    body: '/review-loop',
     html_url: `${prUrls.html_url}#issuecomment-${ic.comment.id}`,
   };
 
@@ -189,7 +329,10 @@ function deriveEvents(examples) {
     'pull_request.opened.fork': derivePullRequest(find('pull_request', 'opened'), { fork: true }),
     'issue_comment.created': { action: 'created', issue, comment, repository: baseRepo, sender: author },
     workflow_dispatch: {
-      inputs: { pr: String(TARGET.number) }, ref: `refs/heads/${TARGET.base}`, repository: baseRepo, sender: author,
+      inputs: { pr: String(TARGET.number) },
+      ref: `refs/heads/${TARGET.base}`,
+      repository: baseRepo,
+      sender: author,
       workflow: '.github/workflows/review-loop.yml',
     },
   };
@@ -218,7 +361,9 @@ function main() {
     const events = deriveEvents(examples);
     for (const [name, payload] of Object.entries(events)) writeJson(`test/fixtures/events/${name}.json`, payload);
     writeJson('test/fixtures/events/source.json', {
-      package: '@octokit/webhooks-examples', version: examplesVersion, generatedBy: 'scripts/refresh-fixtures.mjs',
+      package: '@octokit/webhooks-examples',
+      version: examplesVersion,
+      generatedBy: 'scripts/refresh-fixtures.mjs',
       note: 'Trimmed to the fields the action reads; owner octo-org, repo demo-repo, PR 7. Tests overwrite the shas.',
       files: Object.keys(events).map((n) => `${n}.json`),
     });

@@ -15,17 +15,21 @@ export interface CancellableSteps {
 export function cancellableSteps(steps: LoopSteps, c: Cancellation): CancellableSteps {
   let landed: string | null = null;
   /** Starts `step` only if not cancelled, and stops waiting for it once cancelled. */
-  const waiting = <A extends unknown[], R>(step: (...a: A) => Promise<R>) => (...a: A): Promise<R> => {
-    c.check();
-    return Promise.race([step(...a), aborted<R>(c.signal)]);
-  };
+  const waiting =
+    <A extends unknown[], R>(step: (...a: A) => Promise<R>) =>
+    (...a: A): Promise<R> => {
+      c.check();
+      return Promise.race([step(...a), aborted<R>(c.signal)]);
+    };
   /** Starts `step` only if not cancelled, lets it end, and drops its result if cancelled meanwhile. */
-  const finishing = <A extends unknown[], R>(step: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
-    c.check();
-    const result = await step(...a);
-    c.check();
-    return result;
-  };
+  const finishing =
+    <A extends unknown[], R>(step: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      c.check();
+      const result = await step(...a);
+      c.check();
+      return result;
+    };
   return {
     landed: () => landed,
     steps: {

@@ -4,7 +4,9 @@ import type { Annotation, ActionIO } from './domain/io.js';
 
 export function coreIO(): ActionIO {
   const props = (a?: Annotation) =>
-    a ? { title: a.title, ...(a.file ? { file: a.file } : {}), ...(a.startLine ? { startLine: a.startLine } : {}) } : undefined;
+    a
+      ? { title: a.title, ...(a.file ? { file: a.file } : {}), ...(a.startLine ? { startLine: a.startLine } : {}) }
+      : undefined;
   return {
     info: (m) => core.info(m),
     warning: (m, a) => core.warning(m, props(a)),

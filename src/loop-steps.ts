@@ -80,17 +80,30 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
   const hooks = createHookRunner({
     hooks: hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log),
-    cwd: w.cwd, scratchDir: w.scratchDir, env: w.commandEnv, timeoutMs, redact: w.redact, log, sandbox: w.sandbox,
+    cwd: w.cwd,
+    scratchDir: w.scratchDir,
+    env: w.commandEnv,
+    timeoutMs,
+    redact: w.redact,
+    log,
+    sandbox: w.sandbox,
   });
   const roleEnv: RoleEnv = {
-    registry: w.registry, prompts: w.prompts, workDir: w.cwd, scratchDir: w.scratchDir, timeoutMs, budget: w.budget,
+    registry: w.registry,
+    prompts: w.prompts,
+    workDir: w.cwd,
+    scratchDir: w.scratchDir,
+    timeoutMs,
+    budget: w.budget,
     log,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
   // Each reviewer's CLI session, resumed from round to round.
   const sessions: ReviewerSessions = new Map();
   const dismissals = dismissalTracker({
-    ownLogin: w.ownLogin, cached: w.cachedDismissals, log,
+    ownLogin: w.ownLogin,
+    cached: w.cachedDismissals,
+    log,
     mayDismiss: (login) => writeAccess(octokit, repo, login),
   });
   const fixEnv: FixEnv = {
@@ -117,8 +130,16 @@ export function loopSteps(w: RunWiring): LoopSteps {
     pushRemote: w.push.remote,
   };
   const inline = createInlineReview({
-    enabled: config.inlineComments, octokit, repo, prNumber: meta.number, ownLogin: w.ownLogin,
-    publisher: w.publisher, reportCtx: w.reportCtx, redact: w.redact, log, warn: w.warn,
+    enabled: config.inlineComments,
+    octokit,
+    repo,
+    prNumber: meta.number,
+    ownLogin: w.ownLogin,
+    publisher: w.publisher,
+    reportCtx: w.reportCtx,
+    redact: w.redact,
+    log,
+    warn: w.warn,
     quiet: { minPriority: config.inlineMinPriority, maxComments: config.inlineMaxComments ?? null },
   });
   const ciAttempts = () => (config.waitForChecks.length ? w.ci.attempts() : null);
@@ -142,11 +163,16 @@ export function loopSteps(w: RunWiring): LoopSteps {
         ...roleEnv,
         ...(rules.length ? { directoryRules: directoryRulesPrompt(w.prompts, rules) } : {}),
         ...(dismissed.dismissals.length
-          ? { dismissedFindings: dismissedFindingsPrompt(w.prompts, dismissed.dismissals) } : {}),
+          ? { dismissedFindings: dismissedFindingsPrompt(w.prompts, dismissed.dismissals) }
+          : {}),
       };
       const outcome = await runReviewRound(env, {
-        ...plan, reviewers: config.reviewers, analyzer: config.analyzer, sessions,
-        dismissals: dismissed.dismissals, refusedDismissals: dismissed.refused,
+        ...plan,
+        reviewers: config.reviewers,
+        analyzer: config.analyzer,
+        sessions,
+        dismissals: dismissed.dismissals,
+        refusedDismissals: dismissed.refused,
       });
       const { record } = outcome;
       if (rules.length) record.ruleFiles = rules.map((r) => r.path);
@@ -155,9 +181,13 @@ export function loopSteps(w: RunWiring): LoopSteps {
       return {
         ...outcome,
         record: {
-          ...record, findings: redacted(record.findings), stuck: redacted(record.stuck),
-          dismissed: (record.dismissed ?? []).map((d) => ({ finding: redactFinding(d.finding, w.redact),
-            dismissal: people(d.dismissal) })),
+          ...record,
+          findings: redacted(record.findings),
+          stuck: redacted(record.stuck),
+          dismissed: (record.dismissed ?? []).map((d) => ({
+            finding: redactFinding(d.finding, w.redact),
+            dismissal: people(d.dismissal),
+          })),
           dismissals: (record.dismissals ?? []).map(people),
           refusedDismissals: (record.refusedDismissals ?? []).map(people),
         },

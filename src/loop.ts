@@ -39,8 +39,6 @@ export interface LoopSteps extends RoundPublishing {
   log(line: string): void;
 }
 
-
-
 export interface LoopInput {
   meta: PrMeta;
   maxRounds: number;
@@ -55,7 +53,6 @@ export interface LoopInput {
   push: { canPush: boolean; reason: string | null };
 }
 
-
 export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopResult> {
   return loopRounds(steps, input).catch((e: unknown) => {
     if (e instanceof WritesRefused) return reviewOnlyAfterRefusal(e, input.meta.headSha);
@@ -66,7 +63,10 @@ export async function runLoop(steps: LoopSteps, input: LoopInput): Promise<LoopR
 /** The after-finish hook; the coordinator keeps the loop's result before it runs, in case it fails. */
 export async function finishLoop(steps: Pick<LoopSteps, 'hook'>, prNumber: number, result: LoopResult): Promise<void> {
   await steps.hook('after-finish', {
-    prNumber, headSha: result.headSha, status: result.status, rounds: result.rounds.length,
+    prNumber,
+    headSha: result.headSha,
+    status: result.status,
+    rounds: result.rounds.length,
     remaining: result.remaining.map((f) => f.id),
   });
 }
@@ -126,7 +126,13 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const before = await steps.hook('before-review', hookInfo);
     const reviewed = await steps
       .review({
-        round, ctx, fixedBefore: fixed, before, ...(earlier ? { earlier } : {}), ci, ciOnly: input.ciOnly ?? false,
+        round,
+        ctx,
+        fixedBefore: fixed,
+        before,
+        ...(earlier ? { earlier } : {}),
+        ci,
+        ciOnly: input.ciOnly ?? false,
         afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
       })
       .catch((e: unknown) => {
@@ -179,8 +185,13 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     await steps.publishFix(fix, fixEnd, { fixed: fixedNow, counts: record.counts, about });
     // After the report, so a failing hook cannot lose the record of a pushed fix.
     await steps.hook('after-fix', {
-      round, prNumber: meta.number, headSha: fix.commitSha ?? fix.previousHeadSha,
-      previousHeadSha: fix.previousHeadSha, outcome: fix.outcome, fixed: fix.fixed, rejected: fix.rejected,
+      round,
+      prNumber: meta.number,
+      headSha: fix.commitSha ?? fix.previousHeadSha,
+      previousHeadSha: fix.previousHeadSha,
+      outcome: fix.outcome,
+      fixed: fix.fixed,
+      rejected: fix.rejected,
     });
     if (fixStatus) return end(fixStatus, fix.message, record);
     if (!moved) return end('failed', lost!, record);

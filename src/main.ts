@@ -27,7 +27,8 @@ function testTiming(env: NodeJS.ProcessEnv): { retryBaseMs?: number; headPollMs?
   const headPollMs = ms(env.PR_REVIEW_LOOP_HEAD_POLL_MS);
   const checksPollMs = ms(env.PR_REVIEW_LOOP_CHECKS_POLL_MS);
   return {
-    ...(retryBaseMs ? { retryBaseMs } : {}), ...(headPollMs ? { headPollMs } : {}),
+    ...(retryBaseMs ? { retryBaseMs } : {}),
+    ...(headPollMs ? { headPollMs } : {}),
     ...(checksPollMs ? { checksPollMs } : {}),
   };
 }

@@ -21,7 +21,6 @@ export const OUTPUT_NAMES = [
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 
-
 /** What every output holds until the run knows better: a run that ends early has failed. */
 export function defaultOutputs(): Record<OutputName, string> {
   return {

@@ -63,7 +63,13 @@ export async function run(deps: RunDeps): Promise<void> {
   let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let failure: string | null = null;
   const state: RunState = {
-    headSha: '', publisher: null, reportCtx: null, result: null, budget: null, closers: [], landed: () => null,
+    headSha: '',
+    publisher: null,
+    reportCtx: null,
+    result: null,
+    budget: null,
+    closers: [],
+    landed: () => null,
   };
   const cancellation = deps.cancellation ?? neverCancelled();
   try {
@@ -106,8 +112,9 @@ export async function run(deps: RunDeps): Promise<void> {
     const spending = state.budget?.spending() ?? null;
     if (spending) Object.assign(outputs, spendingOutputs(spending));
     outputs['report-json'] = reportPath;
-    await writeReportJson(reportPath, { outputs, result: state.result, spending, failure }, redactValues)
-      .catch((e) => io.warning(`could not write the report JSON: ${String(e)}`));
+    await writeReportJson(reportPath, { outputs, result: state.result, spending, failure }, redactValues).catch((e) =>
+      io.warning(`could not write the report JSON: ${String(e)}`),
+    );
     for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
   }
   if (failure) io.setFailed(failure);
@@ -149,7 +156,11 @@ async function execute(
   // 2. prompts, the PR and who asked, the repo config, the token's identity, earlier comments
   const { retryBaseMs, headPollMs, checksPollMs } = deps.timing ?? {};
   const started = await startRun({
-    env, raw, inputs, log, ...(retryBaseMs ? { retryBaseMs } : {}),
+    env,
+    raw,
+    inputs,
+    log,
+    ...(retryBaseMs ? { retryBaseMs } : {}),
     // run.ts sits one level below the repository root in src/ and, bundled, in dist/.
     promptsUrl: deps.promptsUrl ?? new URL('../prompts/', import.meta.url),
   });
@@ -182,12 +193,21 @@ async function execute(
   state.closers.push(() => sandbox.close());
   // Cancelled: every agent, verify command and hook still running is stopped (closing the sandbox
   // kills what its user runs); the steps then start nothing new.
-  deps.cancellation?.signal.addEventListener('abort', () => {
-    log('cancelled: stopping the agents; nothing new starts and no push begins');
-    void sandbox.close().catch(() => undefined);
-  }, { once: true });
+  deps.cancellation?.signal.addEventListener(
+    'abort',
+    () => {
+      log('cancelled: stopping the agents; nothing new starts and no push begins');
+      void sandbox.close().catch(() => undefined);
+    },
+    { once: true },
+  );
   const { registry, commandEnv } = await agentsForRun({
-    ...agentSettings(config), env, secrets, sandbox, log, ...(deps.adapters ? { adapters: deps.adapters } : {}),
+    ...agentSettings(config),
+    env,
+    secrets,
+    sandbox,
+    log,
+    ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
   const { mode, allowForkFixes } = config;
   const push = await planPush({ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env });
@@ -199,24 +219,56 @@ async function execute(
 
   // 6. the loop, then the after-finish hook and the job summary
   const uncancellable = loopSteps({
-    config, octokit, repo, meta, fork, cwd, scratchDir, git, checkout, push, prompts: started.prompts, registry,
-    commandEnv, sandbox, publisher, reportCtx, writer, redact, log, budget, ownLogin, alreadyConfirmed: prior.confirmed,
+    config,
+    octokit,
+    repo,
+    meta,
+    fork,
+    cwd,
+    scratchDir,
+    git,
+    checkout,
+    push,
+    prompts: started.prompts,
+    registry,
+    commandEnv,
+    sandbox,
+    publisher,
+    reportCtx,
+    writer,
+    redact,
+    log,
+    budget,
+    ownLogin,
+    alreadyConfirmed: prior.confirmed,
     cachedDismissals: prior.dismissed,
     ci: createCiChecks({
-      octokit, repo, wanted: config.waitForChecks, timeoutMs: config.checksTimeoutMinutes * 60_000,
-      pollMs: checksPollMs ?? 15_000, maxAttempts: config.ciFixAttempts, ownRunId: env.GITHUB_RUN_ID ?? null,
-      seed: prior.ciAttempts, redact, log, warn,
+      octokit,
+      repo,
+      wanted: config.waitForChecks,
+      timeoutMs: config.checksTimeoutMinutes * 60_000,
+      pollMs: checksPollMs ?? 15_000,
+      maxAttempts: config.ciFixAttempts,
+      ownRunId: env.GITHUB_RUN_ID ?? null,
+      seed: prior.ciAttempts,
+      redact,
+      log,
+      warn,
     }),
-    warn, ...(headPollMs ? { headPollMs } : {}), ...(deps.cancellation ? { cancellation: deps.cancellation } : {}),
+    warn,
+    ...(headPollMs ? { headPollMs } : {}),
+    ...(deps.cancellation ? { cancellation: deps.cancellation } : {}),
   });
   const cancellable = deps.cancellation ? cancellableSteps(uncancellable, deps.cancellation) : null;
   const steps = cancellable?.steps ?? uncancellable;
   if (cancellable) state.landed = cancellable.landed;
   const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
   if (config.waitForChecks.length && !config.dispatchWorkflows.length && identity.kind === 'actions') {
-    warn('wait-for-checks: a fix pushed with GITHUB_TOKEN starts no workflow, so its checks never come and ' +
-      'each round after a fix waits checks-timeout-minutes; list your CI workflow in dispatch-workflows, ' +
-      'or use an App token');
+    warn(
+      'wait-for-checks: a fix pushed with GITHUB_TOKEN starts no workflow, so its checks never come and ' +
+        'each round after a fix waits checks-timeout-minutes; list your CI workflow in dispatch-workflows, ' +
+        'or use an App token',
+    );
   }
   // A red CI run started it: each round is for the failing checks only.
   const ciOnly = started.target.kind === 'workflow_run';
@@ -224,12 +276,20 @@ async function execute(
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
   await finishLoop(steps, meta.number, result);
-  await handOff({
-    octokit, repo, prNumber: meta.number, readyWhenConverged: config.readyWhenConverged, log, warn,
-    // A checks-only run hands nothing over: no agent reviewed the code.
-    writes: !dryRun && !publisher.writesRefused && !ciOnly,
-    ...(config.convergedLabel ? { convergedLabel: config.convergedLabel } : {}),
-  }, result);
+  await handOff(
+    {
+      octokit,
+      repo,
+      prNumber: meta.number,
+      readyWhenConverged: config.readyWhenConverged,
+      log,
+      warn,
+      // A checks-only run hands nothing over: no agent reviewed the code.
+      writes: !dryRun && !publisher.writesRefused && !ciOnly,
+      ...(config.convergedLabel ? { convergedLabel: config.convergedLabel } : {}),
+    },
+    result,
+  );
   const { status, rounds, remaining, stuck, message } = result;
   const spent = budget.spending();
   await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message, spent }, reportCtx));

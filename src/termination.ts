@@ -28,7 +28,8 @@ export function decide(
     if (waiting.length === 0) return { status: 'converged', message: 'No blocking findings remain.' };
     return {
       status: 'manual',
-      message: `The review is clean, but the checks ${waiting.join(', ')} did not finish on this head in time ` +
+      message:
+        `The review is clean, but the checks ${waiting.join(', ')} did not finish on this head in time ` +
         '(checks-timeout-minutes); a run is converged only when they pass.',
     };
   }

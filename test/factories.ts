@@ -79,7 +79,9 @@ export function threadFinding(over: Partial<Finding> = {}): Finding {
 }
 
 /** A review record whose counts and consensus follow from its findings, like the real round. */
-export function reviewRecord(over: Partial<ReviewRoundRecord> & { findings?: Finding[]; stuck?: Finding[] } = {}): ReviewRoundRecord {
+export function reviewRecord(
+  over: Partial<ReviewRoundRecord> & { findings?: Finding[]; stuck?: Finding[] } = {},
+): ReviewRoundRecord {
   const findings = over.findings ?? [];
   const stuck = over.stuck ?? [];
   const counts = countFindings([...findings, ...stuck]);
@@ -195,8 +197,20 @@ export function shopReviewRecord(over: Partial<ReviewRoundRecord> = {}): ReviewR
     partial: false,
     agents: [
       shopAgent(),
-      shopAgent({ name: 'reviewer-2', agent: 'codex', modelRequested: 'gpt-5-codex', modelReported: 'gpt-5-codex', usage: { inputTokens: 30_000, outputTokens: 1_200, costUsd: null } }),
-      shopAgent({ name: 'reviewer-3', agent: 'command', modelRequested: 'scripted', modelReported: null, usage: { inputTokens: null, outputTokens: null, costUsd: null } }),
+      shopAgent({
+        name: 'reviewer-2',
+        agent: 'codex',
+        modelRequested: 'gpt-5-codex',
+        modelReported: 'gpt-5-codex',
+        usage: { inputTokens: 30_000, outputTokens: 1_200, costUsd: null },
+      }),
+      shopAgent({
+        name: 'reviewer-3',
+        agent: 'command',
+        modelRequested: 'scripted',
+        modelReported: null,
+        usage: { inputTokens: null, outputTokens: null, costUsd: null },
+      }),
     ],
     findings: [
       shopFinding(),

@@ -13,8 +13,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  cliEnv, cliError, findLast, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull,
-  type CliAdapterOptions, type JsonObject
+  cliEnv,
+  cliError,
+  findLast,
+  isObject,
+  isReadOnly,
+  jsonLines,
+  num,
+  processFailure,
+  runCli,
+  sumOrNull,
+  type CliAdapterOptions,
+  type JsonObject,
 } from './cli-common.js';
 import { modelMatches } from './run-role.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';

@@ -25,7 +25,6 @@ export interface CliAdapterOptions {
   sandbox?: Sandbox;
 }
 
-
 /** Reviewers, the analyzer and the gate only read; the fixer edits and the confirmer writes its failing test. */
 export const isReadOnly = (role: Role): boolean => role !== 'fixer' && role !== 'confirm';
 
@@ -113,4 +112,3 @@ export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 export const sumOrNull = (...vs: (number | null)[]): number | null =>
   vs.every((v) => v === null) ? null : vs.reduce<number>((a, v) => a + (v ?? 0), 0);
-

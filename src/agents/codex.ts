@@ -16,8 +16,17 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli,
-  type CliAdapterOptions, type JsonObject
+  cliEnv,
+  cliError,
+  deepMerge,
+  isObject,
+  isReadOnly,
+  jsonLines,
+  num,
+  processFailure,
+  runCli,
+  type CliAdapterOptions,
+  type JsonObject,
 } from './cli-common.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 

@@ -37,7 +37,11 @@ function truncateField(text: string, max: number): string {
 }
 
 const capped = (max: number) => z.string().transform((s) => truncateField(s, max));
-const cappedNonEmpty = (max: number) => z.string().min(1).transform((s) => truncateField(s, max));
+const cappedNonEmpty = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .transform((s) => truncateField(s, max));
 const cappedList = <T extends z.ZodType>(item: T) => z.array(item).transform((xs) => xs.slice(0, MAX_LIST_ITEMS));
 
 /** The MAX_FINDINGS most severe findings, in the order the agent gave them. */
@@ -88,12 +92,19 @@ export const findingSchema = z.object({
    * Every place of one problem found in several spots. The top-level place, when it names a file,
    * is the first; without one, the first location is (review/finding-places.ts).
    */
-  locations: z.array(locationSchema).transform((xs) => xs.slice(0, MAX_LOCATIONS)).nullable().optional(),
+  locations: z
+    .array(locationSchema)
+    .transform((xs) => xs.slice(0, MAX_LOCATIONS))
+    .nullable()
+    .optional(),
   source: z
     .object({
       type: z.enum(['agent', 'human']).default('agent'),
       name: capped(MAX_ID_CHARS).optional(),
-      reviewId: z.union([capped(MAX_ID_CHARS), z.number()]).nullable().optional(),
+      reviewId: z
+        .union([capped(MAX_ID_CHARS), z.number()])
+        .nullable()
+        .optional(),
       timestamp: capped(MAX_ID_CHARS).nullable().optional(),
     })
     .partial()

@@ -60,8 +60,14 @@ function transferFolder(prefix: string): string {
 }
 
 /** The executable of a checked install restored from the cache into `prefix`, or null. */
-async function restoreCli(kind: CliKind, version: string, prefix: string, cache: InstallCache, key: string,
-  log: (line: string) => void): Promise<string | null> {
+async function restoreCli(
+  kind: CliKind,
+  version: string,
+  prefix: string,
+  cache: InstallCache,
+  key: string,
+  log: (line: string) => void,
+): Promise<string | null> {
   const transfer = transferFolder(prefix);
   await rm(transfer, { recursive: true, force: true });
   await mkdir(path.dirname(transfer), { recursive: true });
@@ -70,7 +76,8 @@ async function restoreCli(kind: CliKind, version: string, prefix: string, cache:
     return null;
   }
   // What the cache holds is only trusted as a whole install of this version, kept as npm leaves one.
-  const unfit = (await installedBin(kind, transfer, version)) ? await foreignEntry(transfer).catch(String)
+  const unfit = (await installedBin(kind, transfer, version))
+    ? await foreignEntry(transfer).catch(String)
     : `no runnable ${CLI_PACKAGES[kind].pkg}@${version} in it`;
   if (unfit) {
     log(`${kind}: the cache entry ${key} is not used (${unfit}); installing with npm`);
@@ -84,8 +91,14 @@ async function restoreCli(kind: CliKind, version: string, prefix: string, cache:
 }
 
 /** npm install, then the cache entry saved before anything else can run the CLI or write its files. */
-async function installAndSave(kind: CliKind, version: string, prefix: string, cache: InstallCache, key: string,
-  log: (line: string) => void): Promise<string> {
+async function installAndSave(
+  kind: CliKind,
+  version: string,
+  prefix: string,
+  cache: InstallCache,
+  key: string,
+  log: (line: string) => void,
+): Promise<string> {
   const transfer = transferFolder(prefix);
   await rm(transfer, { recursive: true, force: true });
   await mkdir(path.dirname(transfer), { recursive: true });

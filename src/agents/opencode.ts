@@ -16,8 +16,18 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  cliEnv, cliError, deepMerge, isObject, isReadOnly, jsonLines, num, processFailure, runCli, sumOrNull,
-  type CliAdapterOptions, type JsonObject
+  cliEnv,
+  cliError,
+  deepMerge,
+  isObject,
+  isReadOnly,
+  jsonLines,
+  num,
+  processFailure,
+  runCli,
+  sumOrNull,
+  type CliAdapterOptions,
+  type JsonObject,
 } from './cli-common.js';
 import { AgentError } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';

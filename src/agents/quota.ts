@@ -14,7 +14,6 @@
 // quota problem, and its text could say anything.
 import type { QuotaKind } from '../domain/agent-run.js';
 
-
 export interface QuotaFailure {
   kind: QuotaKind;
   /** The line of the CLI's message that says so, shortened, for the report. */
@@ -33,7 +32,10 @@ const PATHS = /\S*\/\S*/g;
 
 /** The quota, rate-limit or overload failure `message` describes, or undefined. */
 export function quotaFailure(message: string): QuotaFailure | undefined {
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   for (const [kind, pattern] of PATTERNS) {
     const line = lines.find((l) => pattern.test(l.replace(PATHS, ' ')));
     if (line) return { kind, detail: line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line };

@@ -51,6 +51,6 @@ export function createRegistry(opts: RegistryOptions = {}): AgentRegistry {
 }
 
 function missingReason(kind: AgentKind): string {
-  if (kind === 'command') return "set the agent-command input to a command line (prompt on stdin, answer on stdout)";
+  if (kind === 'command') return 'set the agent-command input to a command line (prompt on stdin, answer on stdout)';
   return `no adapter is registered for it in this build`;
 }

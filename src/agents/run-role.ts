@@ -15,7 +15,6 @@ export type ModelCheck =
   /** The CLI does not say which model answered (the `command` agent). */
   | { status: 'not-reported'; requested: string; reported: null };
 
-
 // A date or version tail that names the same model: -20250929, -2025-09-29,
 // @20250929, -latest, -v1, -v1:0, -001, -0613. One or more, in any order.
 const SAME_MODEL_SUFFIX = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{3,4}|latest|v\d+(?:[.:]\d+)*))+$/;

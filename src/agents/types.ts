@@ -38,7 +38,6 @@ export interface Invocation {
   maxCostUsd?: number;
 }
 
-
 export interface AgentAnswer {
   text: string;
   /** The model the CLI reports having used; null where the CLI does not say. */

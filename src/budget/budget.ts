@@ -77,13 +77,17 @@ export function createBudget(limits: BudgetLimits, prices: PriceTable): Budget {
     const calls = n > 1 ? `${n} ${role} calls` : `a ${role} call`;
     if (limits.maxTokens !== undefined && each.tokens * n > limits.maxTokens - total.tokens) {
       const left = limits.maxTokens - total.tokens;
-      return `the budget would not cover ${calls}: ${Math.round(each.tokens)} tokens each expected ` +
-        `(the average so far), ${left} left of max-tokens ${limits.maxTokens}`;
+      return (
+        `the budget would not cover ${calls}: ${Math.round(each.tokens)} tokens each expected ` +
+        `(the average so far), ${left} left of max-tokens ${limits.maxTokens}`
+      );
     }
     if (limits.maxCostUsd !== undefined && each.costUsd * n > limits.maxCostUsd - total.costUsd) {
       const left = limits.maxCostUsd - total.costUsd;
-      return `the budget would not cover ${calls}: ${usd(each.costUsd)} each expected ` +
-        `(the average so far), ${usd(left)} left of max-cost-usd ${usd(limits.maxCostUsd)}`;
+      return (
+        `the budget would not cover ${calls}: ${usd(each.costUsd)} each expected ` +
+        `(the average so far), ${usd(left)} left of max-cost-usd ${usd(limits.maxCostUsd)}`
+      );
     }
     return null;
   };

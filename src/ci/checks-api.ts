@@ -21,8 +21,12 @@ export async function listCheckRuns(octokit: Octokit, repo: RepoRef, sha: string
   const query = { ...repo, ref: sha, filter: 'all' as const, per_page: 100 };
   const runs = await octokit.paginate(octokit.rest.checks.listForRef, query);
   return runs.map((c) => ({
-    id: c.id, name: c.name, status: c.status, conclusion: c.conclusion ?? null,
-    suiteId: c.check_suite?.id ?? null, url: c.html_url ?? c.details_url ?? '',
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    conclusion: c.conclusion ?? null,
+    suiteId: c.check_suite?.id ?? null,
+    url: c.html_url ?? c.details_url ?? '',
   }));
 }
 
@@ -39,7 +43,10 @@ export async function workflowRuns(octokit: Octokit, repo: RepoRef, sha: string)
   const query = { ...repo, head_sha: sha, per_page: 100 };
   const runs = await octokit.paginate(octokit.rest.actions.listWorkflowRunsForRepo, query);
   return runs.map((r) => ({
-    id: r.id, path: r.path, suiteId: r.check_suite_id ?? -1, completed: r.status === 'completed',
+    id: r.id,
+    path: r.path,
+    suiteId: r.check_suite_id ?? -1,
+    completed: r.status === 'completed',
   }));
 }
 

@@ -44,8 +44,10 @@ export function createCiChecks(s: CiChecksSetup): CiChecks {
       } catch (e) {
         // No verdict (a refused read without checks: read / actions: read, an outage): the run goes
         // on, and cannot converge on checks it could not see.
-        s.warn(`could not read the checks of ${sha.slice(0, 7)} (${failureText(e)}); ` +
-          'wait-for-checks needs the workflow permissions checks: read and actions: read');
+        s.warn(
+          `could not read the checks of ${sha.slice(0, 7)} (${failureText(e)}); ` +
+            'wait-for-checks needs the workflow permissions checks: read and actions: read',
+        );
         head = { sha, checks: [], waiting: [...s.wanted] };
       }
       const tail = async (c: { jobId: number | null }) => {

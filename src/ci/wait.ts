@@ -80,7 +80,9 @@ async function look(o: WaitOptions): Promise<{ checks: CheckResult[]; open: stri
     }
     const done = attempts.filter((a) => a.conclusion !== null);
     checks.push({
-      name: latest.name, workflow: workflowOf(latest), conclusion: latest.conclusion,
+      name: latest.name,
+      workflow: workflowOf(latest),
+      conclusion: latest.conclusion,
       passed: PASSING.has(latest.conclusion),
       flaky: done.some((a) => PASSING.has(a.conclusion!)) && done.some((a) => !PASSING.has(a.conclusion!)),
       jobId: jobIdOf(latest.url),
@@ -91,9 +93,7 @@ async function look(o: WaitOptions): Promise<{ checks: CheckResult[]; open: stri
   const hit = (e: string, c: CheckRun) => matches(e, c, workflowOf(c));
   const others = wfRuns.filter((r) => String(r.id) !== o.ownRunId && !r.completed);
   const runOpen = (e: string) => others.some((r) => e === 'all' || (isFile(e) && base(r.path) === base(e)));
-  const open = o.wanted.filter(
-    (e) => !runs.some((c) => hit(e, c)) || running.some((g) => hit(e, g[0]!)) || runOpen(e),
-  );
+  const open = o.wanted.filter((e) => !runs.some((c) => hit(e, c)) || running.some((g) => hit(e, g[0]!)) || runOpen(e));
   return { checks, open };
 }
 

@@ -27,7 +27,10 @@ export interface HookOptions extends ShellEnv {
 const TAIL_CHARS = 2000;
 
 const NO_HOOKS: Record<HookPoint, string[]> = {
-  'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [],
+  'before-review': [],
+  'after-review': [],
+  'after-fix': [],
+  'after-finish': [],
 };
 
 /**
@@ -35,7 +38,9 @@ const NO_HOOKS: Record<HookPoint, string[]> = {
  * repository that code is untrusted, so there hooks run only when fork fixes are allowed.
  */
 export function hooksForPr(
-  hooks: Record<HookPoint, string[]>, untrustedFork: boolean, log: (line: string) => void,
+  hooks: Record<HookPoint, string[]>,
+  untrustedFork: boolean,
+  log: (line: string) => void,
 ): Record<HookPoint, string[]> {
   if (!untrustedFork) return hooks;
   if (Object.values(hooks).some((h) => h.length)) {

@@ -8,7 +8,9 @@ import { field } from './fields.js';
 export const MODEL_PRICES_EXAMPLE = 'my-model:\n  input: 3\n  output: 15';
 
 const isPrice = (v: unknown): v is Price =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) &&
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
   Object.keys(v).every((k) => k === 'input' || k === 'output') &&
   [(v as Price).input, (v as Price).output].every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0);
 

@@ -74,8 +74,9 @@ export function crossCheck(o: Loose, ctx: z.RefinementCtx): void {
   if (typeof o['max-cost-usd'] === 'number') unpricedModels(uses, o['model-prices'], ctx);
   // The gate is a second opinion on the fix, so none of its models may be one the fix came from.
   const fixers = [r.fixer, ...(r.fixer.fallbacks ?? [])];
-  const same = r.gate && [r.gate, ...(r.gate.fallbacks ?? [])].find((g) =>
-    fixers.some((f) => f.agent === g.agent && f.model === g.model));
+  const same =
+    r.gate &&
+    [r.gate, ...(r.gate.fallbacks ?? [])].find((g) => fixers.some((f) => f.agent === g.agent && f.model === g.model));
   if (same) {
     const message =
       `must differ from the fixer's models (${same.agent}:${same.model} is one). ` +

@@ -12,7 +12,9 @@ export interface StillFailing {
 
 /** The blob of each confirmed test file at `rev` (null: absent), to see later whether a fix changed it. */
 export async function testBlobs(
-  git: Git, rev: string, confirmed: ConfirmedFinding[],
+  git: Git,
+  rev: string,
+  confirmed: ConfirmedFinding[],
 ): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   for (const file of confirmed.flatMap((c) => c.files)) {
@@ -28,7 +30,10 @@ export async function testBlobs(
  * that pass with the commit; returns those that fail, or whose test file the fix changed.
  */
 export async function rerunConfirmedTests(
-  env: ConfirmEnv, commitSha: string, confirmed: ConfirmedFinding[], before: Map<string, string | null>,
+  env: ConfirmEnv,
+  commitSha: string,
+  confirmed: ConfirmedFinding[],
+  before: Map<string, string | null>,
 ): Promise<StillFailing[]> {
   const after = await testBlobs(env.git, commitSha, confirmed);
   const failing: StillFailing[] = [];

@@ -128,8 +128,10 @@ async function judge(
     return `its test command \`${command}\` could not run (exit ${run.exitCode}): nothing was reproduced`;
   }
   if (run.exitCode === 0) {
-    return `not reproduced: its test (\`${command}\`) passes on the PR head, ` +
-      "so the reviewer's claim could not be reproduced";
+    return (
+      `not reproduced: its test (\`${command}\`) passes on the PR head, ` +
+      "so the reviewer's claim could not be reproduced"
+    );
   }
   // The test file the report names is one the confirmer wrote, whatever it claims.
   const testFile = v.testFile && written.includes(v.testFile) ? v.testFile : (written[0] ?? null);

@@ -5,7 +5,6 @@
 import type { Delta } from '../domain/pull-request.js';
 import type { Git } from './runner.js';
 
-
 const MAX_COMMITS = 100;
 
 export async function readDelta(git: Git, fromSha: string, toSha: string, maxChars: number): Promise<Delta | null> {

@@ -11,8 +11,16 @@ import { GitError, type Git } from './runner.js';
  * off), fixed prefixes and context, no order file. Binary files stay "Binary files … differ".
  */
 const DIFF_OPTIONS = [
-  '--no-ext-diff', '--no-textconv', '--no-color', '--find-renames', '--no-relative',
-  '--src-prefix=a/', '--dst-prefix=b/', '--unified=3', '--inter-hunk-context=0', '-O/dev/null',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-color',
+  '--find-renames',
+  '--no-relative',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--unified=3',
+  '--inter-hunk-context=0',
+  '-O/dev/null',
 ];
 /** Paths as they are (no octal quoting of non-ASCII names in patch headers); pathspecs literal. */
 const GLOBAL_OPTIONS = ['-c', 'core.quotePath=false', '--literal-pathspecs'];
@@ -20,7 +28,12 @@ const GLOBAL_OPTIONS = ['-c', 'core.quotePath=false', '--literal-pathspecs'];
 const PATHS_PER_CALL = 500;
 
 const STATUS: Record<string, string> = {
-  A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed',
+  A: 'added',
+  D: 'removed',
+  M: 'modified',
+  R: 'renamed',
+  C: 'copied',
+  T: 'changed',
 };
 
 export interface DiffRange {

@@ -31,8 +31,10 @@ export async function openCheckout(cwd: string, auth: GitAuth, pr: PrCommits, lo
   const removed = await stripPersistedCredentials(git);
   if (removed.length) {
     const keys = removed.join(', ');
-    log(`removed persisted credentials from the checkout's git config (${keys}); `
-      + 'the action authenticates its own fetch and push');
+    log(
+      `removed persisted credentials from the checkout's git config (${keys}); ` +
+        'the action authenticates its own fetch and push',
+    );
   }
   const dirty = await statusPorcelain(git);
   if (dirty.length) {
@@ -71,8 +73,10 @@ export async function prepareForAgents(
 ): Promise<PreparedCheckout> {
   const earlierSteps = await untrackedEntries(git);
   if (earlierSteps.length) {
-    log(`left out of fix commits: ${earlierSteps.length} untracked entries the job put in the checkout before the run `
-      + `(${listSome(earlierSteps)})`);
+    log(
+      `left out of fix commits: ${earlierSteps.length} untracked entries the job put in the checkout before the run ` +
+        `(${listSome(earlierSteps)})`,
+    );
   }
   const commitExclude: string[] = [];
   const restoreAgentConfig = async (): Promise<string[]> => {

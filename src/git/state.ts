@@ -24,7 +24,10 @@ export async function statusPorcelain(git: Git): Promise<string[]> {
 /** Untracked entries, ignored ones included, top-relative; a wholly untracked folder is one entry. */
 export async function untrackedEntries(git: Git): Promise<string[]> {
   const r = await git(['ls-files', '-z', '--others', '--directory']);
-  return r.stdout.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, ''));
+  return r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/\/$/, ''));
 }
 
 export async function headSha(git: Git): Promise<string> {

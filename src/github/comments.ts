@@ -64,7 +64,11 @@ async function dispatchWorkflow(octokit: Octokit, repo: RepoRef, workflow: strin
 
 /** The dispatch-workflows input after a push: each workflow started on the pushed branch, in order. */
 export async function dispatchWorkflows(
-  octokit: Octokit, repo: RepoRef, workflows: readonly string[], ref: string, log: (line: string) => void,
+  octokit: Octokit,
+  repo: RepoRef,
+  workflows: readonly string[],
+  ref: string,
+  log: (line: string) => void,
 ): Promise<void> {
   for (const wf of workflows) {
     try {

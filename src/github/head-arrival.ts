@@ -27,7 +27,11 @@ export async function headArrival(octokit: Octokit, repo: RepoRef, meta: PrMeta)
   try {
     // Newest first (`direction` defaults to desc): the entry that set the branch to its head.
     const { data } = await octokit.rest.repos.listActivities({
-      owner, repo: name, ref: `refs/heads/${meta.headRef}`, direction: 'desc', per_page: 1,
+      owner,
+      repo: name,
+      ref: `refs/heads/${meta.headRef}`,
+      direction: 'desc',
+      per_page: 1,
     });
     const newest = data[0];
     if (newest?.after === meta.headSha) return { source: 'activity', at: newest.timestamp };

@@ -29,7 +29,9 @@ export function tokenKindOf(login: string): TokenKind {
 export async function getTokenIdentity(octokit: Octokit): Promise<TokenIdentity> {
   let login: string;
   try {
-    ({ viewer: { login } } = await octokit.graphql<{ viewer: { login: string } }>(VIEWER_QUERY));
+    ({
+      viewer: { login },
+    } = await octokit.graphql<{ viewer: { login: string } }>(VIEWER_QUERY));
   } catch (e) {
     // No documented token is refused `viewer`; if GitHub ever does (an old Enterprise Server),
     // keep the earlier assumption that an unnamed token is the workflow's GITHUB_TOKEN.

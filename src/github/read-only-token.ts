@@ -5,8 +5,8 @@ import type { TokenIdentity } from './identity.js';
 
 const PULL_REQUEST_TARGET_DOCS = [
   'https://docs.github.com/en/actions/reference/security/securely-using-pull_request_target',
-  'https://docs.github.com/en/actions/reference/workflows-and-actions/events-that-trigger-workflows'
-    + '#pull_request_target',
+  'https://docs.github.com/en/actions/reference/workflows-and-actions/events-that-trigger-workflows' +
+    '#pull_request_target',
 ];
 
 type Obj = Record<string, unknown>;
@@ -102,8 +102,8 @@ export function readOnlyAdvice(reason: string): string {
     'nothing is commented, pushed or remembered for the next run.',
     'To get comments: give the job the permissions in the README (issues and pull-requests: write). On PRs',
     'from forks GitHub gives pull_request jobs a read-only token whatever the workflow asks; run the workflow',
-    'on pull_request_target instead, which gets a write token, with GitHub\'s precautions: no step in that job',
-    'may build or run the PR\'s code, keep `permissions:` to what the action needs, and leave allow-fork-fixes',
+    "on pull_request_target instead, which gets a write token, with GitHub's precautions: no step in that job",
+    "may build or run the PR's code, keep `permissions:` to what the action needs, and leave allow-fork-fixes",
     `off for forks you do not trust. See ${PULL_REQUEST_TARGET_DOCS.join(' and ')}.`,
   ].join('\n');
 }

@@ -15,20 +15,35 @@ export interface InlineComment {
 }
 
 export async function postReview(
-  octokit: Octokit, repo: RepoRef, number: number, r: { commitId: string; body: string; comments: InlineComment[] },
+  octokit: Octokit,
+  repo: RepoRef,
+  number: number,
+  r: { commitId: string; body: string; comments: InlineComment[] },
 ): Promise<{ id: number; htmlUrl: string }> {
   const comments = r.comments.map((c) => ({
-    path: c.path, line: c.line, side: 'RIGHT' as const, body: c.body,
+    path: c.path,
+    line: c.line,
+    side: 'RIGHT' as const,
+    body: c.body,
     ...(c.startLine ? { start_line: c.startLine, start_side: 'RIGHT' as const } : {}),
   }));
   const { data } = await octokit.rest.pulls.createReview({
-    ...repo, pull_number: number, commit_id: r.commitId, event: 'COMMENT', body: r.body, comments,
+    ...repo,
+    pull_number: number,
+    commit_id: r.commitId,
+    event: 'COMMENT',
+    body: r.body,
+    comments,
   });
   return { id: data.id, htmlUrl: data.html_url };
 }
 
 export async function replyInThread(
-  octokit: Octokit, repo: RepoRef, number: number, commentId: number, body: string,
+  octokit: Octokit,
+  repo: RepoRef,
+  number: number,
+  commentId: number,
+  body: string,
 ): Promise<void> {
   await octokit.rest.pulls.createReplyForReviewComment({ ...repo, pull_number: number, comment_id: commentId, body });
 }

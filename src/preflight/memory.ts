@@ -73,7 +73,10 @@ export async function readMemory(m: {
  * this one, and neither are its fixes: states of other jobs are ignored, like forged ones.
  */
 export async function readPriorRuns(
-  comments: IssueComment[], ownLogin: string, headSha: string, trust: StateTrust,
+  comments: IssueComment[],
+  ownLogin: string,
+  headSha: string,
+  trust: StateTrust,
 ): Promise<PriorRuns> {
   const decoded = comments.flatMap((c) => {
     if (c.author.toLowerCase() !== ownLogin.toLowerCase() || !c.body.includes(MARKER)) return [];
@@ -99,7 +102,12 @@ export async function readPriorRuns(
   const ciAttempts = [...states].reverse().find((s) => s.ciAttempts)?.ciAttempts ?? {};
   const dismissed = cachedDismissals(states);
   const known = {
-    fixed: fingerprints(states), lastReview: lastReview(states), reports, confirmed, ciAttempts, dismissed,
+    fixed: fingerprints(states),
+    lastReview: lastReview(states),
+    reports,
+    confirmed,
+    ciAttempts,
+    dismissed,
   };
   return { states, finalForHead, ...known };
 }
@@ -152,7 +160,13 @@ function lastReview(states: HiddenState[]): PriorRuns['lastReview'] {
 function cachedDismissals(states: HiddenState[]): Dismissal[] {
   const newest = [...states].reverse().find((s) => s.kind === 'review' && s.dismissed);
   return (newest?.dismissed ?? []).map(({ thread, id, category, file, line, title, by, reason, via, text }) => ({
-    thread, finding: { id, category, file, title }, line, by, reason, via, ...(text ? { text } : {}),
+    thread,
+    finding: { id, category, file, title },
+    line,
+    by,
+    reason,
+    via,
+    ...(text ? { text } : {}),
   }));
 }
 

@@ -51,6 +51,6 @@ export async function planPush(p: PushPlanInput): Promise<PushPlan> {
       ? { headPermission: await getTokenForkPermission(octokit, { owner: headOwner, repo: headName }), forkPushUrl }
       : {}),
   });
-  const remote = p.fork ? forkPushUrl ?? 'no-fork-url' : 'origin';
+  const remote = p.fork ? (forkPushUrl ?? 'no-fork-url') : 'origin';
   return { ...decision, readOnlyToken, remote };
 }

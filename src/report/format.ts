@@ -90,7 +90,8 @@ export function locationLink(ctx: ReportContext, sha: string, file: string | nul
 
 /** Every place of a finding: its one place, or each of the several it names, linked at `sha` (or named). */
 export function placesLink(
-  ctx: ReportContext, sha: string | null,
+  ctx: ReportContext,
+  sha: string | null,
   f: { file: string | null; line: number | null; locations?: readonly Place[] | null },
 ): string {
   const places = placesOf(f);

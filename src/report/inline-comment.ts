@@ -11,7 +11,8 @@ import { PRIORITY_LABEL } from './wording.js';
 
 export function renderInlineComment(f: Finding, reviewers: number): string {
   const total = Math.max(reviewers, f.reportedBy.length, 1);
-  const meta = `${PRIORITY_LABEL[f.priority]} · ${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'} · ` +
+  const meta =
+    `${PRIORITY_LABEL[f.priority]} · ${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'} · ` +
     `category ${inline(f.category, 40)} · ${code(f.id)}`;
   // Our marks come first: agent text after them (a fenced replacement keeps its bytes) cannot pass
   // for them, as only a mark at the very start is read back.
@@ -19,7 +20,7 @@ export function renderInlineComment(f: Finding, reviewers: number): string {
   if (f.description.trim()) parts.push(block(f.description));
   const elsewhere = (f.locations ?? []).filter((p) => p.file !== f.file || p.line !== f.line);
   if (elsewhere.length > 0) {
-    const where = elsewhere.map((p) => code(p.line ? `${p.file ?? ''}:${p.line}` : p.file ?? ''));
+    const where = elsewhere.map((p) => code(p.line ? `${p.file ?? ''}:${p.line}` : (p.file ?? '')));
     parts.push(`The same problem is also at ${where.join(', ')}.`);
   }
   if (f.replacement !== undefined && f.replacement !== null) {

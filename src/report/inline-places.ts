@@ -18,7 +18,9 @@ export type PlacedFinding = Finding & { spots: Spot[] };
 
 /** The findings with a place on the diff (quiet mode applied), each with its places there. */
 export function placeInline(
-  findings: readonly Finding[], lines: DiffLines, quiet: InlineQuiet,
+  findings: readonly Finding[],
+  lines: DiffLines,
+  quiet: InlineQuiet,
 ): { chosen: PlacedFinding[]; heldBack: HeldBack } {
   const placed = findings.flatMap((f) => {
     const spots = locationsOf(f).flatMap((place) => {
@@ -32,14 +34,18 @@ export function placeInline(
 
 /** The comments of the chosen findings, one per spot; `body` turns a comment's text into what is posted. */
 export function inlineComments(
-  chosen: readonly PlacedFinding[], reviewers: number, body: (text: string) => string,
+  chosen: readonly PlacedFinding[],
+  reviewers: number,
+  body: (text: string) => string,
 ): InlineComment[] {
-  return chosen.flatMap(({ spots, ...f }) => spots.map(({ place, range }) => {
-    // A replacement for a range that could not be kept whole would replace the wrong lines.
-    const whole = (range.start === null) === !(place.endLine && place.endLine > (place.line ?? 0));
-    const replacement = whole ? place.replacement : null;
-    const shown = { ...f, file: place.file, line: place.line, endLine: place.endLine, replacement };
-    const text = body(renderInlineComment(shown, reviewers));
-    return { path: place.file!, line: range.line, startLine: range.start, body: text };
-  }));
+  return chosen.flatMap(({ spots, ...f }) =>
+    spots.map(({ place, range }) => {
+      // A replacement for a range that could not be kept whole would replace the wrong lines.
+      const whole = (range.start === null) === !(place.endLine && place.endLine > (place.line ?? 0));
+      const replacement = whole ? place.replacement : null;
+      const shown = { ...f, file: place.file, line: place.line, endLine: place.endLine, replacement };
+      const text = body(renderInlineComment(shown, reviewers));
+      return { path: place.file!, line: range.line, startLine: range.start, body: text };
+    }),
+  );
 }

@@ -117,8 +117,10 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       s.log(`resolved the thread of ${what}`);
     } catch (e) {
       resolveRefused = true;
-      s.warn(`could not resolve review threads (${failureText(e)}); ` +
-        'resolving needs the workflow permission contents: write; the threads say why instead');
+      s.warn(
+        `could not resolve review threads (${failureText(e)}); ` +
+          'resolving needs the workflow permission contents: write; the threads say why instead',
+      );
     }
   };
 
@@ -173,7 +175,8 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       const comments = inlineComments(chosen, reviewers, body);
       if (comments.length === 0) return;
       const spread = comments.length > chosen.length ? ` (${comments.length} comments)` : '';
-      const summary = `**pr-review-loop** · review round ${rec.round}: ${chosen.length} finding(s)${spread} on the ` +
+      const summary =
+        `**pr-review-loop** · review round ${rec.round}: ${chosen.length} finding(s)${spread} on the ` +
         `lines of this diff. The round's report comment lists every finding.\n\n${MARKER}`;
       try {
         const posted = await postReview(octokit, repo, prNumber, { commitId: rec.headSha, body: summary, comments });
@@ -195,11 +198,12 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         // Fresh: the threads this round's review started are not in the round's context.
         const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
         // A finding with several places has a thread on each.
-        for (const { findingId } of pushed) for (const t of threadsFor(own, fingerprint(findingId))) {
-          if (t.isResolved) continue;
-          await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
-          await resolve(t, `${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
-        }
+        for (const { findingId } of pushed)
+          for (const t of threadsFor(own, fingerprint(findingId))) {
+            if (t.isResolved) continue;
+            await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
+            await resolve(t, `${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
+          }
         for (const { findingId, reason } of rec.rejected) {
           const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
           for (const t of threadsFor(own, fingerprint(findingId))) if (!t.isResolved) await reply(t, why);

@@ -24,18 +24,24 @@ export interface HeldBack {
  * severe first (then the most reviewers, then the reviewers' order), up to the cap.
  */
 export function selectInline<T extends { priority: Priority; reportedBy?: readonly string[] }>(
-  placeable: readonly T[], quiet: InlineQuiet,
+  placeable: readonly T[],
+  quiet: InlineQuiet,
 ): { chosen: T[]; heldBack: HeldBack } {
   const limit = priorityRank(quiet.minPriority);
   const eligible = placeable
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => priorityRank(f.priority) <= limit)
-    .sort((a, b) =>
-      priorityRank(a.f.priority) - priorityRank(b.f.priority) ||
-      (b.f.reportedBy?.length ?? 0) - (a.f.reportedBy?.length ?? 0) ||
-      a.i - b.i);
+    .sort(
+      (a, b) =>
+        priorityRank(a.f.priority) - priorityRank(b.f.priority) ||
+        (b.f.reportedBy?.length ?? 0) - (a.f.reportedBy?.length ?? 0) ||
+        a.i - b.i,
+    );
   const cap = quiet.maxComments ?? eligible.length;
-  const chosen = eligible.slice(0, cap).sort((a, b) => a.i - b.i).map(({ f }) => f);
+  const chosen = eligible
+    .slice(0, cap)
+    .sort((a, b) => a.i - b.i)
+    .map(({ f }) => f);
   const overCap = Math.max(0, eligible.length - cap);
   return { chosen, heldBack: { below: placeable.length - eligible.length, overCap } };
 }

@@ -18,8 +18,9 @@ export function ciSection(rec: ReviewRoundRecord): string | null {
     lines.push(`- ⚠️ ${name(c)} is flaky: its runs on this commit both passed and failed; reported, not fixed`);
   }
   for (const w of ci.waiting) lines.push(`- ⏳ ${code(w)} did not finish in time (checks-timeout-minutes)`);
-  const escalated = ci.escalated.map((e) =>
-    `- 🛑 ${name(e)} still fails after ${e.attempts} fix attempt${e.attempts === 1 ? '' : 's'} ` +
+  const escalated = ci.escalated.map(
+    (e) =>
+      `- 🛑 ${name(e)} still fails after ${e.attempts} fix attempt${e.attempts === 1 ? '' : 's'} ` +
       `(ci-fix-attempts): escalated to a human. The end of its log:\n\n${fenced(e.logTail || '(no log)', 'text')}`,
   );
   const none = lines.length + escalated.length === 0 ? ['- no listed check ran on this head'] : [];

@@ -16,15 +16,18 @@ export function dismissedSection(rec: ReviewRoundRecord, ctx: ReportContext): st
   const parts: string[] = [];
   const dismissed = rec.dismissed ?? [];
   if (dismissed.length) {
-    const list = dismissed.map(({ finding: f, dismissal: d }) =>
-      `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${locationLink(ctx, rec.headSha, f.file, f.line)}` +
-      ` · ${how(d)}`);
+    const list = dismissed.map(
+      ({ finding: f, dismissal: d }) =>
+        `- ${f.priority} ${code(f.id)} · ${inline(f.title, 200)} · ${locationLink(ctx, rec.headSha, f.file, f.line)}` +
+        ` · ${how(d)}`,
+    );
     parts.push(`${HEADING}\n\n${INTRO}\n\n${list.join('\n')}`);
   }
   const refused = rec.refusedDismissals ?? [];
   if (refused.length) {
-    const list = refused.map((r) =>
-      `- ${code(r.finding.id)} · ${inline(r.finding.title, 200)} · ${how(r)} · refused: ${inline(r.why, 200)}`);
+    const list = refused.map(
+      (r) => `- ${code(r.finding.id)} · ${inline(r.finding.title, 200)} · ${how(r)} · refused: ${inline(r.why, 200)}`,
+    );
     parts.push(`${REFUSED_HEADING}\n\n${REFUSED_INTRO}\n\n${list.join('\n')}`);
   }
   return parts.length ? parts.join('\n\n') : null;

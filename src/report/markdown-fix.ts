@@ -47,10 +47,14 @@ function confirmedEvidence(c: ConfirmedFinding, rec: FixRoundRecord, ctx: Report
   const test = [
     c.testFile ? `regression test ${code(c.testFile)}` : null,
     c.testName ? `test ${inline(c.testName, 200)}` : null,
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const after = c.passesAfter
     ? `passes after ${rec.outcome === 'pushed' ? commitLink(ctx, c.passesAfter) : code(shortSha(c.passesAfter))}`
-    : c.failedAfter !== undefined ? NOTE.confirmedStillFails : NOTE.confirmedNotRerun;
+    : c.failedAfter !== undefined
+      ? NOTE.confirmedStillFails
+      : NOTE.confirmedNotRerun;
   const output = (label: string, text: string) =>
     `<details><summary>${label}</summary>\n\n${fenced(text || NOTE.noOutput, 'text')}\n\n</details>`;
   const lines = [

@@ -16,7 +16,9 @@ const LONG_LINES = 8;
 
 /** `threads`: per finding id, the inline thread or review that shows it on the lines. */
 export function renderReviewReport(
-  rec: ReviewRoundRecord, ctx: ReportContext, threads: ReadonlyMap<string, string> = new Map(),
+  rec: ReviewRoundRecord,
+  ctx: ReportContext,
+  threads: ReadonlyMap<string, string> = new Map(),
   heldBack: HeldBack | null = null,
 ): string {
   const stuckIds = new Set([...rec.stuck.map((f) => f.id), ...rec.findings.filter((f) => f.stuck).map((f) => f.id)]);
@@ -66,7 +68,11 @@ function changesRequested(rec: ReviewRoundRecord): string | null {
 }
 
 function findingsByPriority(
-  findings: Finding[], sha: string, okReviewers: number, ctx: ReportContext, threads: ReadonlyMap<string, string>,
+  findings: Finding[],
+  sha: string,
+  okReviewers: number,
+  ctx: ReportContext,
+  threads: ReadonlyMap<string, string>,
 ): string {
   if (findings.length === 0) return NOTE.noFindings;
   return PRIORITIES.flatMap((p) => {

@@ -41,8 +41,12 @@ export function roundReports(s: RoundReportsSetup): RoundPublishing {
       // Findings with an open thread of ours get no new comment: the report links to the thread.
       const threads = inline.openThreads(rec, ctx);
       const state = reportState(writer, {
-        kind: 'review', round: rec.round, headSha: rec.headSha, status: end?.status ?? null,
-        findingIds: rec.findings.map((f) => f.id), stuckIds: rec.stuck.map((f) => f.id),
+        kind: 'review',
+        round: rec.round,
+        headSha: rec.headSha,
+        status: end?.status ?? null,
+        findingIds: rec.findings.map((f) => f.id),
+        stuckIds: rec.stuck.map((f) => f.id),
       });
       // What a later run's reviewers are told became of these findings (preflight/memory.ts).
       const findings = [...rec.findings.filter((f) => f.source.type === 'agent'), ...rec.stuck].map(
@@ -50,7 +54,13 @@ export function roundReports(s: RoundReportsSetup): RoundPublishing {
       );
       // Every dismissal known, even one no finding matched this round: the next run's cache.
       const dismissed = (rec.dismissals ?? []).map(({ thread, finding, line, by, reason, via, text }) => ({
-        thread, ...finding, line, by, reason, via, ...(text ? { text } : {}),
+        thread,
+        ...finding,
+        line,
+        by,
+        reason,
+        via,
+        ...(text ? { text } : {}),
       }));
       const body = withEnd(renderReviewReport(rec, reportCtx, threads, inline.heldBack(rec, ctx)), end);
       await publisher.report(body, { ...state, counts: rec.counts, findings, dismissed, ...ci() });
@@ -62,15 +72,20 @@ export function roundReports(s: RoundReportsSetup): RoundPublishing {
       const pushed = rec.outcome === 'pushed' ? rec.fixed.map((f) => f.findingId) : [];
       const fixed = review.fixed.map((f) => ({ ...f, title: f.title.slice(0, 120) }));
       const base = reportState(writer, {
-        kind: 'fix', round: rec.round, headSha: rec.previousHeadSha, status: end?.status ?? null, fixedIds: pushed,
+        kind: 'fix',
+        round: rec.round,
+        headSha: rec.previousHeadSha,
+        status: end?.status ?? null,
+        fixedIds: pushed,
       });
       const rejected = rec.rejected.map((r) => ({ id: r.findingId, reason: r.reason }));
       const state = { ...base, fixed, counts: review.counts, ...(rejected.length ? { rejected } : {}), ...ci() };
       // Confirmed findings whose test a pushed fix made pass: a later run does not confirm them again.
       const proven = (rec.confirmed ?? []).filter((c) => c.passesAfter).map((c) => c.findingId);
-      const pushedState = rec.outcome === 'pushed' && rec.commitSha
-        ? { ...state, commitSha: rec.commitSha, ...(proven.length ? { confirmedIds: proven } : {}) }
-        : state;
+      const pushedState =
+        rec.outcome === 'pushed' && rec.commitSha
+          ? { ...state, commitSha: rec.commitSha, ...(proven.length ? { confirmedIds: proven } : {}) }
+          : state;
       await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
       await inline.afterFix(rec, review.about);
     },

@@ -34,8 +34,12 @@ const stateSchema = z.object({
   findings: z
     .array(
       z.object({
-        id: z.string(), priority: z.enum(PRIORITIES), category: z.string(), file: z.string().nullable(),
-        line: z.number().int().nullable(), title: z.string(),
+        id: z.string(),
+        priority: z.enum(PRIORITIES),
+        category: z.string(),
+        file: z.string().nullable(),
+        line: z.number().int().nullable(),
+        title: z.string(),
       }),
     )
     .optional(),
@@ -53,8 +57,14 @@ const stateSchema = z.object({
   dismissed: z
     .array(
       z.object({
-        thread: z.string(), id: z.string(), category: z.string(), file: z.string().nullable(),
-        line: z.number().int().nullable(), title: z.string(), by: z.string(), reason: z.string(),
+        thread: z.string(),
+        id: z.string(),
+        category: z.string(),
+        file: z.string().nullable(),
+        line: z.number().int().nullable(),
+        title: z.string(),
+        by: z.string(),
+        reason: z.string(),
         via: z.enum(['command', 'resolved']),
         /** The start of what our comment said of the finding: a reworded repeat is matched by it. */
         text: z.string().optional(),
@@ -96,9 +106,17 @@ export interface ReportState {
 export function reportState(writer: StateWriter, r: ReportState): HiddenState {
   const { runId, job, workflow } = writer;
   return {
-    v: 1, kind: r.kind, headSha: r.headSha, round: r.round, runId,
-    findingIds: r.findingIds ?? [], fixedIds: r.fixedIds ?? [], stuckIds: r.stuckIds ?? [], status: r.status,
-    ...(job ? { job } : {}), ...(workflow ? { workflow } : {}),
+    v: 1,
+    kind: r.kind,
+    headSha: r.headSha,
+    round: r.round,
+    runId,
+    findingIds: r.findingIds ?? [],
+    fixedIds: r.fixedIds ?? [],
+    stuckIds: r.stuckIds ?? [],
+    status: r.status,
+    ...(job ? { job } : {}),
+    ...(workflow ? { workflow } : {}),
   };
 }
 
@@ -108,7 +126,15 @@ export function reportState(writer: StateWriter, r: ReportState): HiddenState {
  */
 export function failureState(headSha: string, runId: string | null): HiddenState {
   return {
-    v: 1, kind: 'failure', headSha, round: 0, runId, findingIds: [], fixedIds: [], stuckIds: [], status: 'failed',
+    v: 1,
+    kind: 'failure',
+    headSha,
+    round: 0,
+    runId,
+    findingIds: [],
+    fixedIds: [],
+    stuckIds: [],
+    status: 'failed',
   };
 }
 
@@ -183,7 +209,14 @@ export const STATE_FIELD_CAPS = {
 const MIN_ID_CHARS = 3;
 const MIN_FINGERPRINT_CHARS = 46;
 const LISTS = [
-  'findingIds', 'fixedIds', 'stuckIds', 'fixed', 'findings', 'rejected', 'confirmedIds', 'dismissed',
+  'findingIds',
+  'fixedIds',
+  'stuckIds',
+  'fixed',
+  'findings',
+  'rejected',
+  'confirmedIds',
+  'dismissed',
 ] as const;
 
 /** At most `max` UTF-16 units, never splitting a surrogate pair (an emoji). */
@@ -203,11 +236,17 @@ function capFields(s: HiddenState): HiddenState {
   const c = STATE_FIELD_CAPS;
   const ids = (xs: string[]) => xs.slice(0, Math.floor(STATE_BUDGET / MIN_ID_CHARS)).map((x) => clipText(x, c.id));
   const fingerprint = (f: NonNullable<HiddenState['fixed']>[number]) => ({
-    id: clipText(f.id, c.id), category: clipText(f.category, c.category),
-    file: f.file === null ? null : clipText(f.file, c.file), title: clipText(f.title, c.title),
+    id: clipText(f.id, c.id),
+    category: clipText(f.category, c.category),
+    file: f.file === null ? null : clipText(f.file, c.file),
+    title: clipText(f.title, c.title),
   });
   const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts, dismissed } = s;
-  const attempts = ciAttempts && Object.entries(ciAttempts).slice(0, 50).map(([k, v]) => [clipText(k, c.id), v]);
+  const attempts =
+    ciAttempts &&
+    Object.entries(ciAttempts)
+      .slice(0, 50)
+      .map(([k, v]) => [clipText(k, c.id), v]);
   const most = Math.floor(STATE_BUDGET / MIN_FINGERPRINT_CHARS);
   return {
     ...s,
@@ -222,9 +261,18 @@ function capFields(s: HiddenState): HiddenState {
     ...(fixed ? { fixed: fixed.slice(0, most).map(fingerprint) } : {}),
     ...(findings ? { findings: findings.slice(0, most).map((f) => ({ ...f, ...fingerprint(f) })) } : {}),
     ...(rejected ? { rejected: rejected.slice(0, most).map((r) => ({ ...r, ...clippedReason(r) })) } : {}),
-    ...(dismissed ? { dismissed: dismissed.slice(0, most).map((d) => ({ ...d, ...fingerprint(d), ...clippedReason(d),
-      thread: clipText(d.thread, c.id), by: clipText(d.by, c.id),
-      ...(d.text !== undefined ? { text: clipText(d.text, c.reason) } : {}) })) } : {}),
+    ...(dismissed
+      ? {
+          dismissed: dismissed.slice(0, most).map((d) => ({
+            ...d,
+            ...fingerprint(d),
+            ...clippedReason(d),
+            thread: clipText(d.thread, c.id),
+            by: clipText(d.by, c.id),
+            ...(d.text !== undefined ? { text: clipText(d.text, c.reason) } : {}),
+          })),
+        }
+      : {}),
     ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
     ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
     ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),

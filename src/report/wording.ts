@@ -90,7 +90,9 @@ export const NOTE = {
     const why = [
       below ? `${below} below \`inline-min-priority\`` : '',
       overCap ? `${overCap} past \`inline-max-comments\`` : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     return `Quiet mode: ${below + overCap} finding(s) on the lines of the diff are in this report only (${why}).`;
   },
   dryRun: '> [!NOTE]\n> Dry run: nothing is posted or pushed; this report goes to the job summary only.',

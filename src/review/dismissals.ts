@@ -35,7 +35,9 @@ export function dismissCommand(body: string): string | null {
  * (`fixed`: what the loop fixed, this run and earlier ones; the action resolves those itself).
  */
 export function dismissalRequests(
-  threads: readonly ReviewThread[], ownLogin: string, fixed: readonly FixedFingerprint[],
+  threads: readonly ReviewThread[],
+  ownLogin: string,
+  fixed: readonly FixedFingerprint[],
 ): DismissalRequest[] {
   const byId = new Map(threads.map((t) => [t.id, t]));
   const requests: DismissalRequest[] = [];
@@ -48,7 +50,7 @@ export function dismissalRequests(
       const reason = dismissCommand(c.body);
       if (reason !== null) requests.push({ ...base, by: c.author, reason, via: 'command' });
     }
-    const resolver = t.isResolved ? t.resolvedBy ?? null : null;
+    const resolver = t.isResolved ? (t.resolvedBy ?? null) : null;
     if (resolver && !sameLogin(resolver, ownLogin) && !wasFixed(own.finding, fixed)) {
       requests.push({ ...base, by: resolver, reason: '', via: 'resolved' });
     }
@@ -58,7 +60,10 @@ export function dismissalRequests(
 
 /** What our comment says of its finding: without the hidden marks and the line of priority and agreement. */
 function findingText(body: string): string {
-  return body.split('\n').filter((l) => !l.startsWith('<!--') && !META_LINE.test(l)).join('\n');
+  return body
+    .split('\n')
+    .filter((l) => !l.startsWith('<!--') && !META_LINE.test(l))
+    .join('\n');
 }
 
 function wasFixed(f: FixedFingerprint, fixed: readonly FixedFingerprint[]): boolean {
@@ -71,7 +76,8 @@ function wasFixed(f: FixedFingerprint, fixed: readonly FixedFingerprint[]): bool
  * thread nobody with write access acted in are refused (the report says so). Each login is asked once.
  */
 export async function judgeDismissals(
-  requests: readonly DismissalRequest[], mayDismiss: (login: string) => Promise<Verdict>,
+  requests: readonly DismissalRequest[],
+  mayDismiss: (login: string) => Promise<Verdict>,
 ): Promise<{ accepted: Dismissal[]; refused: RefusedDismissal[] }> {
   const logins = [...new Set(requests.map((r) => r.by.toLowerCase()))];
   const verdicts = new Map(await Promise.all(logins.map(async (l) => [l, await mayDismiss(l)] as const)));
@@ -96,7 +102,9 @@ export async function judgeDismissals(
  * can read whole speaks for itself: a person who unresolved it, or deleted the command, undid it.
  */
 export function withCached(
-  accepted: readonly Dismissal[], cached: readonly Dismissal[], threads: readonly ReviewThread[],
+  accepted: readonly Dismissal[],
+  cached: readonly Dismissal[],
+  threads: readonly ReviewThread[],
 ): Dismissal[] {
   const readWhole = new Set(threads.filter((t) => t.comments.length < COMMENTS_READ).map((t) => t.id));
   const have = new Set(accepted.map((d) => d.thread));
@@ -110,7 +118,9 @@ export function withCached(
  * move lines), or, near the thread's line, by what its text says (another reviewer's words).
  */
 export function splitDismissed(
-  findings: readonly Finding[], dismissals: readonly Dismissal[], renames?: ReadonlyMap<string, string>,
+  findings: readonly Finding[],
+  dismissals: readonly Dismissal[],
+  renames?: ReadonlyMap<string, string>,
 ): { kept: Finding[]; dismissed: DismissedFinding[] } {
   const kept: Finding[] = [];
   const dismissed: DismissedFinding[] = [];
@@ -120,8 +130,10 @@ export function splitDismissed(
     const covers = (d: Dismissal): boolean => {
       if (ids.has(d.finding.id)) return true;
       const about: Comparable = { ...d.finding, line: d.line, ...(d.text ? { description: d.text } : {}) };
-      return sameProblem({ ...about, line: null }, f, { useLines: false, ...moved }) ||
-        (d.line !== null && sameProblem(about, f, { useLines: true, crossReviewer: true, ...moved }));
+      return (
+        sameProblem({ ...about, line: null }, f, { useLines: false, ...moved }) ||
+        (d.line !== null && sameProblem(about, f, { useLines: true, crossReviewer: true, ...moved }))
+      );
     };
     const d = f.source.type === 'agent' ? dismissals.find(covers) : undefined;
     if (d) dismissed.push({ finding: f, dismissal: d });
@@ -132,7 +144,10 @@ export function splitDismissed(
 
 export interface DismissalTracker {
   /** The round's dismissals and refused requests, from its threads and what the run knew before. */
-  forRound(threads: readonly ReviewThread[], fixed: readonly FixedFingerprint[]): Promise<{
+  forRound(
+    threads: readonly ReviewThread[],
+    fixed: readonly FixedFingerprint[],
+  ): Promise<{
     dismissals: Dismissal[];
     refused: RefusedDismissal[];
   }>;

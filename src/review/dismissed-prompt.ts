@@ -10,7 +10,10 @@ const LISTED = 50;
 export function dismissedFindingsPrompt(prompts: Prompts, dismissals: readonly Dismissal[]): string {
   if (dismissals.length === 0) return '';
   const list = dismissals.slice(0, LISTED).map((d) => ({
-    title: d.finding.title, category: d.finding.category, file: d.finding.file, line: d.line,
+    title: d.finding.title,
+    category: d.finding.category,
+    file: d.finding.file,
+    line: d.line,
     reason: d.reason || '(none given)',
   }));
   const findings = fenceAsData('dismissed findings', JSON.stringify(cleanDeep(list), null, 2));

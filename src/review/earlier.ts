@@ -30,9 +30,15 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
   const rejected = new Map((fix?.rejected ?? []).map((r) => [r.findingId, r.reason]));
   const unconfirmed = new Map((fix?.unconfirmed ?? []).map((u) => [u.findingId, u.reason]));
   const of = (f: Finding, fate: Fate, extra: Partial<EarlierFinding> = {}): EarlierFinding => ({
-    id: f.id, priority: f.priority, category: f.category, file: f.file, line: f.line, title: f.title,
+    id: f.id,
+    priority: f.priority,
+    category: f.category,
+    file: f.file,
+    line: f.line,
+    title: f.title,
     ...(hasSeveralPlaces(f) ? { locations: f.locations!.map((p) => ({ file: p.file, line: p.line })) } : {}),
-    fate, ...extra,
+    fate,
+    ...extra,
   });
   const code = review.findings.filter((f) => f.source.type === 'agent');
   return [

@@ -23,7 +23,13 @@ export function categoryCode(category: string): string {
   let code = codes.get(category);
   if (code === undefined) {
     const key = category.trim().toLowerCase();
-    code = CATEGORY_CODES[key] ?? (key.replace(/[^a-z0-9]/g, '').slice(0, 5).toUpperCase() || 'OTHER');
+    code =
+      CATEGORY_CODES[key] ??
+      (key
+        .replace(/[^a-z0-9]/g, '')
+        .slice(0, 5)
+        .toUpperCase() ||
+        'OTHER');
     if (codes.size < 1000) codes.set(category, code);
   }
   return code;

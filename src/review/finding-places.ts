@@ -19,7 +19,10 @@ function normalizePath(file: string | null | undefined): string | null {
 }
 
 function normalizePlace(
-  file: string | null | undefined, rawLine?: number | null, endLine?: number | null, replacement?: string | null,
+  file: string | null | undefined,
+  rawLine?: number | null,
+  endLine?: number | null,
+  replacement?: string | null,
 ): FindingLocation {
   const line = typeof rawLine === 'number' && rawLine > 0 ? rawLine : null;
   return {
@@ -41,19 +44,26 @@ export function findingPlaces(raw: RawFinding): FindingLocation[] {
   const same = listed.findIndex((p) => p.file === top.file && (top.line === null || p.line === top.line));
   if (same < 0) return distinct([top, ...listed]);
   const at = listed[same]!;
-  const first = top.line === null ? at : {
-    ...top, endLine: top.endLine ?? at.endLine, replacement: top.replacement ?? at.replacement,
-  };
+  const first =
+    top.line === null
+      ? at
+      : {
+          ...top,
+          endLine: top.endLine ?? at.endLine,
+          replacement: top.replacement ?? at.replacement,
+        };
   return distinct([first, ...listed.filter((_p, i) => i !== same)]);
 }
 
 /** Each file and line once, the first kept; at most MAX_LOCATIONS. */
 function distinct(places: FindingLocation[]): FindingLocation[] {
   const seen = new Set<string>();
-  return places.filter((p) => {
-    const key = `${p.line ?? ''}:${p.file}`;
-    return !seen.has(key) && seen.add(key);
-  }).slice(0, MAX_LOCATIONS);
+  return places
+    .filter((p) => {
+      const key = `${p.line ?? ''}:${p.file}`;
+      return !seen.has(key) && seen.add(key);
+    })
+    .slice(0, MAX_LOCATIONS);
 }
 
 /** Every place of a finding with what to show there: its locations, or its own file and line. */

@@ -8,7 +8,13 @@ import { GroupIndex } from './group-index.js';
 import { groupLocations } from './group-places.js';
 import { hasSeveralPlaces, placesOf } from './places.js';
 import {
-  contentCache, namesSharedWith, sameProblem, TITLE_THRESHOLD, titleSimilarity, titleWordCache, type ContentCache,
+  contentCache,
+  namesSharedWith,
+  sameProblem,
+  TITLE_THRESHOLD,
+  titleSimilarity,
+  titleWordCache,
+  type ContentCache,
 } from './similarity.js';
 import type { Counts, Finding, FindingLocation, FindingMember } from '../domain/findings.js';
 

@@ -51,7 +51,8 @@ export function ownThreads(threads: readonly ReviewThread[], ownLogin: string): 
 
 /** Our open thread about this finding: the same id, or the same problem by the agreement rules. */
 export function openThreadFor(
-  threads: readonly OwnThread[], f: Comparable & { id: string; aliases?: string[] },
+  threads: readonly OwnThread[],
+  f: Comparable & { id: string; aliases?: string[] },
 ): OwnThread | undefined {
   const open = threads.filter((t) => !t.isResolved);
   const ids = new Set([f.id, ...(f.aliases ?? [])]);
@@ -68,8 +69,10 @@ export function openThreadFor(
 function threadFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThread | undefined {
   const newest = [...threads].reverse();
   const line = { line: null };
-  return newest.find((t) => t.finding.id === f.id) ??
-    newest.find((t) => sameProblem({ ...t.finding, ...line }, { ...f, ...line }, { useLines: false }));
+  return (
+    newest.find((t) => t.finding.id === f.id) ??
+    newest.find((t) => sameProblem({ ...t.finding, ...line }, { ...f, ...line }, { useLines: false }))
+  );
 }
 
 /**

@@ -84,15 +84,20 @@ export const INLINE_LATER_CHARS = 12_000;
 function laterRound(env: RoleEnv, ctx: PrContext, earlier: EarlierFinding[] | undefined): string {
   if (!earlier) return '';
   const d = ctx.delta;
-  const deltaNote = !d ? ' (empty: that head is not in this head\'s history, so review the whole PR)'
-    : d.truncated ? ' (cut short: it is too large; read the changed files in the checkout)' : '';
+  const deltaNote = !d
+    ? " (empty: that head is not in this head's history, so review the whole PR)"
+    : d.truncated
+      ? ' (cut short: it is too large; read the changed files in the checkout)'
+      : '';
   const findings = JSON.stringify(cleanDeep(earlier), null, 2);
   const patch = d?.patch ?? '';
   const short = findings.length + patch.length <= INLINE_LATER_CHARS;
   const inlined = short
-    ? ['They are short, so here they are too; you need not open them.',
-      fenceAsData('earlier-findings.json', findings),
-      fenceCodeAsData('delta.patch', patch || '(empty)')].join('\n\n')
+    ? [
+        'They are short, so here they are too; you need not open them.',
+        fenceAsData('earlier-findings.json', findings),
+        fenceCodeAsData('delta.patch', patch || '(empty)'),
+      ].join('\n\n')
     : '';
   const sinceSha = (d?.fromSha ?? '').slice(0, 7) || 'earlier';
   return fillTemplate(env.prompts['later-round'], { sinceSha, deltaNote, inlined });
@@ -122,7 +127,13 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   });
   const analyzerJob = withAnalyzer
     ? callRole(env, {
-        role: 'analyzer', name: 'analyzer', spec: plan.analyzer, ctx, round, contextDir, concurrent,
+        role: 'analyzer',
+        name: 'analyzer',
+        spec: plan.analyzer,
+        ctx,
+        round,
+        contextDir,
+        concurrent,
         schema: analyzerResultSchema,
       }).catch((e: unknown) => {
         // The budget would not cover the analyzer: the threads are listed without its summaries.

@@ -4,7 +4,6 @@ import type { FixedFingerprint } from '../domain/findings.js';
 import { sameProblem } from './similarity.js';
 import type { Finding } from '../domain/findings.js';
 
-
 export function fingerprint(f: Finding): FixedFingerprint {
   return { id: f.id, category: f.category, file: f.file, title: f.title };
 }

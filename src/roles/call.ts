@@ -72,8 +72,12 @@ export interface RoleCall<T> {
 export async function callRole<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<T>> {
   const who = { name: call.name, ...(call.panel ? { panel: call.panel } : {}), ...(env.log ? { log: env.log } : {}) };
   // A fallback starts a fresh session with the role's own prompt: the session was the first model's.
-  const fresh = (spec: AgentSpec): RoleCall<T> =>
-    ({ ...call, spec, sessionId: null, template: call.sessionId ? undefined : call.template });
+  const fresh = (spec: AgentSpec): RoleCall<T> => ({
+    ...call,
+    spec,
+    sessionId: null,
+    template: call.sessionId ? undefined : call.template,
+  });
   return withFallbacks(call.spec, who, (spec, first) => callOnce(env, first ? call : fresh(spec)));
 }
 

@@ -8,8 +8,17 @@ import { readFile } from 'node:fs/promises';
  * resumed session, which has read the PR already).
  */
 export const PROMPT_NAMES = [
-  'reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'later-round', 'reviewer-answer', 'reviewer-resumed',
-  'fixer-confirmed-tests', 'directory-rules', 'dismissed-findings',
+  'reviewer',
+  'analyzer',
+  'fixer',
+  'gate',
+  'confirm',
+  'later-round',
+  'reviewer-answer',
+  'reviewer-resumed',
+  'fixer-confirmed-tests',
+  'directory-rules',
+  'dismissed-findings',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;

@@ -204,10 +204,16 @@ export function untrackedEntries(top: string): Promise<string[]> {
 async function listed(top: string, args: string[]): Promise<string[]> {
   // The action's own git with nothing from the checkout that could run a program (no
   // fsmonitor, no hooks) and no global or system config.
-  const r = await exec('git', ['-C', top, '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null',
-    'ls-files', '-z', ...args], GIT_ENV);
+  const r = await exec(
+    'git',
+    ['-C', top, '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', 'ls-files', '-z', ...args],
+    GIT_ENV,
+  );
   if (r.code !== 0) throw new Error(`git ls-files in ${top} failed: ${r.stderr.trim().slice(-300)}`);
-  return r.stdout.split('\0').filter(Boolean).map((p) => p.replace(/\/$/, ''));
+  return r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/\/$/, ''));
 }
 
 const GIT_ENV = {

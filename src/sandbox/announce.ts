@@ -8,11 +8,14 @@ import { createSandbox, type IsolationMode, type Sandbox } from './sandbox.js';
 export async function openSandbox(mode: IsolationMode, workDir: string, io: ActionIO): Promise<Sandbox> {
   const sandbox = await createSandbox(mode, workDir, { log: (line) => io.info(line) });
   if (sandbox.user) {
-    io.info(`isolation: agents, verify commands and hooks run as the unprivileged user ${sandbox.user}` +
-      (sandbox.limits.length ? '' : ', each call in namespaces of its own'));
+    io.info(
+      `isolation: agents, verify commands and hooks run as the unprivileged user ${sandbox.user}` +
+        (sandbox.limits.length ? '' : ', each call in namespaces of its own'),
+    );
     if (sandbox.limits.length) {
       const [why, ...lost] = sandbox.limits;
-      const note = `Isolation is partial: ${why}. Calls run as a separate user, so the token stays out of their ` +
+      const note =
+        `Isolation is partial: ${why}. Calls run as a separate user, so the token stays out of their ` +
         `reach, but ${lost.join('; and ')}.`;
       io.warning(note);
       await io.appendSummary(`> [!WARNING]\n> pr-review-loop: ${note}\n`).catch(() => undefined);

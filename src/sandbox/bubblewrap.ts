@@ -41,9 +41,27 @@ export async function ensureNamespaces(privilege: Privilege, log: (line: string)
     bwrap = OWN_BWRAP;
   }
   const probe = await asRoot(privilege, [
-    bwrap, '--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
-    '--tmpfs', '/tmp', '--', '/usr/bin/setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups',
-    '--no-new-privs', '/bin/true',
+    bwrap,
+    '--die-with-parent',
+    '--unshare-pid',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--',
+    '/usr/bin/setpriv',
+    '--reuid',
+    '65534',
+    '--regid',
+    '65534',
+    '--clear-groups',
+    '--no-new-privs',
+    '/bin/true',
   ]);
   if (probe.code !== 0) return { ok: false, reason: `bubblewrap cannot make a namespace here: ${tail(probe.stderr)}` };
   return { ok: true, bwrap };

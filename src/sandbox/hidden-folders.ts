@@ -10,7 +10,12 @@ import path from 'node:path';
  * On a hosted runner they lie in RUNNER_TEMP; in a container job, below /github.
  */
 const STEP_FILES = [
-  'GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY', 'GITHUB_EVENT_PATH',
+  'GITHUB_ENV',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_PATH',
+  'GITHUB_STEP_SUMMARY',
+  'GITHUB_EVENT_PATH',
 ];
 
 /**

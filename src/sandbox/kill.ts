@@ -28,7 +28,8 @@ export async function killMarked(privilege: Privilege, marker: string): Promise<
     return;
   }
   // Through sudo, a root shell reads them; the marker is a random id, not a secret.
-  const script = 'for e in /proc/[0-9]*/environ; do if tr "\\0" "\\n" < "$e" 2>/dev/null | grep -qxF "$1"; then ' +
+  const script =
+    'for e in /proc/[0-9]*/environ; do if tr "\\0" "\\n" < "$e" 2>/dev/null | grep -qxF "$1"; then ' +
     'p=${e#/proc/}; kill -KILL "${p%/environ}" 2>/dev/null; fi; done; exit 0';
   await asRoot(privilege, ['sh', '-c', script, 'kill-marked', marker]);
 }

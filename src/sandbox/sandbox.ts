@@ -73,9 +73,10 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
   const found = await detectPrivilege();
   let reason = found.privilege === null ? found.reason : '';
   if (found.privilege !== null) {
-    const namespaces = opts.namespaces === false
-      ? { ok: false as const, reason: 'namespaces are off for this sandbox' }
-      : await ensureNamespaces(found.privilege, log);
+    const namespaces =
+      opts.namespaces === false
+        ? { ok: false as const, reason: 'namespaces are off for this sandbox' }
+        : await ensureNamespaces(found.privilege, log);
     if (!namespaces.ok && mode === 'required') {
       throw new IsolationUnavailable(`isolation: required, but ${namespaces.reason}`);
     }
@@ -85,9 +86,11 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
       const before = new Set(await untrackedEntries(workDir));
       if (before.size) {
         const some = [...before].slice(0, 10).join(', ');
-        log(`isolation: ${before.size} untracked entries were in the checkout before the run and keep their owner ` +
-          `and mode (the sandbox writes only what the PR tracks and what its calls create): ${some}` +
-          `${before.size > 10 ? ', …' : ''}`);
+        log(
+          `isolation: ${before.size} untracked entries were in the checkout before the run and keep their owner ` +
+            `and mode (the sandbox writes only what the PR tracks and what its calls create): ${some}` +
+            `${before.size > 10 ? ', …' : ''}`,
+        );
       }
       const jail = namespaces.ok ? { bwrap: namespaces.bwrap, hidden: hiddenFolders(opts.env ?? process.env) } : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
@@ -201,8 +204,8 @@ function jailArgs(
   const view: MountView = {
     hidden,
     writable,
-    readOnly: [spec.cwd, ...(access.readable ?? []), ...programFolders(spec, hidden), ACTION_ROOT].filter(
-      (p) => existsSync(p),
+    readOnly: [spec.cwd, ...(access.readable ?? []), ...programFolders(spec, hidden), ACTION_ROOT].filter((p) =>
+      existsSync(p),
     ),
     asIs: shownPaths(spec, access, hidden),
     protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
@@ -241,8 +244,11 @@ function shownPaths(spec: ProcessSpec, access: CallAccess, hidden: readonly stri
   // A path in the checkout is shown with it: mounting it again would follow a link the PR put there
   // (into .git, or out of the checkout).
   const checkouts = [spec.cwd, ...(access.workTree ? [access.workTree] : [])];
-  return named.filter((p) => ![...hidden, ...PRIVATE_TMP].some((h) => inside(h, p)) &&
-    !checkouts.some((c) => inside(p, c) || inside(realpathOrSelf(p), c)));
+  return named.filter(
+    (p) =>
+      ![...hidden, ...PRIVATE_TMP].some((h) => inside(h, p)) &&
+      !checkouts.some((c) => inside(p, c) || inside(realpathOrSelf(p), c)),
+  );
 }
 
 function realpathOrSelf(p: string): string {

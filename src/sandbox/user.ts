@@ -33,8 +33,18 @@ export async function createSandboxUser(privilege: Privilege): Promise<SandboxUs
   const user = { name, uid: id, gid: id, base };
   try {
     await mustAsRoot(privilege, [
-      'useradd', '--uid', String(id), '--gid', String(id), '--no-create-home', '--home-dir', '/nonexistent',
-      '--shell', '/usr/sbin/nologin', '--no-user-group', name,
+      'useradd',
+      '--uid',
+      String(id),
+      '--gid',
+      String(id),
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      '--no-user-group',
+      name,
     ]);
     if ((await idNumber(['-u', name])) !== id || (await idNumber(['-g', name])) !== id) {
       throw new Error(`sandbox user ${name} did not get the id ${id}`);

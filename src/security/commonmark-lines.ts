@@ -316,7 +316,6 @@ export class BlockScanner {
     if (THEMATIC.test(rest) || LIST_MARKER.test(rest) || ATX.test(rest)) return true;
     return HTML_STARTS.some((h) => h.start.test(rest));
   }
-
 }
 
 /** An ATX heading, a thematic break, or (under a paragraph) a setext underline. */
@@ -330,7 +329,10 @@ function isDelimiterRow(row: string, header: string): boolean {
 }
 
 function tableCells(row: string): number {
-  const inner = row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  const inner = row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
   return inner.split(/(?<!\\)\|/).length;
 }
 

@@ -60,7 +60,9 @@ const LINE_START = /^(?:[#>+*=_`~|-]|\d{1,9}[.)])/;
  * cell. Line breaks become spaces; the result is at most `max` characters plus the added ZWSPs.
  */
 export function neutraliseInline(text: string, max = 300): string {
-  let t = cleanText(text).replace(/\s*\n\s*/g, ' ').trim();
+  let t = cleanText(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   if (t.length > max) t = `${t.slice(0, max - 1)}…`;
   t = defuseInline(t);
   if (LINE_START.test(t)) t = ZWSP + t;

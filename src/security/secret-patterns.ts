@@ -147,7 +147,10 @@ export function redactPatterns(text: string): string {
   let out = text;
   for (const rule of present) if (MULTI_LINE.has(rule.name)) out = out.replace(rule.re, rule.replace as Replace);
   const perLine = present.filter((r) => !MULTI_LINE.has(r.name));
-  return out.split('\n').map((line) => redactLine(line, perLine)).join('\n');
+  return out
+    .split('\n')
+    .map((line) => redactLine(line, perLine))
+    .join('\n');
 }
 
 type Replace = (m: string, ...a: unknown[]) => string;

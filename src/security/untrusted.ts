@@ -36,7 +36,7 @@ interface Tag {
 
 /** The tags of `text` from `from` on, in order: "<" up to the next ">". */
 function* tags(text: string, from: number): Generator<Tag> {
-  for (let lt = text.indexOf('<', from); lt !== -1; ) {
+  for (let lt = text.indexOf('<', from); lt !== -1;) {
     const gt = text.indexOf('>', lt + 1);
     if (gt === -1) return; // no ">" left: nothing after can be a tag either
     const tagText = text.slice(lt, gt + 1);

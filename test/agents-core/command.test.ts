@@ -122,17 +122,18 @@ describe('runRole failures', () => {
       const out = await runRole(adapter, await invocation(dir), reviewerResultSchema);
       expect(out.ok).toBe(false);
       if (out.ok) return;
-      expect(out.error).toBe('command agent (reviewer-1, model scripted-model-1): no BEGIN_JSON … END_JSON envelope in the answer');
+      expect(out.error).toBe(
+        'command agent (reviewer-1, model scripted-model-1): no BEGIN_JSON … END_JSON envelope in the answer',
+      );
       expect(out.answer?.text).toContain('seems fine');
     });
   });
 
   it('an envelope of the wrong shape → ok:false naming the field', async () => {
     await withTempDir(async (dir) => {
-      const adapter = createCommandAdapter(
-        `printf 'BEGIN_JSON\\n{"conclusion":"maybe","findings":[]}\\nEND_JSON\\n'`,
-        { baseEnv: BASE_ENV },
-      );
+      const adapter = createCommandAdapter(`printf 'BEGIN_JSON\\n{"conclusion":"maybe","findings":[]}\\nEND_JSON\\n'`, {
+        baseEnv: BASE_ENV,
+      });
       const out = await runRole(adapter, await invocation(dir), reviewerResultSchema);
       expect(out.ok).toBe(false);
       if (!out.ok) expect(out.error).toMatch(/does not match the expected shape: conclusion/);
@@ -153,7 +154,8 @@ describe('runRole failures', () => {
       const adapter = createCommandAdapter(agentCommand('exit3'), { baseEnv: BASE_ENV });
       const out = await runRole(adapter, await invocation(dir), reviewerResultSchema);
       expect(out.ok).toBe(false);
-      if (!out.ok) expect(out.error).toMatch(/^command agent \(reviewer-1, model scripted-model-1\) exited with code 3/);
+      if (!out.ok)
+        expect(out.error).toMatch(/^command agent \(reviewer-1, model scripted-model-1\) exited with code 3/);
     });
   });
 });

@@ -21,7 +21,14 @@ const STEP_ENV = {
 describe('per-CLI allowlists', () => {
   it('gives each CLI its own provider variables and the runner basics, nothing else', () => {
     const claude = agentEnv(STEP_ENV, {}, [], agentAllowlist('claude'));
-    expect(Object.keys(claude).sort()).toEqual(['ANTHROPIC_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'HTTPS_PROXY', 'LANG', 'LC_ALL', 'PATH']);
+    expect(Object.keys(claude).sort()).toEqual([
+      'ANTHROPIC_API_KEY',
+      'AWS_SECRET_ACCESS_KEY',
+      'HTTPS_PROXY',
+      'LANG',
+      'LC_ALL',
+      'PATH',
+    ]);
     const codex = agentEnv(STEP_ENV, {}, [], agentAllowlist('codex'));
     expect(Object.keys(codex).sort()).toEqual(['HTTPS_PROXY', 'LANG', 'LC_ALL', 'OPENAI_API_KEY', 'PATH']);
     const gemini = agentEnv(STEP_ENV, {}, [], agentAllowlist('gemini'));
@@ -30,7 +37,12 @@ describe('per-CLI allowlists', () => {
   });
 
   it('adds the names the workflow lists, but never a credential of GitHub or Actions', () => {
-    const env = agentEnv(STEP_ENV, {}, ['ghs_x'], agentAllowlist('command', ['MY_PROXY_KEY', 'GITHUB_TOKEN', 'INPUT_GITHUB_TOKEN']));
+    const env = agentEnv(
+      STEP_ENV,
+      {},
+      ['ghs_x'],
+      agentAllowlist('command', ['MY_PROXY_KEY', 'GITHUB_TOKEN', 'INPUT_GITHUB_TOKEN']),
+    );
     expect(env.MY_PROXY_KEY).toBe('custom-x');
     expect(env).not.toHaveProperty('GITHUB_TOKEN');
     expect(env).not.toHaveProperty('INPUT_GITHUB_TOKEN');
@@ -40,7 +52,8 @@ describe('per-CLI allowlists', () => {
   it('gives verify commands and hooks only what verify-env names', () => {
     const env = agentEnv(STEP_ENV, {}, [], commandAllowlist(['NPM_TOKEN']));
     expect(env.NPM_TOKEN).toBe('npm-x');
-    for (const name of ['DEPLOY_KEY', 'ANTHROPIC_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN']) expect(env).not.toHaveProperty(name);
+    for (const name of ['DEPLOY_KEY', 'ANTHROPIC_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'])
+      expect(env).not.toHaveProperty(name);
   });
 
   it('matches prefixes only where a pattern ends in *', () => {
@@ -52,7 +65,9 @@ describe('per-CLI allowlists', () => {
 
 describe('variables an agent-config refers to', () => {
   it("finds Codex's env_key and env_http_headers and OpenCode's {env:NAME}", () => {
-    const codex = { model_providers: { fake: { env_key: 'FAKE_API_KEY', env_http_headers: { 'X-Org': 'ORG_HEADER' } } } };
+    const codex = {
+      model_providers: { fake: { env_key: 'FAKE_API_KEY', env_http_headers: { 'X-Org': 'ORG_HEADER' } } },
+    };
     const opencode = { provider: { p: { options: { apiKey: '{env:OC_KEY}', baseURL: 'http://x/{env:OC_HOST}' } } } };
     expect(envNamesReferencedBy(codex)).toEqual(['FAKE_API_KEY', 'ORG_HEADER']);
     expect(envNamesReferencedBy(opencode)).toEqual(['OC_HOST', 'OC_KEY']);

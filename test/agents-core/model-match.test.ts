@@ -75,6 +75,9 @@ describe('runRole model check', () => {
 
   it('turns a plain Error from an adapter into ok:false naming the agent', async () => {
     const broken: AgentAdapter = { kind: 'codex', run: async () => Promise.reject(new Error('boom')) };
-    expect(await runRole(broken, inv, schema)).toEqual({ ok: false, error: 'codex agent (gate, model claude-opus-4-1): boom' });
+    expect(await runRole(broken, inv, schema)).toEqual({
+      ok: false,
+      error: 'codex agent (gate, model claude-opus-4-1): boom',
+    });
   });
 });

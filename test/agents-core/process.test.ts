@@ -49,9 +49,7 @@ describe('runProcess: output', () => {
   });
 
   it('starts the kept tail on a whole UTF-8 character', async () => {
-    const res = await runProcess(
-      spec(NODE, ['-e', "process.stdout.write('é'.repeat(1000))"], { maxOutputBytes: 101 }),
-    );
+    const res = await runProcess(spec(NODE, ['-e', "process.stdout.write('é'.repeat(1000))"], { maxOutputBytes: 101 }));
     expect(res.stdout).toBe('é'.repeat(50));
   });
 

@@ -44,6 +44,8 @@ describe('createRegistry', () => {
     const reg = createRegistry({ adapters: { claude: claudeLike } });
     expect(reg.get('claude')).toBe(claudeLike);
     expect(reg.kinds()).toEqual(['claude']);
-    expect(() => createRegistry({ adapters: { gemini: claudeLike } })).toThrow(/registered as 'gemini' says it is 'claude'/);
+    expect(() => createRegistry({ adapters: { gemini: claudeLike } })).toThrow(
+      /registered as 'gemini' says it is 'claude'/,
+    );
   });
 });

@@ -41,13 +41,23 @@ describeCliAdapter({
 describe('claude specifics', () => {
   it('stops a call past its share of max-cost-usd itself (--max-budget-usd), after one model turn', async () => {
     // Two tool turns then text: without the bound the CLI makes three requests.
-    const script = toolsThenText([{ name: 'Read', input: { file_path: 'README.md' } }, { name: 'Read', input: { file_path: 'README.md' } }], 'done');
+    const script = toolsThenText(
+      [
+        { name: 'Read', input: { file_path: 'README.md' } },
+        { name: 'Read', input: { file_path: 'README.md' } },
+      ],
+      'done',
+    );
     const fake = await startFakeModelServer({ script, apiKey: FAKE_MODEL_KEY });
     const ws = makeWorkspace('claude-budget');
     try {
       const adapter = createClaudeAdapter({
         binPath: await cachedCliBin('claude'),
-        baseEnv: parentEnv(ws, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY, CLAUDE_CODE_MAX_RETRIES: '0' }),
+        baseEnv: parentEnv(ws, {
+          ANTHROPIC_BASE_URL: fake.url,
+          ANTHROPIC_API_KEY: FAKE_MODEL_KEY,
+          CLAUDE_CODE_MAX_RETRIES: '0',
+        }),
       });
       const error = await adapter
         .run(invocation(ws, { role: 'reviewer', model: 'claude-sonnet-4-5', maxCostUsd: 0.000001 }))

@@ -30,9 +30,11 @@ function privateAncestor(dir: string): boolean {
  * ends, and two runs at once (vitest's workers) close them under each other; so a private clone
  * keeps its CLIs in a folder of its own under the system temp folder, which anyone may enter.
  */
-export const CLI_CACHE_DIR = process.env.PRL_CLI_CACHE_DIR ?? (privateAncestor(ROOT)
-  ? path.join(tmpdir(), `prl-test-clis-${createHash('sha1').update(ROOT).digest('hex').slice(0, 8)}`)
-  : path.join(ROOT, '.cache', 'clis'));
+export const CLI_CACHE_DIR =
+  process.env.PRL_CLI_CACHE_DIR ??
+  (privateAncestor(ROOT)
+    ? path.join(tmpdir(), `prl-test-clis-${createHash('sha1').update(ROOT).digest('hex').slice(0, 8)}`)
+    : path.join(ROOT, '.cache', 'clis'));
 
 export function cachePrefix(kind: CliKind): string {
   return path.join(CLI_CACHE_DIR, `${CLI_PACKAGES[kind].bin}@${CLI_PACKAGES[kind].version}`);

@@ -10,10 +10,24 @@ import type { CliKind } from '../../src/agents/cli-versions.js';
 import { parseEnvelope, reviewerResultSchema } from '../../src/agents/envelope.js';
 import { AgentError } from '../../src/agents/types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from '../../src/agents/types.js';
-import { always, envelopeText, startFakeModelServer, toolsThenText, toolThenText } from '../fakes/model-server/index.js';
+import {
+  always,
+  envelopeText,
+  startFakeModelServer,
+  toolsThenText,
+  toolThenText,
+} from '../fakes/model-server/index.js';
 import type { FakeModelServer, ToolReply } from '../fakes/model-server/index.js';
 import { cachedCliBin } from './cli-cache.js';
-import { CONTEXT_MARKER, FAKE_GITHUB_TOKEN, FAKE_MODEL_KEY, invocation, liveProcesses, makeWorkspace, reviewerPayload } from './helpers.js';
+import {
+  CONTEXT_MARKER,
+  FAKE_GITHUB_TOKEN,
+  FAKE_MODEL_KEY,
+  invocation,
+  liveProcesses,
+  makeWorkspace,
+  reviewerPayload,
+} from './helpers.js';
 import type { Workspace } from './helpers.js';
 
 type Tool = ToolReply['tool'];
@@ -91,7 +105,9 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     it('refuses, through the CLI itself, a read-only role that tries to write a file', async () => {
       const target = path.join(ws.cwd, 'hello.txt');
-      fake.setScript(toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)));
+      fake.setScript(
+        toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)),
+      );
       const answer = await run(invocation(ws, { role: 'reviewer', model: spec.model }));
       expect(existsSync(target)).toBe(false);
       expect(answer.text).toContain('BEGIN_JSON');
@@ -101,7 +117,9 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     it('keeps a read-only role read-only whatever agent-config says', async () => {
       const target = path.join(ws.cwd, 'hello.txt');
-      fake.setScript(toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)));
+      fake.setScript(
+        toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)),
+      );
       const opts = spec.options(fake, ws, bin);
       const agentConfig = deepMerge(opts.agentConfig ?? {}, spec.loosen);
       await spec.create({ ...opts, agentConfig }).run(invocation(ws, { role: 'reviewer', model: spec.model }));
@@ -117,7 +135,9 @@ export function describeCliAdapter(spec: CliTestSpec): void {
 
     it('lets the fixer change a file on disk with its own edit tool', async () => {
       const file = path.join(ws.cwd, 'app.txt');
-      fake.setScript(toolsThenText(spec.tools.edit(file, 'let x = 1 // BUG', 'let x = 2', ws), 'fixed BEGIN_JSON {} END_JSON'));
+      fake.setScript(
+        toolsThenText(spec.tools.edit(file, 'let x = 1 // BUG', 'let x = 2', ws), 'fixed BEGIN_JSON {} END_JSON'),
+      );
       const answer = await run(invocation(ws, { role: 'fixer', model: spec.model }));
       expect(readFileSync(file, 'utf8')).toContain('let x = 2');
       expect(answer.text).toContain('fixed');
@@ -147,7 +167,9 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       fake.setScript(always('first answer'));
       const first = await run(invocation(ws, { role: 'reviewer', model: spec.model }));
       const target = path.join(ws.cwd, 'hello.txt');
-      fake.setScript(toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)));
+      fake.setScript(
+        toolThenText(spec.tools.write(target, 'written by a reviewer\n', ws), envelopeText(reviewerPayload)),
+      );
       await run(invocation(ws, { role: 'reviewer', model: spec.model, round: 2, sessionId: first.sessionId! }));
       expect(existsSync(target)).toBe(false);
       expect(fake.requests.at(-1)?.resultsSincePrompt).toBeGreaterThan(0);
@@ -160,7 +182,10 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       const timeoutMs = Math.max(spec.startupMs, slowestMs) + 3000;
       const err = await adapter()
         .run(invocation(ws, { role: 'fixer', model: spec.model, timeoutMs }))
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err).toBeInstanceOf(AgentError);
       expect((err as AgentError).detail.timedOut).toBe(true);
       expect((err as AgentError).message).toMatch(new RegExp(`${spec.kind} agent .*model ${spec.model}.*timed out`));
@@ -184,7 +209,10 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       const started = Date.now();
       const err = await adapter()
         .run(invocation(ws, { role: 'reviewer', model: spec.model }))
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err).toBeInstanceOf(AgentError);
       expect((err as AgentError).message).toContain(`${spec.kind} agent (reviewer-1, model ${spec.model})`);
       expect((err as AgentError).message).toMatch(/400|fake-bad-request/);
@@ -195,9 +223,14 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       fake.setScript(always('unreachable'));
       const err = await adapter(false)
         .run(invocation(ws, { role: 'reviewer', model: spec.model }))
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err).toBeInstanceOf(AgentError);
-      expect((err as AgentError).message).toMatch(new RegExp(`${spec.kind} agent .*(auth|log ?in|api key|API_KEY)`, 'i'));
+      expect((err as AgentError).message).toMatch(
+        new RegExp(`${spec.kind} agent .*(auth|log ?in|api key|API_KEY)`, 'i'),
+      );
     });
   });
 }

@@ -27,10 +27,19 @@ describeCliAdapter({
   tools: {
     write: (file, content, ws) => ({
       name: 'apply_patch',
-      input: patch(`*** Add File: ${path.relative(ws.cwd, file)}\n${content.trimEnd().split('\n').map((l) => `+${l}`).join('\n')}`),
+      input: patch(
+        `*** Add File: ${path.relative(ws.cwd, file)}\n${content
+          .trimEnd()
+          .split('\n')
+          .map((l) => `+${l}`)
+          .join('\n')}`,
+      ),
     }),
     edit: (file, oldText, newText, ws) => [
-      { name: 'apply_patch', input: patch(`*** Update File: ${path.relative(ws.cwd, file)}\n@@\n-${oldText}\n+${newText}`) },
+      {
+        name: 'apply_patch',
+        input: patch(`*** Update File: ${path.relative(ws.cwd, file)}\n@@\n-${oldText}\n+${newText}`),
+      },
     ],
     shell: (command) => ({ name: 'exec_command', input: { cmd: command } }),
     read: (file) => ({ name: 'exec_command', input: { cmd: `cat ${file}` } }),

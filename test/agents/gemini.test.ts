@@ -21,11 +21,17 @@ describeCliAdapter({
   tools: {
     write: (file, content) => ({ name: 'write_file', input: { file_path: file, content } }),
     edit: (file, oldText, newText) => [
-      { name: 'replace', input: { file_path: file, old_string: oldText, new_string: newText, instruction: 'fix the bug' } },
+      {
+        name: 'replace',
+        input: { file_path: file, old_string: oldText, new_string: newText, instruction: 'fix the bug' },
+      },
     ],
     shell: (command) => ({ name: 'run_shell_command', input: { command } }),
     read: (file) => ({ name: 'read_file', input: { file_path: file } }),
   },
-  loosen: { tools: { allowed: ['write_file', 'replace', 'run_shell_command'] }, general: { defaultApprovalMode: 'yolo' } },
+  loosen: {
+    tools: { allowed: ['write_file', 'replace', 'run_shell_command'] },
+    general: { defaultApprovalMode: 'yolo' },
+  },
   startupMs: 3500,
 });

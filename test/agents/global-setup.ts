@@ -25,8 +25,15 @@ async function installIsolationTools(): Promise<void> {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return;
   if (!existsSync('/usr/bin/sudo')) {
     console.log('[isolation] installing sudo with apt-get');
-    const r = await asRoot('root', ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y',
-      '--no-install-recommends', 'sudo']);
+    const r = await asRoot('root', [
+      'env',
+      'DEBIAN_FRONTEND=noninteractive',
+      'apt-get',
+      'install',
+      '-y',
+      '--no-install-recommends',
+      'sudo',
+    ]);
     if (r.code !== 0) throw new Error(`apt-get install sudo failed: ${r.stderr.trim().slice(-500)}`);
   }
   const namespaces = await ensureNamespaces('root', (line) => console.log(`[isolation] ${line}`));

@@ -97,7 +97,9 @@ export function liveProcesses(marker: string): number[] {
 
 export const reviewerPayload = {
   conclusion: 'request_changes',
-  findings: [{ priority: 'P1', category: 'bug', file: 'app.txt', line: 1, title: 'x is wrong', description: 'BUG marker' }],
+  findings: [
+    { priority: 'P1', category: 'bug', file: 'app.txt', line: 1, title: 'x is wrong', description: 'BUG marker' },
+  ],
   fullReport: 'One issue.',
 };
 

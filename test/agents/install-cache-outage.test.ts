@@ -50,7 +50,10 @@ it('installs as without a cache when the service answers 500, and says so', asyn
   expect(execFileSync(bin, { encoding: 'utf8' })).toContain('stand-in codex 9.9.9');
   expect(registry.requests.length).toBeGreaterThan(0);
   const key = installCacheKey('codex', '9.9.9');
-  expect(log).toEqual([`cache: nothing restored for ${key}`, `cache: ${key} was not saved (the cache client's line above says why)`]);
+  expect(log).toEqual([
+    `cache: nothing restored for ${key}`,
+    `cache: ${key} was not saved (the cache client's line above says why)`,
+  ]);
   expect(service.calls.filter((c) => c === 'GetCacheEntryDownloadURL')).toHaveLength(5); // the client's retries
   expect(service.keys()).toEqual([]);
 }, 150_000);

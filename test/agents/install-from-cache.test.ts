@@ -54,7 +54,13 @@ async function run(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   rmSync(toolCache, { recursive: true, force: true });
   mkdirSync(toolCache, { recursive: true });
   const cache = actionsInstallCache(env, (l) => log.push(l));
-  return ensureCli('codex', { version: VERSION, toolCacheDir: toolCache, searchPath: '', cache, log: (l) => log.push(l) });
+  return ensureCli('codex', {
+    version: VERSION,
+    toolCacheDir: toolCache,
+    searchPath: '',
+    cache,
+    log: (l) => log.push(l),
+  });
 }
 
 /** Later runs can reach neither npm nor the registry: an `npm` that fails comes first on PATH. */
@@ -75,7 +81,12 @@ describe('ensureCli with the Actions cache', () => {
     expect(output(first)).toContain(`stand-in codex ${VERSION}`);
     expect(registry.requests.length).toBeGreaterThan(0);
     expect(service.keys()).toEqual([KEY]);
-    expect(service.calls).toEqual(['GetCacheEntryDownloadURL', 'CreateCacheEntry', 'PUT blob', 'FinalizeCacheEntryUpload']);
+    expect(service.calls).toEqual([
+      'GetCacheEntryDownloadURL',
+      'CreateCacheEntry',
+      'PUT blob',
+      'FinalizeCacheEntryUpload',
+    ]);
     expect(readdirSync(toolCache).sort()).toEqual([`codex-${VERSION}`, 'transfer']);
     expect(readdirSync(path.join(toolCache, 'transfer'))).toEqual([]);
 
@@ -155,8 +166,13 @@ describe('ensureCli with the Actions cache', () => {
     mkdirSync(toolCache, { recursive: true });
     const cache = actionsInstallCache(process.env, (l) => log.push(l));
     // installedBin then looks for version "latest", which no install has: npm's install runs, and fails the check.
-    await ensureCli('codex', { version: 'latest', toolCacheDir: toolCache, searchPath: '', cache, log: (l) => log.push(l) })
-      .catch(() => undefined);
+    await ensureCli('codex', {
+      version: 'latest',
+      toolCacheDir: toolCache,
+      searchPath: '',
+      cache,
+      log: (l) => log.push(l),
+    }).catch(() => undefined);
     expect(log.join('\n')).toContain('latest is not an exact version');
     expect(service.calls).toEqual([]);
   }, 120_000);
@@ -166,7 +182,8 @@ describe('installCacheKey', () => {
   it('names the key format, the CLI, its exact version, the OS and the CPU', () => {
     expect(installCacheKey('claude', '2.1.197', 'linux', 'x64')).toBe('pr-review-loop-cli-v1-claude-2.1.197-linux-x64');
     expect(installCacheKey('gemini', '0.61.0-nightly.1', 'darwin', 'arm64')).toBe(
-      'pr-review-loop-cli-v1-gemini-0.61.0-nightly.1-darwin-arm64');
+      'pr-review-loop-cli-v1-gemini-0.61.0-nightly.1-darwin-arm64',
+    );
     expect(installCacheKey('codex', 'latest')).toBeNull();
   });
 });

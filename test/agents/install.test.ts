@@ -3,7 +3,17 @@
 // offline and fast. The real pinned CLIs are installed by the global setup.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,7 +49,11 @@ describe('ensureCli', () => {
   it('uses the CLI found on PATH and says so', async () => {
     const bin = executable(path.join(dir, 'bin', 'codex'), '#!/bin/sh\necho codex\n');
     const log: string[] = [];
-    const found = await ensureCli('codex', { toolCacheDir: path.join(dir, 'cache'), searchPath: `/nonexistent:${path.dirname(bin)}`, log: (l) => log.push(l) });
+    const found = await ensureCli('codex', {
+      toolCacheDir: path.join(dir, 'cache'),
+      searchPath: `/nonexistent:${path.dirname(bin)}`,
+      log: (l) => log.push(l),
+    });
     expect(found).toBe(bin);
     expect(log.join('\n')).toContain('from PATH');
   });
@@ -72,7 +86,8 @@ describe('ensureCli', () => {
       registry = createServer((req, res) => {
         const body = table[decodeURIComponent(req.url ?? '/')];
         if (!body) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
-        if (Buffer.isBuffer(body)) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+        if (Buffer.isBuffer(body))
+          return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       });
       await new Promise<void>((r) => registry.listen(0, '127.0.0.1', r));
@@ -87,9 +102,21 @@ describe('ensureCli', () => {
       const name = CLI_PACKAGES.claude.pkg;
       const src = path.join(dir, 'src');
       // Over 64 KiB, so it is not taken for a postinstall stub.
-      executable(path.join(src, 'bin', 'claude.exe'), `#!/bin/sh\necho stand-in claude 9.9.9\n#${'x'.repeat(70_000)}\n`);
-      writeFileSync(path.join(src, 'package.json'), JSON.stringify({ name, version: '9.9.9', bin: { claude: 'bin/claude.exe' } }));
-      const tgzName = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: src, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+      executable(
+        path.join(src, 'bin', 'claude.exe'),
+        `#!/bin/sh\necho stand-in claude 9.9.9\n#${'x'.repeat(70_000)}\n`,
+      );
+      writeFileSync(
+        path.join(src, 'package.json'),
+        JSON.stringify({ name, version: '9.9.9', bin: { claude: 'bin/claude.exe' } }),
+      );
+      const tgzName = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+        cwd: src,
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .at(-1)!;
       const tgz = readFileSync(path.join(dir, tgzName));
       await serve((url) => {
         const dist = {
@@ -98,7 +125,10 @@ describe('ensureCli', () => {
           integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}`,
         };
         const manifest = { name, version: '9.9.9', bin: { claude: 'bin/claude.exe' }, dist };
-        return { [`/${name}`]: { name, 'dist-tags': { latest: '9.9.9' }, versions: { '9.9.9': manifest } }, '/claude.tgz': tgz };
+        return {
+          [`/${name}`]: { name, 'dist-tags': { latest: '9.9.9' }, versions: { '9.9.9': manifest } },
+          '/claude.tgz': tgz,
+        };
       });
     }
 
@@ -116,19 +146,28 @@ describe('ensureCli', () => {
       const cache = path.join(dir, 'cache');
       mkdirSync(cache);
       const log: string[] = [];
-      const bin = await ensureCli('claude', { version: '9.9.9', toolCacheDir: cache, searchPath: '', log: (l) => log.push(l) });
+      const bin = await ensureCli('claude', {
+        version: '9.9.9',
+        toolCacheDir: cache,
+        searchPath: '',
+        log: (l) => log.push(l),
+      });
       expect(bin).toBe(path.join(cache, 'claude-9.9.9', 'node_modules', '.bin', 'claude'));
       expect(execFileSync(bin, { encoding: 'utf8' })).toContain('stand-in claude 9.9.9');
       expect(log.join('\n')).toMatch(/not on PATH; installing @anthropic-ai\/claude-code@9\.9\.9/);
       expect(readdirSync(cache)).toEqual(['claude-9.9.9']); // no temp folder left behind
     }, 120_000);
 
-    it('fails with the package, the version and npm\'s error, and leaves nothing behind', async () => {
+    it("fails with the package, the version and npm's error, and leaves nothing behind", async () => {
       await serve(() => ({}));
       const cache = path.join(dir, 'cache');
       mkdirSync(cache);
-      const err = await ensureCli('codex', { version: '0.0.1', toolCacheDir: cache, searchPath: '' }).catch((e: unknown) => e);
-      expect(String(err)).toMatch(/installing @openai\/codex@0\.0\.1 with npm failed \(exit \d+\)[\s\S]*(404|E404|Not found)/i);
+      const err = await ensureCli('codex', { version: '0.0.1', toolCacheDir: cache, searchPath: '' }).catch(
+        (e: unknown) => e,
+      );
+      expect(String(err)).toMatch(
+        /installing @openai\/codex@0\.0\.1 with npm failed \(exit \d+\)[\s\S]*(404|E404|Not found)/i,
+      );
       expect(readdirSync(cache)).toEqual([]);
     }, 120_000);
   });
@@ -144,7 +183,9 @@ describe('installedBin', () => {
     mkdirSync(path.join(prefix, 'node_modules/.bin'));
     symlinkSync('../@anthropic-ai/claude-code/bin/claude.exe', path.join(prefix, 'node_modules/.bin/claude'));
     const bin = await installedBin('claude', prefix, '2.1.197');
-    expect(bin).toBe(path.join(prefix, 'node_modules', '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude'));
+    expect(bin).toBe(
+      path.join(prefix, 'node_modules', '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude'),
+    );
   });
 
   it('falls back to the baseline native binary when npm skipped the postinstall (OpenCode)', async () => {
@@ -155,7 +196,9 @@ describe('installedBin', () => {
       [`opencode-${os}-${process.arch}/bin/opencode`]: '#!/bin/sh\n',
       [`opencode-${os}-${process.arch}-baseline/bin/opencode`]: '#!/bin/sh\n',
     });
-    expect(await installedBin('opencode', prefix, '1.18.33')).toBe(path.join(prefix, 'node_modules', `opencode-${os}-${process.arch}-baseline`, 'bin', 'opencode'));
+    expect(await installedBin('opencode', prefix, '1.18.33')).toBe(
+      path.join(prefix, 'node_modules', `opencode-${os}-${process.arch}-baseline`, 'bin', 'opencode'),
+    );
   });
 
   it('does not take another version, or a missing install, for the asked one', async () => {

@@ -11,19 +11,30 @@ afterEach(async () => {
 });
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('fake model server', () => {
   it('answers each protocol in its own shape and records the request', async () => {
     fake = await startFakeModelServer({ script: () => ({ text: 'hello' }) });
-    const anthropic = await (await post(`${fake.url}/v1/messages?beta=true`, { model: 'claude-x', messages: [{ role: 'user', content: 'hi' }] })).text();
+    const anthropic = await (
+      await post(`${fake.url}/v1/messages?beta=true`, {
+        model: 'claude-x',
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+    ).text();
     expect(anthropic).toContain('event: message_start');
     expect(anthropic).toContain('"text":"hello"');
     const responses = await (await post(`${fake.url}/v1/responses`, { model: 'gpt-5.5', input: [] })).text();
     expect(responses).toContain('event: response.completed');
     const chat = await (await post(`${fake.url}/v1/chat/completions`, { model: 'm', messages: [] })).text();
     expect(chat.trimEnd().endsWith('data: [DONE]')).toBe(true);
-    const gemini = await (await post(`${fake.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, { contents: [] })).text();
+    const gemini = await (
+      await post(`${fake.url}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, { contents: [] })
+    ).text();
     expect(gemini).toContain('"modelVersion":"gemini-2.5-pro"');
     expect(fake.requests.map((r) => [r.protocol, r.model])).toEqual([
       ['anthropic', 'claude-x'],

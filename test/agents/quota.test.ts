@@ -22,39 +22,54 @@ type Make = (fake: FakeModelServer, ws: Workspace, bin: string) => AgentAdapter;
 const CLIS: Record<'claude' | 'codex' | 'gemini' | 'opencode', { model: string; make: Make }> = {
   claude: {
     model: 'claude-sonnet-4-5',
-    make: (fake, ws, bin) => createClaudeAdapter({
-      binPath: bin,
-      baseEnv: parentEnv(ws, {
-        ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: FAKE_MODEL_KEY, CLAUDE_CODE_MAX_RETRIES: '0',
+    make: (fake, ws, bin) =>
+      createClaudeAdapter({
+        binPath: bin,
+        baseEnv: parentEnv(ws, {
+          ANTHROPIC_BASE_URL: fake.url,
+          ANTHROPIC_API_KEY: FAKE_MODEL_KEY,
+          CLAUDE_CODE_MAX_RETRIES: '0',
+        }),
       }),
-    }),
   },
   codex: {
     model: 'gpt-5.5',
-    make: (fake, ws, bin) => createCodexAdapter({
-      binPath: bin, baseEnv: parentEnv(ws, { FAKE_API_KEY: FAKE_MODEL_KEY }), agentConfig: codexFakeProvider(fake.url),
-    }),
+    make: (fake, ws, bin) =>
+      createCodexAdapter({
+        binPath: bin,
+        baseEnv: parentEnv(ws, { FAKE_API_KEY: FAKE_MODEL_KEY }),
+        agentConfig: codexFakeProvider(fake.url),
+      }),
   },
   gemini: {
     model: 'gemini-2.5-pro',
-    make: (fake, ws, bin) => createGeminiAdapter({
-      binPath: bin,
-      baseEnv: parentEnv(ws, {
-        GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: FAKE_MODEL_KEY, GEMINI_CLI_NO_RELAUNCH: 'true',
+    make: (fake, ws, bin) =>
+      createGeminiAdapter({
+        binPath: bin,
+        baseEnv: parentEnv(ws, {
+          GOOGLE_GEMINI_BASE_URL: fake.url,
+          GEMINI_API_KEY: FAKE_MODEL_KEY,
+          GEMINI_CLI_NO_RELAUNCH: 'true',
+        }),
       }),
-    }),
   },
   opencode: {
     model: 'fake/fake-model',
-    make: (fake, ws, bin) => createOpencodeAdapter({
-      binPath: bin,
-      baseEnv: parentEnv(ws, { FAKE_API_KEY: FAKE_MODEL_KEY }),
-      agentConfig: { provider: { fake: {
-        npm: '@ai-sdk/openai-compatible', name: 'Fake',
-        options: { baseURL: `${fake.url}/v1`, apiKey: '{env:FAKE_API_KEY}' },
-        models: { 'fake-model': { name: 'Fake' } },
-      } } },
-    }),
+    make: (fake, ws, bin) =>
+      createOpencodeAdapter({
+        binPath: bin,
+        baseEnv: parentEnv(ws, { FAKE_API_KEY: FAKE_MODEL_KEY }),
+        agentConfig: {
+          provider: {
+            fake: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Fake',
+              options: { baseURL: `${fake.url}/v1`, apiKey: '{env:FAKE_API_KEY}' },
+              models: { 'fake-model': { name: 'Fake' } },
+            },
+          },
+        },
+      }),
   },
 };
 

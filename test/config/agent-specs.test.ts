@@ -60,8 +60,12 @@ describe('reviewer entries', () => {
   it('accepts five reviewers and refuses six, or none', () => {
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `claude:model-${i}`).join('\n');
     expect(parse({ reviewers: lines(5) }).reviewers).toHaveLength(5);
-    expect(problemsOf({ reviewers: lines(6) })[0]).toMatch(/^Input "reviewers" must list 1 to 5 reviewers.*\(found 6\)/);
-    expect(problemsOf({ reviewers: '# nobody yet' })[0]).toMatch(/^Input "reviewers" must list 1 to 5 reviewers.*\(found 0\)/);
+    expect(problemsOf({ reviewers: lines(6) })[0]).toMatch(
+      /^Input "reviewers" must list 1 to 5 reviewers.*\(found 6\)/,
+    );
+    expect(problemsOf({ reviewers: '# nobody yet' })[0]).toMatch(
+      /^Input "reviewers" must list 1 to 5 reviewers.*\(found 0\)/,
+    );
   });
 
   it('defaults analyzer and fixer to the first reviewer, each settable on its own', () => {
@@ -71,7 +75,9 @@ describe('reviewer entries', () => {
   });
 
   it('refuses more than one analyzer or fixer', () => {
-    expect(problemsOf({ analyzer: 'claude:a\nclaude:b' })[0]).toMatch(/^Input "analyzer" must be exactly one `agent:model` entry \(found 2\)/);
+    expect(problemsOf({ analyzer: 'claude:a\nclaude:b' })[0]).toMatch(
+      /^Input "analyzer" must be exactly one `agent:model` entry \(found 2\)/,
+    );
     expect(problemsOf({ fixer: 'a\nb\nc' })[0]).toMatch(/^Input "fixer" must be exactly one/);
   });
 
@@ -85,12 +91,18 @@ describe('reviewer entries', () => {
     for (const inputs of cases) {
       const problems = problemsOf(inputs);
       expect(problems).toHaveLength(1);
-      expect(problems[0]).toMatch(/^Input "agent-command" is required when [a-z-]+ (is|uses) "command"\. Example: agent-command: /);
+      expect(problems[0]).toMatch(
+        /^Input "agent-command" is required when [a-z-]+ (is|uses) "command"\. Example: agent-command: /,
+      );
     }
   });
 
   it('lets the command agent carry any label as its model', () => {
-    const config = parse({ agent: 'command', 'agent-command': 'node agent.mjs', reviewers: 'scripted-1\ncommand:any/label:v2' });
+    const config = parse({
+      agent: 'command',
+      'agent-command': 'node agent.mjs',
+      reviewers: 'scripted-1\ncommand:any/label:v2',
+    });
     expect(config.reviewers).toEqual([
       { agent: 'command', model: 'scripted-1' },
       { agent: 'command', model: 'any/label:v2' },
@@ -100,7 +112,7 @@ describe('reviewer entries', () => {
 
   it('refuses a gate that is the fixer itself', () => {
     expect(problemsOf({ fixer: 'codex:gpt-5-codex', 'gate-reviewer': 'codex:gpt-5-codex' })).toEqual([
-      "Input \"gate-reviewer\" must differ from the fixer's models (codex:gpt-5-codex is one). " +
+      'Input "gate-reviewer" must differ from the fixer\'s models (codex:gpt-5-codex is one). ' +
         'Example: gate-reviewer: codex:gpt-5-codex',
     ]);
     expect(parse({ fixer: 'codex:gpt-5-codex', 'gate-reviewer': 'claude-sonnet-4-5' }).gateReviewer).toEqual({
@@ -114,7 +126,8 @@ describe('fallback models', () => {
   it('reads `a || b` in every role, the input agent filling in bare models', () => {
     const config = parse({
       agent: 'codex',
-      reviewers: 'claude:claude-sonnet-4-5 || gpt-5-codex || gemini:gemini-2.5-pro  # two fallbacks\ngemini:gemini-2.5-pro',
+      reviewers:
+        'claude:claude-sonnet-4-5 || gpt-5-codex || gemini:gemini-2.5-pro  # two fallbacks\ngemini:gemini-2.5-pro',
       analyzer: 'claude:claude-sonnet-4-5||codex:gpt-5-codex',
       fixer: 'claude:claude-sonnet-4-5 || codex:gpt-5-codex',
       'gate-reviewer': 'gemini:gemini-2.5-pro || opencode:google/gemini-2.5-pro',
@@ -122,7 +135,10 @@ describe('fallback models', () => {
     expect(config.reviewers[0]).toEqual({
       agent: 'claude',
       model: 'claude-sonnet-4-5',
-      fallbacks: [{ agent: 'codex', model: 'gpt-5-codex' }, { agent: 'gemini', model: 'gemini-2.5-pro' }],
+      fallbacks: [
+        { agent: 'codex', model: 'gpt-5-codex' },
+        { agent: 'gemini', model: 'gemini-2.5-pro' },
+      ],
     });
     expect(config.reviewers[1]).toEqual({ agent: 'gemini', model: 'gemini-2.5-pro' });
     expect(config.analyzer.fallbacks).toEqual([{ agent: 'codex', model: 'gpt-5-codex' }]);

@@ -63,7 +63,10 @@ describe('action.yml contract', () => {
   });
 
   it('documents a default for every input that matches the built-in one', () => {
-    const config = parseInputs((name) => (name === 'github-token' ? 't' : undefined)) as unknown as Record<string, unknown>;
+    const config = parseInputs((name) => (name === 'github-token' ? 't' : undefined)) as unknown as Record<
+      string,
+      unknown
+    >;
     for (const [name, spec] of Object.entries(action.inputs)) {
       const documented = /Default: (.*?)\.?$/s.exec(spec.description)?.[1];
       expect(documented, name).toBeDefined();
@@ -91,7 +94,9 @@ describe('scripts/gen-config-tables.mjs', () => {
   });
 
   it('finds the committed page up to date', () => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-config-tables.mjs'), '--check'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-config-tables.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
   });

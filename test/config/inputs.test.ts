@@ -68,11 +68,17 @@ describe('parseInputs', () => {
 
   it('reads the hand-off inputs, and refuses a label name GitHub would not take', () => {
     const config = parse({
-      ...TOKEN, 'inline-comments': 'false', 'hide-outdated-reports': 'false', 'converged-label': 'ready for humans',
+      ...TOKEN,
+      'inline-comments': 'false',
+      'hide-outdated-reports': 'false',
+      'converged-label': 'ready for humans',
       'ready-when-converged': 'true',
     });
     expect(config).toMatchObject({
-      inlineComments: false, hideOutdatedReports: false, convergedLabel: 'ready for humans', readyWhenConverged: true,
+      inlineComments: false,
+      hideOutdatedReports: false,
+      convergedLabel: 'ready for humans',
+      readyWhenConverged: true,
     });
     expect(problems({ ...TOKEN, 'converged-label': 'x'.repeat(51) })).toEqual([
       `Input "converged-label" must be one label name of at most 50 characters; got "${'x'.repeat(51)}". ` +
@@ -82,7 +88,8 @@ describe('parseInputs', () => {
 
   it('reads quiet mode, and refuses a priority or a cap it does not know', () => {
     expect(parse({ ...TOKEN, 'inline-min-priority': 'P1', 'inline-max-comments': '5' })).toMatchObject({
-      inlineMinPriority: 'P1', inlineMaxComments: 5,
+      inlineMinPriority: 'P1',
+      inlineMaxComments: 5,
     });
     expect(problems({ ...TOKEN, 'inline-min-priority': 'high', 'inline-max-comments': '0' })).toEqual([
       'Input "inline-min-priority" must be one of P0, P1, P2, P3; got "high". Example: inline-min-priority: P1',
@@ -92,7 +99,10 @@ describe('parseInputs', () => {
 
   it('reads the budget: max-tokens, max-cost-usd and model prices', () => {
     const config = parse({
-      ...TOKEN, reviewers: 'codex:my-model', 'max-tokens': '500000', 'max-cost-usd': '2.50',
+      ...TOKEN,
+      reviewers: 'codex:my-model',
+      'max-tokens': '500000',
+      'max-cost-usd': '2.50',
       'model-prices': 'my-model:\n  input: 0.5\n  output: 4',
     });
     expect(config.maxTokens).toBe(500000);
@@ -102,17 +112,23 @@ describe('parseInputs', () => {
 
   it('refuses a cost limit when a model of a role has no price, naming it and showing how to add one', () => {
     // Claude Code reports its cost; Codex reports only tokens, and the table knows gpt-5-codex.
-    expect(parse({ ...TOKEN, reviewers: 'claude:claude-x\ncodex:gpt-5-codex', 'max-cost-usd': '5' }).maxCostUsd).toBe(5);
+    expect(parse({ ...TOKEN, reviewers: 'claude:claude-x\ncodex:gpt-5-codex', 'max-cost-usd': '5' }).maxCostUsd).toBe(
+      5,
+    );
     const [only, ...rest] = problems({ ...TOKEN, reviewers: 'codex:my-model', 'max-cost-usd': '5' });
     expect(rest).toEqual([]);
-    expect(only).toMatch(/^Input "max-cost-usd" needs a price for model "my-model": its CLI reports tokens but not cost/);
+    expect(only).toMatch(
+      /^Input "max-cost-usd" needs a price for model "my-model": its CLI reports tokens but not cost/,
+    );
     expect(only).toContain('Example: model-prices: |\n    my-model:\n      input: 3\n      output: 15');
     // max-tokens needs no price.
     expect(parse({ ...TOKEN, reviewers: 'codex:my-model', 'max-tokens': '1000' }).maxTokens).toBe(1000);
   });
 
   it('refuses a budget that is not a positive number, and prices without input and output', () => {
-    expect(problems({ ...TOKEN, 'max-cost-usd': '-1', 'max-tokens': '1.5', 'model-prices': 'm: { input: 1 }' })).toEqual([
+    expect(
+      problems({ ...TOKEN, 'max-cost-usd': '-1', 'max-tokens': '1.5', 'model-prices': 'm: { input: 1 }' }),
+    ).toEqual([
       'Input "max-tokens" must be a whole number 1 or more; got "1.5". Example: max-tokens: 2000000',
       'Input "max-cost-usd" must be a positive number; got "-1". Example: max-cost-usd: 5',
       'Input "model-prices" has no valid price for "m": give input and output, USD per million tokens. ' +
@@ -129,11 +145,18 @@ describe('parseInputs', () => {
   });
 
   it('reads isolation and the variable lists, and refuses a credential name or a malformed one', () => {
-    const config = parse({ ...TOKEN, isolation: 'Required', 'verify-env': 'NPM_TOKEN, PYPI_TOKEN', 'agent-env': 'MY_KEY' });
+    const config = parse({
+      ...TOKEN,
+      isolation: 'Required',
+      'verify-env': 'NPM_TOKEN, PYPI_TOKEN',
+      'agent-env': 'MY_KEY',
+    });
     expect(config.isolation).toBe('required');
     expect(config.verifyEnv).toEqual(['NPM_TOKEN', 'PYPI_TOKEN']);
     expect(config.agentEnv).toEqual(['MY_KEY']);
-    expect(problems({ ...TOKEN, 'verify-env': 'GITHUB_TOKEN', 'agent-env': 'NOT-A-NAME', isolation: 'sometimes' })).toEqual([
+    expect(
+      problems({ ...TOKEN, 'verify-env': 'GITHUB_TOKEN', 'agent-env': 'NOT-A-NAME', isolation: 'sometimes' }),
+    ).toEqual([
       'Input "isolation" must be one of auto, required, off; got "sometimes". Example: isolation: required',
       'Input "verify-env" names a GitHub or Actions credential, which no child process may get; got "GITHUB_TOKEN". ' +
         'Example: verify-env: NPM_TOKEN',
@@ -161,7 +184,8 @@ describe('parseInputs', () => {
       verify: 'npm ci\n\n# comment\n  npm test  ',
       'allowed-bots': 'renovate[bot], dependabot\nmy-bot',
       'dispatch-workflows': 'ci.yml,.github/workflows/e2e.yaml\n12345',
-      'agent-config': 'codex:\n  model_provider: local\n  model_providers:\n    local: { base_url: "http://127.0.0.1:9" }',
+      'agent-config':
+        'codex:\n  model_provider: local\n  model_providers:\n    local: { base_url: "http://127.0.0.1:9" }',
       'agent-versions': 'claude@2.1.330\ncodex@latest',
     });
     expect(config).toMatchObject({
@@ -176,7 +200,9 @@ describe('parseInputs', () => {
       verify: ['npm ci', 'npm test'],
       allowedBots: ['renovate[bot]', 'dependabot', 'my-bot'],
       dispatchWorkflows: ['ci.yml', 'e2e.yaml', '12345'],
-      agentConfig: { codex: { model_provider: 'local', model_providers: { local: { base_url: 'http://127.0.0.1:9' } } } },
+      agentConfig: {
+        codex: { model_provider: 'local', model_providers: { local: { base_url: 'http://127.0.0.1:9' } } },
+      },
       agentVersions: { claude: '2.1.330', codex: 'latest' },
     });
   });

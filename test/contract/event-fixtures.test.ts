@@ -8,21 +8,41 @@ const load = (name: string): Payload =>
   JSON.parse(readFileSync(new URL(`../fixtures/events/${name}.json`, import.meta.url), 'utf8')) as Payload;
 
 const SHA = /^[0-9a-f]{40}$/;
-const account = { login: expect.any(String), id: expect.any(Number), type: expect.stringMatching(/^(User|Organization|Bot)$/) };
+const account = {
+  login: expect.any(String),
+  id: expect.any(Number),
+  type: expect.stringMatching(/^(User|Organization|Bot)$/),
+};
 const repository = { name: 'demo-repo', full_name: 'octo-org/demo-repo', owner: { ...account, login: 'octo-org' } };
 
 function expectPullRequestEvent(p: Payload, action: string, headRepo: string): void {
   expect(p).toMatchObject({ action, number: 7, repository, sender: account });
   const pr = p.pull_request;
-  expect(pr).toMatchObject({ number: 7, state: 'open', user: account, html_url: 'https://github.com/octo-org/demo-repo/pull/7' });
-  expect(pr.head).toMatchObject({ ref: 'feature/planted-bug', sha: expect.stringMatching(SHA), repo: { full_name: headRepo } });
-  expect(pr.base).toMatchObject({ ref: 'main', sha: expect.stringMatching(SHA), repo: { full_name: 'octo-org/demo-repo' } });
+  expect(pr).toMatchObject({
+    number: 7,
+    state: 'open',
+    user: account,
+    html_url: 'https://github.com/octo-org/demo-repo/pull/7',
+  });
+  expect(pr.head).toMatchObject({
+    ref: 'feature/planted-bug',
+    sha: expect.stringMatching(SHA),
+    repo: { full_name: headRepo },
+  });
+  expect(pr.base).toMatchObject({
+    ref: 'main',
+    sha: expect.stringMatching(SHA),
+    repo: { full_name: 'octo-org/demo-repo' },
+  });
 }
 
 describe('event fixtures', () => {
   it('names their source package and version', () => {
     const source = load('source');
-    expect(source).toMatchObject({ package: '@octokit/webhooks-examples', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(source).toMatchObject({
+      package: '@octokit/webhooks-examples',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     for (const file of source.files as string[]) expect(() => load(file.replace(/\.json$/, ''))).not.toThrow();
   });
 
@@ -49,14 +69,23 @@ describe('event fixtures', () => {
   it('issue_comment.created: a /review-loop comment on a PR', () => {
     const p = load('issue_comment.created');
     expect(p).toMatchObject({ action: 'created', repository, sender: account });
-    expect(p.issue).toMatchObject({ number: 7, pull_request: { url: expect.stringContaining('/pulls/7'), html_url: expect.any(String) } });
+    expect(p.issue).toMatchObject({
+      number: 7,
+      pull_request: { url: expect.stringContaining('/pulls/7'), html_url: expect.any(String) },
+    });
     expect(p.comment).toMatchObject({ id: expect.any(Number), user: account, author_association: expect.any(String) });
     expect(p.comment.body.startsWith('/review-loop')).toBe(true);
   });
 
   it('workflow_dispatch: ref, inputs.pr, workflow', () => {
     const p = load('workflow_dispatch');
-    expect(p).toMatchObject({ ref: 'refs/heads/main', inputs: { pr: '7' }, repository, sender: account, workflow: expect.stringMatching(/\.ya?ml$/) });
+    expect(p).toMatchObject({
+      ref: 'refs/heads/main',
+      inputs: { pr: '7' },
+      repository,
+      sender: account,
+      workflow: expect.stringMatching(/\.ya?ml$/),
+    });
     expect(p).not.toHaveProperty('action');
   });
 });

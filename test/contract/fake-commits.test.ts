@@ -53,7 +53,9 @@ async function get(path: string): Promise<{ status: number; body: unknown }> {
 beforeAll(async () => {
   origin = await createOrigin({ 'a.js': 'a\n' }, { 'a.js': 'b\n' });
   fake = await startFakeGitHub({
-    owner: 'octo-org', repo: 'demo-repo', originDir: origin.originDir,
+    owner: 'octo-org',
+    repo: 'demo-repo',
+    originDir: origin.originDir,
     pulls: [{ number: 7, title: 'PR', user: 'dev', headRef: 'feature/planted-bug' }],
   });
 });

@@ -39,8 +39,9 @@ describe('fake GitHub: diff media type limits', () => {
     const res = await getDiff(fake);
     expect(res.status).toBe(406);
     expect(JSON.parse(res.body)).toEqual({
-      message: 'Sorry, the diff exceeded the maximum number of files (300). '
-        + "Consider using 'List pull requests files' API or locally cloning the repository instead.",
+      message:
+        'Sorry, the diff exceeded the maximum number of files (300). ' +
+        "Consider using 'List pull requests files' API or locally cloning the repository instead.",
       errors: [{ resource: 'PullRequest', field: 'diff', code: 'too_large' }],
       documentation_url: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests-files',
       status: '406',

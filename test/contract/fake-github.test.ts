@@ -13,8 +13,18 @@ afterEach(async () => {
 
 async function start(extra: Partial<FakeGitHubOptions> = {}): Promise<FakeGitHub> {
   const fake = await startFakeGitHub({
-    owner: 'octo-org', repo: 'demo-repo',
-    pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'feature/x', files: [{ filename: 'a.txt', status: 'added', additions: 1, patch: '@@ -0,0 +1 @@\n+a' }], diff: 'diff --git a/a.txt b/a.txt\n' }],
+    owner: 'octo-org',
+    repo: 'demo-repo',
+    pulls: [
+      {
+        number: 7,
+        title: 'T',
+        user: 'alice',
+        headRef: 'feature/x',
+        files: [{ filename: 'a.txt', status: 'added', additions: 1, patch: '@@ -0,0 +1 @@\n+a' }],
+        diff: 'diff --git a/a.txt b/a.txt\n',
+      },
+    ],
     ...extra,
   });
   cleanups.push(() => fake.close());
@@ -29,7 +39,8 @@ async function origin(): Promise<Origin> {
 
 const api = (fake: FakeGitHub, method: string, path: string, body?: unknown, token: string | null = 'token s3cret') =>
   fetch(fake.url + path, {
-    method, headers: { ...(token ? { authorization: token } : {}), 'content-type': 'application/json' },
+    method,
+    headers: { ...(token ? { authorization: token } : {}), 'content-type': 'application/json' },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 
@@ -42,10 +53,15 @@ describe('fake GitHub behaviour', () => {
     await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7?x=1');
     await api(fake, 'POST', '/repos/octo-org/demo-repo/issues/7/comments', { body: 'hi' });
     await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { name } }');
-    await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', { ref: 'feature/x', inputs: { pr: '7' } });
+    await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', {
+      ref: 'feature/x',
+      inputs: { pr: '7' },
+    });
     expect(fake.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-      'GET /repos/octo-org/demo-repo/pulls/7 200', 'POST /repos/octo-org/demo-repo/issues/7/comments 201',
-      'POST /graphql 200', 'POST /repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches 204',
+      'GET /repos/octo-org/demo-repo/pulls/7 200',
+      'POST /repos/octo-org/demo-repo/issues/7/comments 201',
+      'POST /graphql 200',
+      'POST /repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches 204',
     ]);
     expect(fake.requests[0]?.query).toEqual({ x: '1' });
     expect(fake.requests[1]?.headers.authorization).toBe('token [REDACTED]');
@@ -137,9 +153,15 @@ describe('fake GitHub behaviour', () => {
     const pr = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7')).json();
     expect(pr).toMatchObject({ state: 'closed', merged: false, comments: 1 });
     expect(pr.closed_at).toEqual(expect.any(String));
-    const q = '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { state reviewThreads(first: 10) { nodes { id isResolved comments(first: 5) { nodes { body author { login } } } } } } } }';
+    const q =
+      '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { state reviewThreads(first: 10) { nodes { id isResolved comments(first: 5) { nodes { body author { login } } } } } } } }';
     let res = await gql(fake, q);
-    expect(res.data.repository.pullRequest).toMatchObject({ state: 'CLOSED', reviewThreads: { nodes: [{ id: t.id, isResolved: false, comments: { nodes: [{ body: 'why?', author: { login: 'dave' } }] } }] } });
+    expect(res.data.repository.pullRequest).toMatchObject({
+      state: 'CLOSED',
+      reviewThreads: {
+        nodes: [{ id: t.id, isResolved: false, comments: { nodes: [{ body: 'why?', author: { login: 'dave' } }] } }],
+      },
+    });
     fake.state.resolveThread(t.id);
     res = await gql(fake, q);
     expect(res.data.repository.pullRequest.reviewThreads.nodes[0].isResolved).toBe(true);
@@ -149,54 +171,99 @@ describe('fake GitHub behaviour', () => {
   it('resolves threads, minimizes comments and marks drafts ready, refusing what the permissions do not cover', async () => {
     const fake = await start({ tokenPermissions: { contents: 'read' } });
     fake.state.updatePull(7, { draft: true });
-    const t = fake.state.addThread(7, { path: 'a.txt', line: 1, comments: [{ body: 'ours', author: 'github-actions[bot]' }] });
+    const t = fake.state.addThread(7, {
+      path: 'a.txt',
+      line: 1,
+      comments: [{ body: 'ours', author: 'github-actions[bot]' }],
+    });
     const c = fake.state.addComment(7, { login: 'github-actions[bot]', body: 'old report' });
     const commentId = (await (await api(fake, 'GET', '/repos/octo-org/demo-repo/issues/7/comments')).json())[0].node_id;
-    const pr = await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { id isDraft } } }');
+    const pr = await gql(
+      fake,
+      '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { id isDraft } } }',
+    );
     const prId = pr.data.repository.pullRequest.id;
     const resolve = `mutation { r: resolveReviewThread(input: { threadId: "${t.id}" }) { thread { isResolved resolvedBy { login } } } }`;
     const ready = `mutation { m: markPullRequestReadyForReview(input: { pullRequestId: "${prId}" }) { pullRequest { isDraft } } }`;
     // contents: read: both need contents: write (github/gh-aw#35726, cli/cli#8910).
     for (const m of [resolve, ready]) {
       const refused = await gql(fake, m);
-      expect(refused.errors).toEqual([expect.objectContaining({ type: 'FORBIDDEN', message: 'Resource not accessible by integration' })]);
+      expect(refused.errors).toEqual([
+        expect.objectContaining({ type: 'FORBIDDEN', message: 'Resource not accessible by integration' }),
+      ]);
     }
     expect(fake.state.threads(7)[0]!.isResolved).toBe(false);
     const minimize = `mutation { h: minimizeComment(input: { subjectId: "${commentId}", classifier: OUTDATED }) {
       minimizedComment { isMinimized minimizedReason } } }`;
-    expect((await gql(fake, minimize)).data.h.minimizedComment).toEqual({ isMinimized: true, minimizedReason: 'outdated' });
+    expect((await gql(fake, minimize)).data.h.minimizedComment).toEqual({
+      isMinimized: true,
+      minimizedReason: 'outdated',
+    });
     expect(c.minimizedReason).toBe('outdated');
     const read = await gql(fake, `{ nodes(ids: ["${commentId}"]) { ... on IssueComment { isMinimized } } }`);
     expect(read.data.nodes).toEqual([{ isMinimized: true }]);
 
     const writable = await start();
-    const t2 = writable.state.addThread(7, { path: 'a.txt', line: 1, comments: [{ body: 'ours', author: 'github-actions[bot]' }] });
+    const t2 = writable.state.addThread(7, {
+      path: 'a.txt',
+      line: 1,
+      comments: [{ body: 'ours', author: 'github-actions[bot]' }],
+    });
     writable.state.updatePull(7, { draft: true });
     const resolved = await gql(writable, resolve.replace(t.id, t2.id));
     expect(resolved.data.r.thread).toEqual({ isResolved: true, resolvedBy: { login: 'github-actions' } });
-    const id2 = (await gql(writable, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { id } } }'))
-      .data.repository.pullRequest.id;
+    const id2 = (
+      await gql(writable, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 7) { id } } }')
+    ).data.repository.pullRequest.id;
     expect((await gql(writable, ready.replace(prId, id2))).data.m.pullRequest).toEqual({ isDraft: false });
   });
 
   it('serves a static PR (no originDir) from its input files and diff', async () => {
     const fake = await start();
     const files = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7/files')).json();
-    expect(files).toEqual([expect.objectContaining({ filename: 'a.txt', status: 'added', additions: 1, changes: 1, patch: '@@ -0,0 +1 @@\n+a' })]);
-    const diff = await (await fetch(`${fake.url}/repos/octo-org/demo-repo/pulls/7`, { headers: { accept: 'application/vnd.github.v3.diff' } })).text();
+    expect(files).toEqual([
+      expect.objectContaining({
+        filename: 'a.txt',
+        status: 'added',
+        additions: 1,
+        changes: 1,
+        patch: '@@ -0,0 +1 @@\n+a',
+      }),
+    ]);
+    const diff = await (
+      await fetch(`${fake.url}/repos/octo-org/demo-repo/pulls/7`, {
+        headers: { accept: 'application/vnd.github.v3.diff' },
+      })
+    ).text();
     expect(diff).toBe('diff --git a/a.txt b/a.txt\n');
   });
 
   it('lists renamed, removed, added and binary files as GitHub does', async () => {
     const long = Array.from({ length: 20 }, (_v, i) => `line ${i}`).join('\n');
-    const o = await createOrigin({ 'old name.txt': `${long}\n`, 'gone.txt': 'x\n', 'keep.txt': '1\n' },
-      { 'old name.txt': null, 'new name.txt': `${long}\nmore\n`, 'gone.txt': null, 'img.bin': '\u0000\u0001\u0002', 'keep.txt': '2\n' });
+    const o = await createOrigin(
+      { 'old name.txt': `${long}\n`, 'gone.txt': 'x\n', 'keep.txt': '1\n' },
+      {
+        'old name.txt': null,
+        'new name.txt': `${long}\nmore\n`,
+        'gone.txt': null,
+        'img.bin': '\u0000\u0001\u0002',
+        'keep.txt': '2\n',
+      },
+    );
     cleanups.push(() => o.cleanup());
-    const fake = await start({ originDir: o.originDir, pulls: [{ number: 7, title: 'T', user: 'a', headRef: 'feature/planted-bug' }] });
+    const fake = await start({
+      originDir: o.originDir,
+      pulls: [{ number: 7, title: 'T', user: 'a', headRef: 'feature/planted-bug' }],
+    });
     const files = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/7/files')).json();
     const by = Object.fromEntries(files.map((f: { filename: string }) => [f.filename, f]));
     expect(Object.keys(by).sort()).toEqual(['gone.txt', 'img.bin', 'keep.txt', 'new name.txt']);
-    expect(by['new name.txt']).toMatchObject({ status: 'renamed', previous_filename: 'old name.txt', additions: 1, deletions: 0 });
+    expect(by['new name.txt']).toMatchObject({
+      status: 'renamed',
+      previous_filename: 'old name.txt',
+      additions: 1,
+      deletions: 0,
+    });
     expect(by['gone.txt']).toMatchObject({ status: 'removed', sha: null, deletions: 1 });
     expect(by['keep.txt']).toMatchObject({ status: 'modified', patch: '@@ -1 +1 @@\n-1\n+2' });
     expect(by['img.bin']).toMatchObject({ status: 'added', additions: 0 });
@@ -205,10 +272,18 @@ describe('fake GitHub behaviour', () => {
 
   it('reads a fork PR head from refs/pull/N/head in origin', async () => {
     const o = await origin();
-    const fake = await start({ originDir: o.originDir, pulls: [{ number: 3, title: 'F', user: 'eve', headRef: 'patch-1', headRepoFullName: 'eve/demo-repo' }] });
+    const fake = await start({
+      originDir: o.originDir,
+      pulls: [{ number: 3, title: 'F', user: 'eve', headRef: 'patch-1', headRepoFullName: 'eve/demo-repo' }],
+    });
     await o.updateRef('refs/pull/3/head', o.headSha);
     const pr = await (await api(fake, 'GET', '/repos/octo-org/demo-repo/pulls/3')).json();
-    expect(pr.head).toMatchObject({ sha: o.headSha, ref: 'patch-1', label: 'eve:patch-1', repo: { full_name: 'eve/demo-repo', fork: true } });
+    expect(pr.head).toMatchObject({
+      sha: o.headSha,
+      ref: 'patch-1',
+      label: 'eve:patch-1',
+      repo: { full_name: 'eve/demo-repo', fork: true },
+    });
     expect(pr.base).toMatchObject({ sha: o.baseSha, ref: 'main', repo: { full_name: 'octo-org/demo-repo' } });
   });
 
@@ -216,11 +291,16 @@ describe('fake GitHub behaviour', () => {
     const o = await origin();
     const fake = await start({ originDir: o.originDir, pulls: [] });
     expect((await api(fake, 'GET', '/repos/someone/else')).status).toBe(404);
-    const noRef = await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', { ref: 'gone' });
+    const noRef = await api(fake, 'POST', '/repos/octo-org/demo-repo/actions/workflows/ci.yml/dispatches', {
+      ref: 'gone',
+    });
     expect(noRef.status).toBe(422);
     expect(fake.dispatches).toEqual([]);
     expect((await api(fake, 'POST', '/graphql', { query: '{ viewer { login } }' }, null)).status).toBe(401);
-    const missing = await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 1) { id } } }');
+    const missing = await gql(
+      fake,
+      '{ repository(owner:"octo-org", name:"demo-repo") { pullRequest(number: 1) { id } } }',
+    );
     expect(missing.errors?.[0]).toMatchObject({ type: 'NOT_FOUND', path: ['repository', 'pullRequest'] });
     const unmodelled = await gql(fake, '{ repository(owner:"octo-org", name:"demo-repo") { stargazerCount } }');
     expect(unmodelled.errors?.[0]?.message).toMatch(/not implemented by the fake/);

@@ -27,12 +27,19 @@ export async function createOrigin(base: Files, head: Files, headRef = 'feature/
   const home = path.join(root, 'home');
   await mkdir(home);
   const env = {
-    PATH: process.env.PATH ?? '', HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.test', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.test',
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: 'Dev',
+    GIT_AUTHOR_EMAIL: 'dev@example.test',
+    GIT_COMMITTER_NAME: 'Dev',
+    GIT_COMMITTER_EMAIL: 'dev@example.test',
   };
   const work = path.join(root, 'work');
   const originDir = path.join(root, 'origin.git');
-  const git = async (cwd: string, ...args: string[]): Promise<string> => (await exec('git', args, { cwd, env })).stdout.trim();
+  const git = async (cwd: string, ...args: string[]): Promise<string> =>
+    (await exec('git', args, { cwd, env })).stdout.trim();
   const commit = async (files: Files, message: string): Promise<string> => {
     for (const [file, content] of Object.entries(files)) {
       const full = path.join(work, file);
@@ -55,7 +62,10 @@ export async function createOrigin(base: Files, head: Files, headRef = 'feature/
     const headSha = await commit(head, 'Change things');
     await git(work, 'push', '-q', 'origin', 'main', headRef);
     return {
-      root, originDir, baseSha, headSha,
+      root,
+      originDir,
+      baseSha,
+      headSha,
       async push(branch, files, message = 'More changes') {
         await git(work, 'checkout', '-q', branch);
         const sha = await commit(files, message);

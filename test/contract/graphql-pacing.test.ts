@@ -14,7 +14,9 @@ let fake: FakeGitHub;
 beforeAll(async () => {
   origin = await createOrigin({ 'a.txt': 'a\n' }, { 'a.txt': 'b\n' });
   fake = await startFakeGitHub({
-    owner: 'octo-org', repo: 'demo-repo', originDir: origin.originDir,
+    owner: 'octo-org',
+    repo: 'demo-repo',
+    originDir: origin.originDir,
     pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'feature/planted-bug' }],
   });
 });
@@ -58,7 +60,12 @@ describe('request pacing', () => {
   });
 
   it('still spaces content-creating requests', async () => {
-    const octokit = createClient({ token: 'ghs_pacing', baseUrl: fake.url, log: () => undefined, retryAfterBaseValue: 5 });
+    const octokit = createClient({
+      token: 'ghs_pacing',
+      baseUrl: fake.url,
+      log: () => undefined,
+      retryAfterBaseValue: 5,
+    });
     const from = fake.requests.length;
     for (let i = 0; i < 2; i++) {
       await octokit.rest.issues.createComment({ owner: 'octo-org', repo: 'demo-repo', issue_number: 7, body: `c${i}` });

@@ -9,7 +9,11 @@ import { githubSchema } from '../fakes/github/index.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-interface FoundQuery { file: string; name: string; text: string }
+interface FoundQuery {
+  file: string;
+  name: string;
+  text: string;
+}
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -44,17 +48,20 @@ function errorsOf(query: string): string[] {
 
 const queries = tsFiles(SRC).flatMap((f) => findQueries(readFileSync(f, 'utf8'), path.relative(SRC, f)));
 
-describe('GraphQL queries in src/ against GitHub\'s schema', () => {
+describe("GraphQL queries in src/ against GitHub's schema", () => {
   it('the checker accepts a known-good query and rejects a known-bad one', () => {
-    const good = 'query($o:String!,$n:String!){ repository(owner:$o,name:$n){ pullRequest(number:1){ reviewThreads(first:1){ nodes{ id isResolved } } } } }';
-    const bad = 'query($o:String!,$n:String!){ repository(owner:$o,name:$n){ pullRequest(number:1){ reviewThreads(first:1){ nodes{ id resolved } } } } }';
+    const good =
+      'query($o:String!,$n:String!){ repository(owner:$o,name:$n){ pullRequest(number:1){ reviewThreads(first:1){ nodes{ id isResolved } } } } }';
+    const bad =
+      'query($o:String!,$n:String!){ repository(owner:$o,name:$n){ pullRequest(number:1){ reviewThreads(first:1){ nodes{ id resolved } } } } }';
     expect(errorsOf(good)).toEqual([]);
     expect(errorsOf(bad).join('\n')).toMatch(/Cannot query field "resolved" on type "PullRequestReviewThread"/);
-    expect(errorsOf('query { repository(') .length).toBeGreaterThan(0);
+    expect(errorsOf('query { repository(').length).toBeGreaterThan(0);
   });
 
   it('the scanner finds exported …QUERY consts and /* GraphQL */-tagged literals', () => {
-    const src = 'export const A_QUERY = `query { viewer { login } }`;\nconst b = /* GraphQL */ `query { viewer { login } }`;\nexport const NOT_ONE = `x`;';
+    const src =
+      'export const A_QUERY = `query { viewer { login } }`;\nconst b = /* GraphQL */ `query { viewer { login } }`;\nexport const NOT_ONE = `x`;';
     expect(findQueries(src, 'x.ts').map((q) => q.name)).toEqual(['A_QUERY', 'b']);
   });
 

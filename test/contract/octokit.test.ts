@@ -16,10 +16,19 @@ const repo = { owner: 'octo-org', repo: 'demo-repo' };
 const THREADS_QUERY = REVIEW_THREADS_QUERY;
 
 interface ThreadsPage {
-  repository: { pullRequest: { reviewThreads: {
-    totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    nodes: { id: string; path: string; comments: { nodes: { databaseId: number; author: { login: string } | null }[] } }[];
-  } } };
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        totalCount: number;
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: {
+          id: string;
+          path: string;
+          comments: { nodes: { databaseId: number; author: { login: string } | null }[] };
+        }[];
+      };
+    };
+  };
 }
 
 let origin: Origin;
@@ -28,26 +37,45 @@ let fake: FakeGitHub;
 /** Options as the action sets them, made fast: no real waiting between retries. */
 function client(throttle: Record<string, unknown> = { enabled: false }) {
   const noop = (): boolean => false;
-  return getOctokit('t0k3n', {
-    baseUrl: fake.url,
-    retry: { retryAfterBaseValue: 5 },
-    throttle: { onRateLimit: noop, onSecondaryRateLimit: noop, ...throttle },
-  }, retry, throttling);
+  return getOctokit(
+    't0k3n',
+    {
+      baseUrl: fake.url,
+      retry: { retryAfterBaseValue: 5 },
+      throttle: { onRateLimit: noop, onSecondaryRateLimit: noop, ...throttle },
+    },
+    retry,
+    throttling,
+  );
 }
 
 beforeAll(async () => {
-  const many: Files = Object.fromEntries(Array.from({ length: 120 }, (_v, i) => [`gen/file-${String(i).padStart(3, '0')}.txt`, `line ${i}\n`]));
-  origin = await createOrigin({ 'src/math.js': 'const add = (a, b) => a + b;\n' }, { 'src/math.js': 'const add = (a, b) => a - b;\n', ...many });
+  const many: Files = Object.fromEntries(
+    Array.from({ length: 120 }, (_v, i) => [`gen/file-${String(i).padStart(3, '0')}.txt`, `line ${i}\n`]),
+  );
+  origin = await createOrigin(
+    { 'src/math.js': 'const add = (a, b) => a + b;\n' },
+    { 'src/math.js': 'const add = (a, b) => a - b;\n', ...many },
+  );
   const threads: FakeThreadInput[] = Array.from({ length: 250 }, (_v, i) => ({
-    path: 'src/math.js', line: 1, isResolved: i % 2 === 0,
+    path: 'src/math.js',
+    line: 1,
+    isResolved: i % 2 === 0,
     comments: [{ body: `thread ${i}`, author: i === 0 ? 'renovate[bot]' : 'alice', authorAssociation: 'MEMBER' }],
   }));
   fake = await startFakeGitHub({
-    ...repo, originDir: origin.originDir,
-    pulls: [{
-      number: 7, title: 'Planted bug', user: 'alice', headRef: 'feature/planted-bug', reviewThreads: threads,
-      comments: Array.from({ length: 35 }, (_v, i) => ({ login: 'bob', body: `comment ${i}` })),
-    }],
+    ...repo,
+    originDir: origin.originDir,
+    pulls: [
+      {
+        number: 7,
+        title: 'Planted bug',
+        user: 'alice',
+        headRef: 'feature/planted-bug',
+        reviewThreads: threads,
+        comments: Array.from({ length: 35 }, (_v, i) => ({ login: 'bob', body: `comment ${i}` })),
+      },
+    ],
   });
 });
 
@@ -61,10 +89,23 @@ describe('real Octokit against the fake GitHub', () => {
     const octokit = client();
     const files = await octokit.paginate(octokit.rest.pulls.listFiles, { ...repo, pull_number: 7, per_page: 100 });
     expect(files).toHaveLength(121);
-    expect(files.find((f) => f.filename === 'src/math.js')).toMatchObject({ status: 'modified', additions: 1, deletions: 1 });
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: 7, per_page: 10 });
+    expect(files.find((f) => f.filename === 'src/math.js')).toMatchObject({
+      status: 'modified',
+      additions: 1,
+      deletions: 1,
+    });
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+      ...repo,
+      issue_number: 7,
+      per_page: 10,
+    });
     expect(comments.map((c) => c.body)).toEqual(Array.from({ length: 35 }, (_v, i) => `comment ${i}`));
-    expect(fake.requests.filter((r) => r.path.endsWith('/comments')).map((r) => r.query.page ?? '1')).toEqual(['1', '2', '3', '4']);
+    expect(fake.requests.filter((r) => r.path.endsWith('/comments')).map((r) => r.query.page ?? '1')).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
   });
 
   it('reads the raw diff, and the PR head follows a push to origin', async () => {
@@ -74,7 +115,11 @@ describe('real Octokit against the fake GitHub', () => {
     expect(String(res.data)).toContain('+const add = (a, b) => a - b;');
     const before = (await octokit.rest.pulls.get({ ...repo, pull_number: 7 })).data;
     expect(before.head.sha).toBe(origin.headSha);
-    const pushed = await origin.push('feature/planted-bug', { 'src/math.js': 'const add = (a, b) => a + b;\n' }, 'Fix add');
+    const pushed = await origin.push(
+      'feature/planted-bug',
+      { 'src/math.js': 'const add = (a, b) => a + b;\n' },
+      'Fix add',
+    );
     const after = (await octokit.rest.pulls.get({ ...repo, pull_number: 7 })).data;
     expect(after.head.sha).toBe(pushed);
     expect(after.commits).toBe(2);
@@ -89,7 +134,12 @@ describe('real Octokit against the fake GitHub', () => {
     let after: string | null = null;
     for (;;) {
       const page: ThreadsPage = await octokit.graphql<ThreadsPage>(THREADS_QUERY, {
-        owner: repo.owner, name: repo.repo, number: 7, after, withReviews: false, withThreads: true,
+        owner: repo.owner,
+        name: repo.repo,
+        number: 7,
+        after,
+        withReviews: false,
+        withThreads: true,
       });
       const conn = page.repository.pullRequest.reviewThreads;
       expect(conn.totalCount).toBe(250);
@@ -108,7 +158,9 @@ describe('real Octokit against the fake GitHub', () => {
     fake.state.addReview(7, { login: 'maintainer', state: 'CHANGES_REQUESTED', authorAssociation: 'MEMBER' });
     const before = fake.requests.length;
     const read = await getReviewThreads(client(), repo, 7);
-    const bodies = fake.requests.slice(before).map((r) => r.body as { query?: string; variables?: Record<string, unknown> });
+    const bodies = fake.requests
+      .slice(before)
+      .map((r) => r.body as { query?: string; variables?: Record<string, unknown> });
     const asked = bodies.map((b) => {
       const v = b.variables ?? {};
       return `${/query (\w+)/.exec(b.query ?? '')?.[1]} threads:${v.withThreads} reviews:${v.withReviews}`;
@@ -130,9 +182,11 @@ describe('real Octokit against the fake GitHub', () => {
 
   it('surfaces GraphQL validation errors as GitHub does', async () => {
     const octokit = client();
-    const bad = 'query { repository(owner: "octo-org", name: "demo-repo") { pullRequest(number: 7) { reviewThreads(first: 1) { nodes { resolved } } } } }';
+    const bad =
+      'query { repository(owner: "octo-org", name: "demo-repo") { pullRequest(number: 7) { reviewThreads(first: 1) { nodes { resolved } } } } }';
     await expect(octokit.graphql(bad)).rejects.toThrow(/Cannot query field "resolved"/);
-    const tooMany = 'query { repository(owner: "octo-org", name: "demo-repo") { pullRequest(number: 7) { reviewThreads(first: 101) { totalCount } } } }';
+    const tooMany =
+      'query { repository(owner: "octo-org", name: "demo-repo") { pullRequest(number: 7) { reviewThreads(first: 101) { totalCount } } } }';
     await expect(octokit.graphql(tooMany)).rejects.toThrow(/exceeds the `first` limit of 100 records/);
   });
 
@@ -147,13 +201,24 @@ describe('real Octokit against the fake GitHub', () => {
   it('waits out a secondary rate limit (403 + retry-after) through the throttling plugin', async () => {
     fake.clearRequests();
     fake.failNext({
-      method: 'POST', path: /\/issues\/7\/comments$/, status: 403, headers: { 'retry-after': '1' },
-      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits' },
+      method: 'POST',
+      path: /\/issues\/7\/comments$/,
+      status: 403,
+      headers: { 'retry-after': '1' },
+      body: {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url:
+          'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      },
     });
     const seen: number[] = [];
     const octokit = client({
-      enabled: true, retryAfterBaseValue: 10,
-      onSecondaryRateLimit: (after: number, _o: unknown, _k: unknown, count: number) => { seen.push(after); return count === 0; },
+      enabled: true,
+      retryAfterBaseValue: 10,
+      onSecondaryRateLimit: (after: number, _o: unknown, _k: unknown, count: number) => {
+        seen.push(after);
+        return count === 0;
+      },
     });
     const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: 7, body: 'after the limit' });
     expect(seen).toEqual([1]);
@@ -162,12 +227,14 @@ describe('real Octokit against the fake GitHub', () => {
     expect(fake.comments(7).at(-1)?.body).toBe('after the limit');
   });
 
-  it('does not retry a 422 and reports GitHub\'s message', async () => {
+  it("does not retry a 422 and reports GitHub's message", async () => {
     fake.clearRequests();
     const octokit = client();
     // A literal URL: the typed route would not let us leave out the required body.
-    await expect(octokit.request('POST /repos/octo-org/demo-repo/issues/7/comments', {}))
-      .rejects.toMatchObject({ status: 422, message: expect.stringContaining('"body" wasn\'t supplied') });
+    await expect(octokit.request('POST /repos/octo-org/demo-repo/issues/7/comments', {})).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringContaining('"body" wasn\'t supplied'),
+    });
     expect(fake.writes()).toHaveLength(1);
   });
 });

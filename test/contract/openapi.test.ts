@@ -25,7 +25,8 @@ ajv.addFormat('uri-template', true);
 ajv.addSchema({ $id: 'subset.json', components: subset.components });
 
 /** Component refs point into the registered subset document. */
-const retarget = (node: unknown): unknown => JSON.parse(JSON.stringify(node).replaceAll('"#/components/', '"subset.json#/components/'));
+const retarget = (node: unknown): unknown =>
+  JSON.parse(JSON.stringify(node).replaceAll('"#/components/', '"subset.json#/components/'));
 const compiled = new Map<string, ValidateFunction>();
 function validatorFor(op: string, status: number): ValidateFunction {
   const key = `${op} ${status}`;
@@ -38,16 +39,25 @@ function validatorFor(op: string, status: number): ValidateFunction {
 function expectValid(op: string, status: number, body: unknown): void {
   const validate = validatorFor(op, status);
   const ok = validate(body);
-  expect(ok ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n').slice(0, 10), `${op} ${status}`).toEqual([]);
+  expect(
+    ok ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n').slice(0, 10),
+    `${op} ${status}`,
+  ).toEqual([]);
 }
 
 let origin: Origin;
 let fake: FakeGitHub;
 const REPO = '/repos/octo-org/demo-repo';
 
-async function call(method: string, path: string, body?: unknown, accept = 'application/vnd.github+json'): Promise<{ status: number; body: unknown; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  accept = 'application/vnd.github+json',
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const res = await fetch(fake.url + path, {
-    method, headers: { authorization: 'token t0k3n', accept, ...(body ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: { authorization: 'token t0k3n', accept, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -61,17 +71,36 @@ beforeAll(async () => {
     { 'src/math.js': 'export const add = (a, b) => a - b;\n', 'src/new.js': 'export {};\n', 'docs/old.md': null },
   );
   fake = await startFakeGitHub({
-    owner: 'octo-org', repo: 'demo-repo', originDir: origin.originDir,
+    owner: 'octo-org',
+    repo: 'demo-repo',
+    originDir: origin.originDir,
     collaborators: { maintainer: 'maintain' },
     repoPermissions: { admin: false, push: true, pull: true },
     workflows: ['ci.yml'],
     pulls: [
       {
-        number: 7, title: 'Planted bug', body: null, user: 'Codertocat', headRef: 'feature/planted-bug',
-        reviews: [{ login: 'maintainer', state: 'CHANGES_REQUESTED', body: 'no' }, { login: 'maintainer', state: 'PENDING' }],
-        comments: [{ login: 'someone', body: 'hello' }, { login: 'dependabot[bot]', type: 'Bot', body: 'bump' }],
+        number: 7,
+        title: 'Planted bug',
+        body: null,
+        user: 'Codertocat',
+        headRef: 'feature/planted-bug',
+        reviews: [
+          { login: 'maintainer', state: 'CHANGES_REQUESTED', body: 'no' },
+          { login: 'maintainer', state: 'PENDING' },
+        ],
+        comments: [
+          { login: 'someone', body: 'hello' },
+          { login: 'dependabot[bot]', type: 'Bot', body: 'bump' },
+        ],
       },
-      { number: 8, title: 'Fork', user: 'stranger', headRef: 'feature/planted-bug', headRepoFullName: 'stranger/demo-repo', merged: true },
+      {
+        number: 8,
+        title: 'Fork',
+        user: 'stranger',
+        headRef: 'feature/planted-bug',
+        headRepoFullName: 'stranger/demo-repo',
+        merged: true,
+      },
     ],
   });
 });
@@ -139,7 +168,11 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
 
   it('collaborator permission for a maintainer, the owner and a stranger', async () => {
     const op = 'GET /repos/{owner}/{repo}/collaborators/{username}/permission';
-    for (const [login, permission, role] of [['maintainer', 'write', 'maintain'], ['octo-org', 'admin', 'admin'], ['nobody', 'none', 'none']]) {
+    for (const [login, permission, role] of [
+      ['maintainer', 'write', 'maintain'],
+      ['octo-org', 'admin', 'admin'],
+      ['nobody', 'none', 'none'],
+    ]) {
       const res = await call('GET', `${REPO}/collaborators/${login}/permission`);
       expectValid(op, 200, res.body);
       expect(res.body).toMatchObject({ permission, role_name: role });
@@ -161,7 +194,10 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
 
   it('workflow dispatch: 204 without a body, 404 for an unknown workflow', async () => {
     const op = '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches';
-    const ok = await call('POST', `${REPO}/actions/workflows/ci.yml/dispatches`, { ref: 'feature/planted-bug', inputs: { pr: '7' } });
+    const ok = await call('POST', `${REPO}/actions/workflows/ci.yml/dispatches`, {
+      ref: 'feature/planted-bug',
+      inputs: { pr: '7' },
+    });
     expect(ok.status).toBe(204);
     expect(ok.body).toBe('');
     expect(subset.operations[`POST ${op}`]?.responses['204']?.schema).toBeNull();
@@ -190,7 +226,11 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
     expect(res.status).toBe(200);
     expectValid(op, 200, res.body);
     const run = res.body as { id: number; path: string; workflow_id: number; repository: { full_name: string } };
-    expect(run).toMatchObject({ id: 4242, path: '.github/workflows/review.yml', repository: { full_name: 'octo-org/demo-repo' } });
+    expect(run).toMatchObject({
+      id: 4242,
+      path: '.github/workflows/review.yml',
+      repository: { full_name: 'octo-org/demo-repo' },
+    });
     const sibling = (await call('GET', `${REPO}/actions/runs/4243`)).body as { workflow_id: number };
     expect(sibling.workflow_id).toBe(run.workflow_id);
     const missing = await call('GET', `${REPO}/actions/runs/999999`);
@@ -207,14 +247,19 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
     expect(ok.body).toMatchObject({ state: 'COMMENTED', user: { login: 'github-actions[bot]' } });
     // A line outside every hunk refuses the whole review: no thread is added.
     const threads = fake.state.threads(7).length;
-    const outside = await call('POST', `${REPO}/pulls/7/reviews`, { event: 'COMMENT', comments: [comment, { ...comment, line: 9 }] });
+    const outside = await call('POST', `${REPO}/pulls/7/reviews`, {
+      event: 'COMMENT',
+      comments: [comment, { ...comment, line: 9 }],
+    });
     expect(outside.status).toBe(422);
     expectValid(op, 422, outside.body);
     expect(outside.body).toMatchObject({ message: 'Unprocessable Entity', errors: ['Line could not be resolved'] });
     expect(fake.state.threads(7)).toHaveLength(threads);
     const thread = fake.state.threads(7).at(-1)!;
     const replyOp = 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies';
-    const reply = await call('POST', `${REPO}/pulls/7/comments/${thread.comments[0]!.databaseId}/replies`, { body: 'Fixed in abc' });
+    const reply = await call('POST', `${REPO}/pulls/7/comments/${thread.comments[0]!.databaseId}/replies`, {
+      body: 'Fixed in abc',
+    });
     expect(reply.status).toBe(201);
     expectValid(replyOp, 201, reply.body);
     expect(reply.body).toMatchObject({ in_reply_to_id: thread.comments[0]!.databaseId, body: 'Fixed in abc' });
@@ -242,35 +287,61 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
 
   it('CI: check runs of a commit (latest and all), its workflow runs, and a job log behind a redirect', async () => {
     const ci = await startFakeGitHub({
-      owner: 'octo-org', repo: 'demo-repo', originDir: origin.originDir,
+      owner: 'octo-org',
+      repo: 'demo-repo',
+      originDir: origin.originDir,
       pulls: [{ number: 7, title: 'T', user: 'Codertocat', headRef: 'feature/planted-bug' }],
       ci: () => [
-        { workflow: '.github/workflows/ci.yml', job: 'test', conclusion: 'failure', log: 'FAIL add\nexpected 2', earlier: ['success'] },
+        {
+          workflow: '.github/workflows/ci.yml',
+          job: 'test',
+          conclusion: 'failure',
+          log: 'FAIL add\nexpected 2',
+          earlier: ['success'],
+        },
         { workflow: '.github/workflows/lint.yml', job: 'lint', conclusion: 'success' },
       ],
     });
     try {
       const get = async (path: string) => {
-        const res = await fetch(ci.url + path, { headers: { authorization: 'token t', accept: 'application/vnd.github+json' } });
-        return { status: res.status, body: await res.json() as any, headers: res.headers };
+        const res = await fetch(ci.url + path, {
+          headers: { authorization: 'token t', accept: 'application/vnd.github+json' },
+        });
+        return { status: res.status, body: (await res.json()) as any, headers: res.headers };
       };
       const pull = await get(`${REPO}/pulls/7`);
       const sha = pull.body.head.sha as string;
       const latest = await get(`${REPO}/commits/${sha}/check-runs`);
       expectValid('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', 200, latest.body);
-      expect(latest.body.check_runs.map((c: any) => [c.name, c.conclusion])).toEqual([['test', 'failure'], ['lint', 'success']]);
+      expect(latest.body.check_runs.map((c: any) => [c.name, c.conclusion])).toEqual([
+        ['test', 'failure'],
+        ['lint', 'success'],
+      ]);
       const all = await get(`${REPO}/commits/${sha}/check-runs?filter=all`);
-      expect(all.body.check_runs.map((c: any) => [c.name, c.conclusion])).toEqual([['test', 'success'], ['test', 'failure'], ['lint', 'success']]);
+      expect(all.body.check_runs.map((c: any) => [c.name, c.conclusion])).toEqual([
+        ['test', 'success'],
+        ['test', 'failure'],
+        ['lint', 'success'],
+      ]);
       const runs = await get(`${REPO}/actions/runs?head_sha=${sha}`);
       expectValid('GET /repos/{owner}/{repo}/actions/runs', 200, runs.body);
-      expect(runs.body.workflow_runs.map((r: any) => r.path).sort()).toEqual(['.github/workflows/ci.yml', '.github/workflows/lint.yml']);
+      expect(runs.body.workflow_runs.map((r: any) => r.path).sort()).toEqual([
+        '.github/workflows/ci.yml',
+        '.github/workflows/lint.yml',
+      ]);
       const job = latest.body.check_runs[0].html_url.split('/job/')[1];
-      const redirect = await fetch(`${ci.url}${REPO}/actions/jobs/${job}/logs`, { redirect: 'manual', headers: { authorization: 'token t' } });
+      const redirect = await fetch(`${ci.url}${REPO}/actions/jobs/${job}/logs`, {
+        redirect: 'manual',
+        headers: { authorization: 'token t' },
+      });
       expect(redirect.status).toBe(302);
       const text = await (await fetch(redirect.headers.get('location')!)).text();
       expect(text).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z FAIL add\n\S+ expected 2$/);
       // No CI for a commit nobody pushed with a token that starts workflows.
-      expect((await get(`${REPO}/commits/${'0'.repeat(40)}/check-runs`)).body).toEqual({ total_count: 0, check_runs: [] });
+      expect((await get(`${REPO}/commits/${'0'.repeat(40)}/check-runs`)).body).toEqual({
+        total_count: 0,
+        check_runs: [],
+      });
     } finally {
       await ci.close();
     }
@@ -286,6 +357,8 @@ describe('fake GitHub REST answers match the OpenAPI description', () => {
   it('the validator itself rejects a PR missing required fields', async () => {
     const res = await call('GET', `${REPO}/pulls/7`);
     const broken = { ...(res.body as object), head: undefined, user: { login: 'x' } };
-    expect(validatorFor('GET /repos/{owner}/{repo}/pulls/{pull_number}', 200)(JSON.parse(JSON.stringify(broken)))).toBe(false);
+    expect(validatorFor('GET /repos/{owner}/{repo}/pulls/{pull_number}', 200)(JSON.parse(JSON.stringify(broken)))).toBe(
+      false,
+    );
   });
 });

@@ -7,7 +7,11 @@ import { createClient } from '../../src/github/client.js';
 import { getReviewThreads, REVIEW_THREADS_QUERY } from '../../src/github/threads.js';
 import { splitByWriters } from '../../src/review/threads.js';
 import {
-  githubSchema, startFakeGitHub, type AuthorAssociation, type FakeGitHub, type FakeThreadInput,
+  githubSchema,
+  startFakeGitHub,
+  type AuthorAssociation,
+  type FakeGitHub,
+  type FakeThreadInput,
 } from '../fakes/github/index.js';
 
 let fake: FakeGitHub;
@@ -23,14 +27,22 @@ beforeAll(async () => {
   fake = await startFakeGitHub({
     ...REPO,
     collaborators: { carol: 'write' },
-    pulls: [{
-      number: 7, title: 'PR', user: 'dev', headRef: 'feature/x',
-      reviewThreads: [
-        thread(1, 'owner', 'octo-org'), thread(2, 'invited', 'carol'), thread(3, 'org member', 'mia', 'MEMBER'),
-        thread(4, 'drive-by', 'random'), thread(5, 'earlier PR', 'old', 'CONTRIBUTOR'),
-        thread(6, 'deleted account', null),
-      ],
-    }],
+    pulls: [
+      {
+        number: 7,
+        title: 'PR',
+        user: 'dev',
+        headRef: 'feature/x',
+        reviewThreads: [
+          thread(1, 'owner', 'octo-org'),
+          thread(2, 'invited', 'carol'),
+          thread(3, 'org member', 'mia', 'MEMBER'),
+          thread(4, 'drive-by', 'random'),
+          thread(5, 'earlier PR', 'old', 'CONTRIBUTOR'),
+          thread(6, 'deleted account', null),
+        ],
+      },
+    ],
   });
 });
 afterAll(async () => {
@@ -38,7 +50,7 @@ afterAll(async () => {
 });
 
 describe('review thread comments carry authorAssociation', () => {
-  it('the query asks for it and is valid against GitHub\'s schema', () => {
+  it("the query asks for it and is valid against GitHub's schema", () => {
     expect(REVIEW_THREADS_QUERY).toMatch(/authorAssociation/);
     expect(validate(githubSchema(), parse(REVIEW_THREADS_QUERY))).toEqual([]);
   });
@@ -48,8 +60,12 @@ describe('review thread comments carry authorAssociation', () => {
     const { threads } = await getReviewThreads(octokit, REPO, 7);
     const byBody = Object.fromEntries(threads.map((t) => [t.comments[0]!.body, t.comments[0]!.authorAssociation]));
     expect(byBody).toEqual({
-      owner: 'OWNER', invited: 'COLLABORATOR', 'org member': 'MEMBER', 'drive-by': 'NONE',
-      'earlier PR': 'CONTRIBUTOR', 'deleted account': 'NONE',
+      owner: 'OWNER',
+      invited: 'COLLABORATOR',
+      'org member': 'MEMBER',
+      'drive-by': 'NONE',
+      'earlier PR': 'CONTRIBUTOR',
+      'deleted account': 'NONE',
     });
     const { writers, outsiders } = splitByWriters(threads);
     expect(writers.map((t) => t.comments[0]!.body)).toEqual(['owner', 'invited', 'org member']);

@@ -40,11 +40,21 @@ export async function installActionNode(log: (line: string) => void): Promise<vo
   const started = Date.now();
   log(`installing ${PACKAGE}@${ACTION_NODE_VERSION} into ${PREFIX} …`);
   // --ignore-scripts: the package is the binary itself, nothing needs to run at install.
-  const args = ['install', '--prefix', PREFIX, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit',
-    '--no-fund', `${PACKAGE}@${ACTION_NODE_VERSION}`];
+  const args = [
+    'install',
+    '--prefix',
+    PREFIX,
+    '--no-save',
+    '--no-package-lock',
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    `${PACKAGE}@${ACTION_NODE_VERSION}`,
+  ];
   await new Promise<void>((resolve, reject) => {
     execFile('npm', args, { maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) =>
-      error ? reject(new Error(`npm ${args.join(' ')} failed: ${String(stderr).trim().slice(-2000)}`)) : resolve());
+      error ? reject(new Error(`npm ${args.join(' ')} failed: ${String(stderr).trim().slice(-2000)}`)) : resolve(),
+    );
   });
   if (!existsSync(BIN)) throw new Error(`${PACKAGE}@${ACTION_NODE_VERSION} installed, but ${BIN} is missing`);
   log(`installed ${PACKAGE}@${ACTION_NODE_VERSION} in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -19,11 +19,27 @@ it('ends with status budget when the limit is reached in round 2: no call starts
   const r = await world.run({
     inputs: { 'max-tokens': '1200', 'max-rounds': '3', verify: 'npm test' },
     rules: [
-      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]), usage: { inputTokens: 350, outputTokens: 50 } },
-      { role: 'fixer', round: 1, fixAll: true, edits: { 'src/math.js': FIXED_MATH }, usage: { inputTokens: 250, outputTokens: 50 } },
+      {
+        role: 'reviewer',
+        round: 1,
+        answer: reviewerAnswer([BUG_FINDING]),
+        usage: { inputTokens: 350, outputTokens: 50 },
+      },
+      {
+        role: 'fixer',
+        round: 1,
+        fixAll: true,
+        edits: { 'src/math.js': FIXED_MATH },
+        usage: { inputTokens: 250, outputTokens: 50 },
+      },
       // Round 2 starts with 700 spent (a reviewer is expected to cost 400) and ends its review at
       // 1,100: the fixer, expected to cost 300, must not start with 100 left.
-      { role: 'reviewer', round: 2, answer: reviewerAnswer([DOC_FINDING]), usage: { inputTokens: 350, outputTokens: 50 } },
+      {
+        role: 'reviewer',
+        round: 2,
+        answer: reviewerAnswer([DOC_FINDING]),
+        usage: { inputTokens: 350, outputTokens: 50 },
+      },
       { role: 'fixer', fixAll: true, edits: { 'README.md': FIXED_DOC } },
     ],
   });
@@ -54,8 +70,19 @@ it('does not start a round its reviewers are not expected to fit in: what review
   const r = await world.run({
     inputs: { 'max-tokens': '1000', 'max-rounds': '3', verify: 'npm test' },
     rules: [
-      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]), usage: { inputTokens: 350, outputTokens: 50 } },
-      { role: 'fixer', round: 1, fixAll: true, edits: { 'src/math.js': FIXED_MATH }, usage: { inputTokens: 250, outputTokens: 50 } },
+      {
+        role: 'reviewer',
+        round: 1,
+        answer: reviewerAnswer([BUG_FINDING]),
+        usage: { inputTokens: 350, outputTokens: 50 },
+      },
+      {
+        role: 'fixer',
+        round: 1,
+        fixAll: true,
+        edits: { 'src/math.js': FIXED_MATH },
+        usage: { inputTokens: 250, outputTokens: 50 },
+      },
       { role: 'reviewer', answer: reviewerAnswer([]) },
     ],
   });
@@ -79,8 +106,18 @@ it('prices tokens with model-prices and stops after the pushed fix that reached 
       verify: 'npm test',
     },
     rules: [
-      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]), usage: { inputTokens: 800, outputTokens: 50 } },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH }, usage: { inputTokens: 800, outputTokens: 50 } },
+      {
+        role: 'reviewer',
+        round: 1,
+        answer: reviewerAnswer([BUG_FINDING]),
+        usage: { inputTokens: 800, outputTokens: 50 },
+      },
+      {
+        role: 'fixer',
+        fixAll: true,
+        edits: { 'src/math.js': FIXED_MATH },
+        usage: { inputTokens: 800, outputTokens: 50 },
+      },
       { role: 'reviewer', answer: reviewerAnswer([]) },
     ],
   });

@@ -54,7 +54,10 @@ it('lets a push under way finish, reports its commit, and the next run knows it 
   const started = path.join(world.dir, 'push-started');
   const release = path.join(world.dir, 'push-release');
   const hook = path.join(world.sandbox.originDir, 'hooks', 'pre-receive');
-  writeFileSync(hook, `#!/bin/sh\ntouch '${started}'\nwhile [ ! -f '${release}' ]; do sleep 0.05; done\ncat >/dev/null\n`);
+  writeFileSync(
+    hook,
+    `#!/bin/sh\ntouch '${started}'\nwhile [ ! -f '${release}' ]; do sleep 0.05; done\ncat >/dev/null\n`,
+  );
   chmodSync(hook, 0o755);
   const r = await world.run({
     inputs: { verify: 'npm test' },

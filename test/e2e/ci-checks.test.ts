@@ -22,14 +22,20 @@ function ci(extra: Partial<FakeCiJob> = {}) {
     const math = (await read('src/math.js')) ?? '';
     const broken = math.includes('a * b');
     return [
-      { workflow: '.github/workflows/ci.yml', job: 'test', conclusion: broken ? 'failure' : 'success', log: broken ? FAILURE_LOG : 'ok', ...extra },
+      {
+        workflow: '.github/workflows/ci.yml',
+        job: 'test',
+        conclusion: broken ? 'failure' : 'success',
+        log: broken ? FAILURE_LOG : 'ok',
+        ...extra,
+      },
       { workflow: '.github/workflows/lint.yml', job: 'lint', conclusion: 'failure', log: 'lint: 3 problems' },
     ];
   };
 }
 const CHECKS = { 'wait-for-checks': 'ci.yml', 'dispatch-workflows': 'ci.yml', 'max-rounds': '4' };
 
-it('fixes a check the first fix broke, with its log tail in the fixer\'s context, and converges when it passes', async () => {
+it("fixes a check the first fix broke, with its log tail in the fixer's context, and converges when it passes", async () => {
   world = await createWorld({ github: { ci: ci() } });
   const r = await world.run({
     inputs: CHECKS,
@@ -79,13 +85,25 @@ it('escalates a check that still fails past ci-fix-attempts: manual, with the at
 });
 
 it('reports a flaky check (a rerun on the same commit passed) and does not fix it', async () => {
-  world = await createWorld({ github: { ci: async () => [
-    { workflow: '.github/workflows/ci.yml', job: 'test', conclusion: 'failure', earlier: ['success'], log: 'timeout talking to npm' },
-  ] } });
+  world = await createWorld({
+    github: {
+      ci: async () => [
+        {
+          workflow: '.github/workflows/ci.yml',
+          job: 'test',
+          conclusion: 'failure',
+          earlier: ['success'],
+          log: 'timeout talking to npm',
+        },
+      ],
+    },
+  });
   const r = await world.run({ inputs: CHECKS, rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }] });
   expect(r.outputs.status, r.stdout).toBe('converged');
   expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(0);
-  expect(world.github.comments(7)[0]!.body, r.stdout).toContain('is flaky: its runs on this commit both passed and failed; reported, not fixed');
+  expect(world.github.comments(7)[0]!.body, r.stdout).toContain(
+    'is flaky: its runs on this commit both passed and failed; reported, not fixed',
+  );
 });
 
 it('is not converged while a listed check has not finished: manual when the time is up', async () => {
@@ -103,7 +121,12 @@ it('answers a red CI run (workflow_run) with a fix round for that check only, no
   const planted = async (_sha: string, read: (p: string) => Promise<string | null>): Promise<FakeCiJob[]> => {
     const broken = ((await read('src/math.js')) ?? '').includes('a - b');
     return [
-      { workflow: '.github/workflows/ci.yml', job: 'test', conclusion: broken ? 'failure' : 'success', log: broken ? FAILURE_LOG : 'ok' },
+      {
+        workflow: '.github/workflows/ci.yml',
+        job: 'test',
+        conclusion: broken ? 'failure' : 'success',
+        log: broken ? FAILURE_LOG : 'ok',
+      },
       { workflow: '.github/workflows/lint.yml', job: 'lint', conclusion: 'failure', log: 'lint: 3 problems' },
     ];
   };
@@ -149,5 +172,7 @@ it('keeps the attempts at a check across runs: the next run escalates at once', 
   const second = await world.run({ inputs, rules, eventName: 'workflow_dispatch' });
   expect(second.outputs.status, second.stdout).toBe('manual');
   expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(fixers);
-  expect(world.github.comments(7).at(-1)!.body).toContain('CI check test (1 fix attempt) still fails past ci-fix-attempts');
+  expect(world.github.comments(7).at(-1)!.body).toContain(
+    'CI check test (1 fix attempt) still fails past ci-fix-attempts',
+  );
 });

@@ -7,7 +7,8 @@ import { envelopeText, type ModelRequest, type Reply } from '../fakes/model-serv
 import { panelWorld } from './panel-world.js';
 import { panelFixerReply, plantedBugReview, realCliPanel } from './real-cli-panel.js';
 
-const TEST = "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
+const TEST =
+  "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
   "assert.strictEqual(add(1, 1), 2, 'add(1, 1) should be 2');\n";
 
 function script(req: ModelRequest): Reply {
@@ -19,8 +20,13 @@ function script(req: ModelRequest): Reply {
     }
     return {
       text: envelopeText({
-        agent: 'confirm', findingId: 'x', confirmed: true, testFile: 'test/add.test.js', testName: 'add(1, 1)',
-        testCommand: 'node test/add.test.js', explanation: 'add(1, 1) is 0 with the bug',
+        agent: 'confirm',
+        findingId: 'x',
+        confirmed: true,
+        testFile: 'test/add.test.js',
+        testName: 'add(1, 1)',
+        testCommand: 'node test/add.test.js',
+        explanation: 'add(1, 1) is 0 with the bug',
       }),
     };
   }
@@ -29,10 +35,13 @@ function script(req: ModelRequest): Reply {
 
 const cli = panelWorld(script);
 
-it('runs a real Claude Code confirmer\'s test before and after the fix', async () => {
+it("runs a real Claude Code confirmer's test before and after the fix", async () => {
   const [world, models] = [cli.world(), cli.models()];
   const panel = await realCliPanel(models);
-  const r = await world.run({ ...panel, inputs: { ...panel.inputs, reviewers: 'claude:claude-sonnet-4-5', confirm: 'P1' } });
+  const r = await world.run({
+    ...panel,
+    inputs: { ...panel.inputs, reviewers: 'claude:claude-sonnet-4-5', confirm: 'P1' },
+  });
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.outputs.status, r.stdout).toBe('converged');
   expect(r.stdout).toContain('confirmed: `node test/add.test.js` fails on the PR head');

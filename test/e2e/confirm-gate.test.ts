@@ -11,8 +11,15 @@ afterEach(async () => {
   await world.close();
 });
 
-const FALSE_ALARM = { ...BUG_FINDING, line: 5, title: 'module.exports leaks internals', category: 'security', description: 'Not really a problem.' };
-const REGRESSION_TEST = "const assert = require('node:assert');\nconst { add } = require('./src/math.js');\nassert.strictEqual(add(1, 1), 2);\n";
+const FALSE_ALARM = {
+  ...BUG_FINDING,
+  line: 5,
+  title: 'module.exports leaks internals',
+  category: 'security',
+  description: 'Not really a problem.',
+};
+const REGRESSION_TEST =
+  "const assert = require('node:assert');\nconst { add } = require('./src/math.js');\nassert.strictEqual(add(1, 1), 2);\n";
 
 it('fixes only findings confirmed by a failing test and ships that test in the fix commit', async () => {
   const r = await world.run({
@@ -20,8 +27,23 @@ it('fixes only findings confirmed by a failing test and ships that test in the f
     rules: [
       { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING, FALSE_ALARM]) },
       { role: 'reviewer', answer: reviewerAnswer([]) },
-      { role: 'confirm', findingTitle: 'subtracts', edits: { 'regression.test.js': REGRESSION_TEST }, answer: { findingId: 'x', confirmed: true, testFile: 'regression.test.js', testCommand: 'node regression.test.js', explanation: 'add(1,1) is 0' } },
-      { role: 'confirm', edits: { 'bogus.test.js': 'throw 1;\n' }, answer: { findingId: 'y', confirmed: false, explanation: 'could not reproduce' } },
+      {
+        role: 'confirm',
+        findingTitle: 'subtracts',
+        edits: { 'regression.test.js': REGRESSION_TEST },
+        answer: {
+          findingId: 'x',
+          confirmed: true,
+          testFile: 'regression.test.js',
+          testCommand: 'node regression.test.js',
+          explanation: 'add(1,1) is 0',
+        },
+      },
+      {
+        role: 'confirm',
+        edits: { 'bogus.test.js': 'throw 1;\n' },
+        answer: { findingId: 'y', confirmed: false, explanation: 'could not reproduce' },
+      },
       { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
     ],
   });
@@ -43,7 +65,11 @@ it('loops the fixer with the gate reviewer until it approves, then pushes', asyn
     rules: [
       { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
       { role: 'reviewer', answer: reviewerAnswer([]) },
-      { role: 'gate', once: true, answer: { decision: 'request_changes', requestedChanges: ['also handle strings'], summary: '' } },
+      {
+        role: 'gate',
+        once: true,
+        answer: { decision: 'request_changes', requestedChanges: ['also handle strings'], summary: '' },
+      },
       { role: 'gate', answer: { decision: 'approve', requestedChanges: [], summary: 'ok' } },
       { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
     ],
@@ -61,7 +87,12 @@ it('blocks the round when the gate reviewer never approves, and pushes nothing',
     rules: [
       { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
       { role: 'reviewer', answer: reviewerAnswer([]) },
-      { role: 'gate', name: 'gate', round: 1, answer: { decision: 'request_changes', requestedChanges: ['add a comment'], summary: '' } },
+      {
+        role: 'gate',
+        name: 'gate',
+        round: 1,
+        answer: { decision: 'request_changes', requestedChanges: ['add a comment'], summary: '' },
+      },
       { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
     ],
   });

@@ -62,7 +62,11 @@ describe('the bundled action, end to end', () => {
   it('pushes nothing when verification fails, and says which command failed', async () => {
     const rules = [
       { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) },
-      { role: 'fixer', fixAll: true, edits: { 'src/math.js': 'function add(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add };\n' } },
+      {
+        role: 'fixer',
+        fixAll: true,
+        edits: { 'src/math.js': 'function add(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add };\n' },
+      },
     ];
     const r = await world.run({ rules, inputs: { verify: 'echo checking\nnpm test' } });
     expect(r.outputs.status).toBe('failed');
@@ -123,13 +127,19 @@ describe('a PR from a fork with allow-fork-fixes', () => {
       pull: { headRepoFullName: 'stranger/demo-repo', maintainerCanModify: true },
     });
     try {
-      const r = await fork.run({ rules: PLANTED_BUG_RULES, inputs: { verify: 'npm test', 'allow-fork-fixes': 'true' } });
+      const r = await fork.run({
+        rules: PLANTED_BUG_RULES,
+        inputs: { verify: 'npm test', 'allow-fork-fixes': 'true' },
+      });
       expect(r.outputs.status, r.stdout).toBe('converged');
       const log = await fork.headLog();
       expect(log[0]!.parents).toEqual([fork.sandbox.headSha]);
       expect(log[0]!.body).toContain('Review-Loop-Round: 1');
       // The base repository never got the PR branch.
-      const inBase = await fork.sandbox.originGit(['rev-parse', '--verify', '--quiet', `refs/heads/${fork.sandbox.headRef}`], { allowFail: true });
+      const inBase = await fork.sandbox.originGit(
+        ['rev-parse', '--verify', '--quiet', `refs/heads/${fork.sandbox.headRef}`],
+        { allowFail: true },
+      );
       expect(inBase.code).not.toBe(0);
     } finally {
       await fork.close();
@@ -142,7 +152,10 @@ describe('a PR from a fork with allow-fork-fixes', () => {
       pull: { headRepoFullName: 'stranger/demo-repo', maintainerCanModify: false },
     });
     try {
-      const r = await fork.run({ rules: PLANTED_BUG_RULES, inputs: { verify: 'npm test', 'allow-fork-fixes': 'true' } });
+      const r = await fork.run({
+        rules: PLANTED_BUG_RULES,
+        inputs: { verify: 'npm test', 'allow-fork-fixes': 'true' },
+      });
       expect(r.outputs.status).toBe('review-only');
       expect(fork.github.comments(7)[0]!.body).toContain('allow edits by maintainers');
       expect((await fork.headLog())[0]!.sha).toBe(fork.sandbox.headSha);

@@ -10,13 +10,21 @@ import { BUG_FINDING, finding, reviewerAnswer } from './scenarios.js';
 
 const BOT = 'github-actions[bot]';
 const STYLE = finding({
-  priority: 'P3', category: 'docs', line: 1, title: 'add() has no JSDoc',
-  description: 'The exported `add` function has no JSDoc block saying what it returns.', suggestion: '',
+  priority: 'P3',
+  category: 'docs',
+  line: 1,
+  title: 'add() has no JSDoc',
+  description: 'The exported `add` function has no JSDoc block saying what it returns.',
+  suggestion: '',
 });
 /** The same problem in another reviewer's words, at the same line. */
 const STYLE_REWORDED = finding({
-  priority: 'P2', category: 'docs', line: 1, title: 'Missing documentation comment',
-  description: 'The exported `add` function lacks a JSDoc block describing what it returns.', suggestion: '',
+  priority: 'P2',
+  category: 'docs',
+  line: 1,
+  title: 'Missing documentation comment',
+  description: 'The exported `add` function lacks a JSDoc block describing what it returns.',
+  suggestion: '',
 });
 const REASON = 'We document the callers, not internal helpers.';
 
@@ -34,8 +42,10 @@ const human = (login: string) => ({ login, type: 'User' as const });
 const lastState = () => decodeState(world.github.comments(7).at(-1)!.body)!;
 
 it('keeps a finding dismissed by command out of later runs, reworded or out of reach, and refuses an outsider', async () => {
-  const first = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) }],
-    inputs: { mode: 'review', 'fail-on': 'none' } });
+  const first = await world.run({
+    rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) }],
+    inputs: { mode: 'review', 'fail-on': 'none' },
+  });
   expect(first.outputs.status, first.stdout).toBe('review-only');
   expect(ourThreads()).toHaveLength(2);
   world.github.state.addReply(threadAt(1), human(OWNER), `/review-loop dismiss ${REASON}`);
@@ -45,7 +55,8 @@ it('keeps a finding dismissed by command out of later runs, reworded or out of r
   await world.sandbox.pushFromAnotherClone({ 'CHANGELOG.md': 'A human note.\n' }, { message: 'Add a changelog' });
   const second = await world.run({
     rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE_REWORDED]) }],
-    inputs: { mode: 'review', 'fail-on': 'none' }, action: 'synchronize',
+    inputs: { mode: 'review', 'fail-on': 'none' },
+    action: 'synchronize',
   });
   expect(second.outputs.status, second.stdout).toBe('review-only');
   const report = world.github.comments(7).at(-1)!.body;
@@ -60,7 +71,10 @@ it('keeps a finding dismissed by command out of later runs, reworded or out of r
   expect(lastState().counts).toEqual({ p0: 0, p1: 1, p2: 0, p3: 0 });
   expect(lastState().dismissed?.map((d) => [d.by, d.reason, d.via])).toEqual([[OWNER, REASON, 'command']]);
   // The reviewer was told, with the reason; no new thread for the reworded finding.
-  const prompt = world.agentCalls().filter((c) => c.role === 'reviewer').at(-1)!.prompt;
+  const prompt = world
+    .agentCalls()
+    .filter((c) => c.role === 'reviewer')
+    .at(-1)!.prompt;
   expect(prompt).toContain('Findings people dismissed');
   expect(prompt).toContain(REASON);
   expect(ourThreads()).toHaveLength(2);
@@ -77,29 +91,45 @@ it('keeps a finding dismissed by command out of later runs, reworded or out of r
   world.github.state.threadList.splice(world.github.state.threadList.indexOf(style), 1);
   await world.sandbox.pushFromAnotherClone({ 'CHANGELOG.md': 'Another note.\n' }, { message: 'More notes' });
   const calls = world.agentCalls().length;
-  const third = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([STYLE_REWORDED]) }],
-    inputs: { 'fail-on': 'P2' }, action: 'synchronize' });
+  const third = await world.run({
+    rules: [{ role: 'reviewer', answer: reviewerAnswer([STYLE_REWORDED]) }],
+    inputs: { 'fail-on': 'P2' },
+    action: 'synchronize',
+  });
   expect(third.outputs.status, third.stdout).toBe('converged');
   expect(third.code).toBe(0);
-  expect(world.agentCalls().slice(calls).map((c) => c.role)).toEqual(['reviewer']);
+  expect(
+    world
+      .agentCalls()
+      .slice(calls)
+      .map((c) => c.role),
+  ).toEqual(['reviewer']);
   expect(lastState().dismissed?.map((d) => d.reason)).toEqual([REASON]);
 });
 
 it('takes a resolved thread as a dismissal only from someone with write access', async () => {
-  const first = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) }],
-    inputs: { mode: 'review', 'fail-on': 'none' } });
+  const first = await world.run({
+    rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) }],
+    inputs: { mode: 'review', 'fail-on': 'none' },
+  });
   expect(first.outputs.status, first.stdout).toBe('review-only');
   // A maintainer resolves the style thread; the PR's author, who cannot write, resolves the bug's.
   world.github.state.resolveThread(threadAt(1).id, true, OWNER);
   world.github.state.resolveThread(threadAt(2).id, true, 'octocat');
 
   await world.sandbox.pushFromAnotherClone({ 'CHANGELOG.md': 'A human note.\n' }, { message: 'Add a changelog' });
-  const second = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) }],
-    inputs: { mode: 'review', 'fail-on': 'none' }, action: 'synchronize' });
+  const second = await world.run({
+    rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) }],
+    inputs: { mode: 'review', 'fail-on': 'none' },
+    action: 'synchronize',
+  });
   expect(second.outputs.status, second.stdout).toBe('review-only');
   const report = world.github.comments(7).at(-1)!.body;
-  expect(report).toMatch(new RegExp(`Dismissed findings[\\s\\S]*${STYLE.title.replace(/[()]/g, '\\$&')}[^\\n]*` +
-    `${OWNER} resolved its thread`));
+  expect(report).toMatch(
+    new RegExp(
+      `Dismissed findings[\\s\\S]*${STYLE.title.replace(/[()]/g, '\\$&')}[^\\n]*` + `${OWNER} resolved its thread`,
+    ),
+  );
   expect(report).toMatch(/refused[\s\S]*octocat resolved its thread · refused: octocat has no access/);
   expect(lastState().counts).toEqual({ p0: 0, p1: 1, p2: 0, p3: 0 });
   expect(threadAt(2).comments.at(-1)!.body).toContain('Not dismissed: octocat has no access to the repository');

@@ -36,10 +36,17 @@ describe('fallback models', () => {
     expect(r.outputs.status).toBe('converged');
     const calls = world.agentCalls().map((c) => `${c.round} ${c.name} ${c.model}`);
     // Each round asks the role's own model first, then its fallback.
-    expect(calls).toEqual(expect.arrayContaining([
-      '1 reviewer-1 model-a', '1 reviewer-1 model-c', '1 reviewer-2 model-b', '1 fixer model-a', '1 fixer model-c',
-      '2 reviewer-1 model-a', '2 reviewer-1 model-c',
-    ]));
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        '1 reviewer-1 model-a',
+        '1 reviewer-1 model-c',
+        '1 reviewer-2 model-b',
+        '1 fixer model-a',
+        '1 fixer model-c',
+        '2 reviewer-1 model-a',
+        '2 reviewer-1 model-c',
+      ]),
+    );
     const [review, fix] = world.github.comments(7).map((c) => c.body);
     const reviewerRow = review!.split('\n').find((l) => l.startsWith('| reviewer-1 '))!;
     expect(reviewerRow).toContain('`model-c`');

@@ -6,7 +6,13 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createWorld, type World } from './harness.js';
 import { BUG_FINDING, FIXED_MATH, finding, reviewerAnswer } from './scenarios.js';
 
-const STYLE = finding({ priority: 'P3', category: 'docs', line: 1, title: 'add() has no JSDoc', description: 'Say what it returns.' });
+const STYLE = finding({
+  priority: 'P3',
+  category: 'docs',
+  line: 1,
+  title: 'add() has no JSDoc',
+  description: 'Say what it returns.',
+});
 const LATER = 'An optional docs change, left for a PR of its own.';
 
 let world: World;
@@ -27,7 +33,10 @@ it('takes a deferred issue as accounted for, reports it apart, and keeps it open
     ],
   });
   expect(r.outputs.status, r.stdout).toBe('converged');
-  const fixReport = world.github.comments(7).map((c) => c.body).find((b) => b.includes('### Fixed'))!;
+  const fixReport = world.github
+    .comments(7)
+    .map((c) => c.body)
+    .find((b) => b.includes('### Fixed'))!;
   expect(fixReport).toContain('### Fixed (1)');
   expect(fixReport).toContain('### Deferred (still open) (1)');
   expect(fixReport).toContain(LATER);
@@ -40,5 +49,7 @@ it('takes a deferred issue as accounted for, reports it apart, and keeps it open
   // Round 2's reviewer sees it still open (neither fixed nor rejected).
   const later = world.agentCalls().find((c) => c.role === 'reviewer' && c.round === 2)!;
   const earlier = later.prompt.slice(later.prompt.indexOf('earlier-findings.json'));
-  expect(earlier).toMatch(/"title": "add\(\) has no JSDoc"[^}]*"fate": "open"|"fate": "open"[^}]*"title": "add\(\) has no JSDoc"/);
+  expect(earlier).toMatch(
+    /"title": "add\(\) has no JSDoc"[^}]*"fate": "open"|"fate": "open"[^}]*"title": "add\(\) has no JSDoc"/,
+  );
 });

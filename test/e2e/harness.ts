@@ -192,7 +192,17 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
     ...(sandbox.fork ? { forkDirs: { [sandbox.fork.fullName]: sandbox.fork.dir } } : {}),
     repoPermissions: { admin: false, maintain: false, push: true, triage: true, pull: true },
     ...opts.github,
-    pulls: [{ number: 7, title: 'Refactor add', body: 'Makes add faster.', user: 'octocat', headRef: sandbox.headRef, baseRef: sandbox.baseRef, ...opts.pull }],
+    pulls: [
+      {
+        number: 7,
+        title: 'Refactor add',
+        body: 'Makes add faster.',
+        user: 'octocat',
+        headRef: sandbox.headRef,
+        baseRef: sandbox.baseRef,
+        ...opts.pull,
+      },
+    ],
   });
   const log = path.join(agentIo, 'agent-calls.jsonl');
   await writeFile(log, '', { mode: 0o666 });
@@ -205,7 +215,13 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
   // (a checkout gone mid-run, an origin without its base branch) and let it run on into the next test.
   const running = new Set<RunningAction>();
   const agentCalls = (): AgentCall[] =>
-    existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   return {
     sandbox,
     github,
@@ -214,7 +230,10 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
     fixPayloads: () =>
       agentCalls()
         .filter((c) => c.role === 'fixer')
-        .map((c) => ({ round: c.round, ...JSON.parse(readFileSync(path.join(c.contextDir, 'fix-payload.json'), 'utf8')) })),
+        .map((c) => ({
+          round: c.round,
+          ...JSON.parse(readFileSync(path.join(c.contextDir, 'fix-payload.json'), 'utf8')),
+        })),
     async waitForAgentCall(pred, timeoutMs = 30_000) {
       for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(25)) {
         const hit = agentCalls().find(pred);
@@ -224,17 +243,27 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
     },
     async headLog() {
       // A fork PR's branch lives in the fork.
-      const out = await (sandbox.fork?.git ?? sandbox.originGit)(['log', '--format=%H%x1f%P%x1f%s%x1f%b%x1e', `refs/heads/${sandbox.headRef}`]);
-      return out.stdout.split('\x1e').map((r) => r.trim()).filter(Boolean).map((r) => {
-        const [sha, parents, subject, body] = r.split('\x1f');
-        return { sha: sha!, parents: parents!.split(' ').filter(Boolean), subject: subject!, body: body ?? '' };
-      });
+      const out = await (sandbox.fork?.git ?? sandbox.originGit)([
+        'log',
+        '--format=%H%x1f%P%x1f%s%x1f%b%x1e',
+        `refs/heads/${sandbox.headRef}`,
+      ]);
+      return out.stdout
+        .split('\x1e')
+        .map((r) => r.trim())
+        .filter(Boolean)
+        .map((r) => {
+          const [sha, parents, subject, body] = r.split('\x1f');
+          return { sha: sha!, parents: parents!.split(' ').filter(Boolean), subject: subject!, body: body ?? '' };
+        });
     },
     async run(o = {}) {
       if (closed) throw new Error('this world is closed: the test ran past its timeout');
       const n = ++runs;
       const runDir = path.join(dir, `run-${n}`);
-      const head = (await (sandbox.fork?.git ?? sandbox.originGit)(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();
+      const head = (
+        await (sandbox.fork?.git ?? sandbox.originGit)(['rev-parse', `refs/heads/${sandbox.headRef}`])
+      ).stdout.trim();
       const ref = o.checkout === 'base' ? sandbox.baseRef : o.checkout === 'head' ? sandbox.headRef : sandbox.mergeRef;
       const checkout = await sandbox.cloneAt(ref);
       await o.prepare?.(checkout);
@@ -242,7 +271,10 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
       await writeFile(scenario, JSON.stringify({ rules: o.rules ?? [] }));
       const eventName = o.eventName ?? 'pull_request';
       const eventPath = path.join(dir, `event-${n}.json`);
-      await writeFile(eventPath, JSON.stringify(buildEvent(eventName, { head, sandbox, action: o.action, comment: o.comment })));
+      await writeFile(
+        eventPath,
+        JSON.stringify(buildEvent(eventName, { head, sandbox, action: o.action, comment: o.comment })),
+      );
       const outputFile = path.join(dir, `output-${n}.txt`);
       const summaryFile = path.join(dir, `summary-${n}.md`);
       await writeFile(outputFile, '');
@@ -302,7 +334,10 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
       if (as) handOver({ ...as, uid: process.getuid!(), gid: process.getgid!() }, handedOver);
       await beside;
       const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
-      const report = outputs['report-json'] && existsSync(outputs['report-json']) ? JSON.parse(readFileSync(outputs['report-json'], 'utf8')) : null;
+      const report =
+        outputs['report-json'] && existsSync(outputs['report-json'])
+          ? JSON.parse(readFileSync(outputs['report-json'], 'utf8'))
+          : null;
       return { ...r, outputs, summary: await readFile(summaryFile, 'utf8'), report };
     },
     close() {
@@ -319,7 +354,10 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
   };
 }
 
-function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; action?: string | undefined; comment?: RunOptions['comment'] | undefined }) {
+function buildEvent(
+  eventName: string,
+  o: { head: string; sandbox: GitSandbox; action?: string | undefined; comment?: RunOptions['comment'] | undefined },
+) {
   const repository = { name: REPO, full_name: `${OWNER}/${REPO}`, owner: { login: OWNER } };
   const sender = { login: 'octocat', type: 'User' };
   const fixture = (name: string) => {
@@ -332,25 +370,47 @@ function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; a
       action: o.action ?? 'completed',
       workflow: { id: 42, name: 'CI', path: '.github/workflows/ci.yml' },
       workflow_run: {
-        id: 7_000_001, name: 'CI', path: '.github/workflows/ci.yml', head_sha: o.head, head_branch: o.sandbox.headRef,
-        event: 'pull_request', status: 'completed', conclusion: 'failure', run_attempt: 1,
+        id: 7_000_001,
+        name: 'CI',
+        path: '.github/workflows/ci.yml',
+        head_sha: o.head,
+        head_branch: o.sandbox.headRef,
+        event: 'pull_request',
+        status: 'completed',
+        conclusion: 'failure',
+        run_attempt: 1,
         pull_requests: [{ number: 7, head: { ref: o.sandbox.headRef, sha: o.head }, base: { ref: o.sandbox.baseRef } }],
-        actor: sender, triggering_actor: sender,
+        actor: sender,
+        triggering_actor: sender,
       },
       repository,
       sender,
     };
   }
-  if (eventName === 'workflow_dispatch') return { ...fixture('workflow_dispatch.json'), inputs: { pr: '7' }, ref: `refs/heads/${o.sandbox.baseRef}`, repository, sender };
+  if (eventName === 'workflow_dispatch')
+    return {
+      ...fixture('workflow_dispatch.json'),
+      inputs: { pr: '7' },
+      ref: `refs/heads/${o.sandbox.baseRef}`,
+      repository,
+      sender,
+    };
   if (eventName === 'issue_comment') {
     const c = o.comment ?? { body: '/review-loop', login: 'octocat' };
     const base = fixture('issue_comment.created.json');
     return {
       ...base,
       action: 'created',
-      issue: { ...(base.issue ?? {}), number: 7, pull_request: { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/7` } },
+      issue: {
+        ...(base.issue ?? {}),
+        number: 7,
+        pull_request: { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/7` },
+      },
       comment: {
-        ...(base.comment ?? {}), id: 9001, body: c.body, user: { login: c.login, type: c.type ?? 'User' },
+        ...(base.comment ?? {}),
+        id: 9001,
+        body: c.body,
+        user: { login: c.login, type: c.type ?? 'User' },
         created_at: c.createdAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
       },
       repository,
@@ -365,8 +425,18 @@ function buildEvent(eventName: string, o: { head: string; sandbox: GitSandbox; a
     pull_request: {
       ...(base.pull_request ?? {}),
       number: 7,
-      head: { ...(base.pull_request?.head ?? {}), ref: o.sandbox.headRef, sha: o.head, repo: { full_name: `${OWNER}/${REPO}` } },
-      base: { ...(base.pull_request?.base ?? {}), ref: o.sandbox.baseRef, sha: o.sandbox.baseSha, repo: { full_name: `${OWNER}/${REPO}` } },
+      head: {
+        ...(base.pull_request?.head ?? {}),
+        ref: o.sandbox.headRef,
+        sha: o.head,
+        repo: { full_name: `${OWNER}/${REPO}` },
+      },
+      base: {
+        ...(base.pull_request?.base ?? {}),
+        ref: o.sandbox.baseRef,
+        sha: o.sandbox.baseSha,
+        repo: { full_name: `${OWNER}/${REPO}` },
+      },
     },
     repository,
     sender,
@@ -406,8 +476,17 @@ function spawnNode(
 ): RunningAction {
   // As the runner user: setpriv execs node in place (same pid), with that user's groups.
   const argv = as
-    ? ['setpriv', '--reuid', String(as.uid), '--regid', String(as.gid), '--init-groups', '--',
-      reachableNode(actionNode()), reachableBundle(script)]
+    ? [
+        'setpriv',
+        '--reuid',
+        String(as.uid),
+        '--regid',
+        String(as.gid),
+        '--init-groups',
+        '--',
+        reachableNode(actionNode()),
+        reachableBundle(script),
+      ]
     : [actionNode(), script];
   // Its own process group (detached), so stop() ends what the action started in that group too.
   const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -425,10 +504,13 @@ function spawnNode(
   const done = new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    const killer = killAfterMs === undefined ? null : setTimeout(() => {
-      stderr += `\n[harness] killed: the action had not ended after ${killAfterMs} ms\n`;
-      child.kill('SIGKILL');
-    }, killAfterMs);
+    const killer =
+      killAfterMs === undefined
+        ? null
+        : setTimeout(() => {
+            stderr += `\n[harness] killed: the action had not ended after ${killAfterMs} ms\n`;
+            child.kill('SIGKILL');
+          }, killAfterMs);
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
@@ -457,4 +539,3 @@ function parseOutputFile(text: string): Record<string, string> {
   }
   return out;
 }
-

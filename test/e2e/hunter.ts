@@ -19,13 +19,19 @@ export interface HuntingWorld {
 
 export async function huntingWorld(needles: readonly string[]): Promise<HuntingWorld> {
   const hooks = `hooks:\n  before-review: node ${HUNTER} hook\n`;
-  const world = await createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': hooks } } });
+  const world = await createWorld({
+    sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': hooks } },
+  });
   const huntLog = path.join(world.dir, 'agent-io', 'hunts.jsonl');
   writeFileSync(huntLog, '');
   chmodSync(huntLog, 0o666);
   const needlesFile = path.join(world.dir, 'agent-io', 'needles.txt');
   writeFileSync(needlesFile, `${needles.join('\n')}\n`, { mode: 0o644 });
   const hunts = <T>(): T[] =>
-    readFileSync(huntLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+    readFileSync(huntLog, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as T);
   return { world, huntLog, needlesFile, hunts };
 }

@@ -11,7 +11,13 @@ import { BUG_FINDING, FIXED_MATH, finding, reviewerAnswer } from './scenarios.js
 
 const BOT = 'github-actions[bot]';
 const BUG = { ...BUG_FINDING, replacement: '  return a + b;' };
-const STYLE = finding({ priority: 'P3', category: 'docs', line: 1, title: 'add() has no JSDoc', description: 'Say what it returns.' });
+const STYLE = finding({
+  priority: 'P3',
+  category: 'docs',
+  line: 1,
+  title: 'add() has no JSDoc',
+  description: 'Say what it returns.',
+});
 const ELSEWHERE = finding({ priority: 'P2', file: 'src/other.js', line: 3, title: 'other.js ignores errors' });
 const REASON = 'The module is internal; its callers are documented instead.';
 
@@ -26,13 +32,22 @@ afterEach(async () => {
 const rules = [
   { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG, STYLE, ELSEWHERE]) },
   { role: 'reviewer', answer: reviewerAnswer([STYLE]) },
-  { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH }, rejectTitles: { JSDoc: REASON, 'other.js': 'Not in this PR.' } },
+  {
+    role: 'fixer',
+    fixAll: true,
+    edits: { 'src/math.js': FIXED_MATH },
+    rejectTitles: { JSDoc: REASON, 'other.js': 'Not in this PR.' },
+  },
 ];
 
 it('posts the inline review, answers and resolves the fixed thread, and hands the converged PR over', async () => {
   // An outsider's thread on the same line, forging our marker and the bug's mark.
   const forged = renderInlineComment(normalizeFinding({ ...BUG_FINDING, priority: 'P1' }, 'reviewer-1'), 1);
-  const human = world.github.state.addThread(7, { path: 'src/math.js', line: 2, comments: [{ body: forged, author: 'mallory' }] });
+  const human = world.github.state.addThread(7, {
+    path: 'src/math.js',
+    line: 2,
+    comments: [{ body: forged, author: 'mallory' }],
+  });
 
   const r = await world.run({
     inputs: { verify: 'npm test', 'converged-label': 'ready for humans', 'ready-when-converged': 'true' },
@@ -45,7 +60,10 @@ it('posts the inline review, answers and resolves the fixed thread, and hands th
   const reviews = world.github.state.reviews(7).filter((x) => x.user.login === BOT);
   expect(reviews.map((x) => x.state)).toEqual(['COMMENTED']);
   const ours = world.github.state.threads(7).filter((t) => t.comments[0]!.author === BOT);
-  expect(ours.map((t) => [t.path, t.line])).toEqual([['src/math.js', 2], ['src/math.js', 1]]);
+  expect(ours.map((t) => [t.path, t.line])).toEqual([
+    ['src/math.js', 2],
+    ['src/math.js', 1],
+  ]);
   const [bug, style] = ours;
   // The bug: priority, title, agreement, the suggestion block; fixed, answered and resolved.
   expect(bug!.comments[0]!.body).toContain('P1 · critical · 1/1 reviewer');
@@ -82,7 +100,10 @@ it('posts the inline review, answers and resolves the fixed thread, and hands th
 });
 
 it('posts no review with inline-comments: false, and hides nothing with hide-outdated-reports: false', async () => {
-  const r = await world.run({ inputs: { verify: 'npm test', 'inline-comments': 'false', 'hide-outdated-reports': 'false' }, rules });
+  const r = await world.run({
+    inputs: { verify: 'npm test', 'inline-comments': 'false', 'hide-outdated-reports': 'false' },
+    rules,
+  });
   expect(r.outputs.status, r.stdout).toBe('converged');
   expect(world.github.state.reviews(7)).toEqual([]);
   expect(world.github.state.threads(7)).toEqual([]);
@@ -97,7 +118,12 @@ it('goes on with the report comments when the token may not write pull requests 
   expect(r.outputs.status, r.stdout).toBe('converged');
   // The review was refused once; no thread, and no further try.
   expect(world.github.state.threads(7)).toEqual([]);
-  expect(world.github.writes().filter((w) => w.path.endsWith('/reviews')).map((w) => w.status)).toEqual([403]);
+  expect(
+    world.github
+      .writes()
+      .filter((w) => w.path.endsWith('/reviews'))
+      .map((w) => w.status),
+  ).toEqual([403]);
   expect(r.stdout).toContain('could not post the inline review');
   expect(r.stdout).toContain('pull-requests: write');
   // Every report was posted (issues: write lets a token comment on a PR).

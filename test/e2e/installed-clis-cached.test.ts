@@ -46,7 +46,8 @@ it('installs Claude Code once, saves it, and restores it in the next run without
   const cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
   const npmCa: Record<string, string> = cafile && cafile !== 'null' ? { npm_config_cafile: cafile } : {};
   const first = await world.run({
-    inputs, extraEnv: { ...env, ...cache.env, ...npmCa, RUNNER_TOOL_CACHE: freshRunner() },
+    inputs,
+    extraEnv: { ...env, ...cache.env, ...npmCa, RUNNER_TOOL_CACHE: freshRunner() },
   });
   expect(first.outputs.status, first.stdout + first.stderr).toBe('review-only');
   expect(first.stdout).toMatch(/claude: not on PATH; installing @anthropic-ai\/claude-code@[\d.]+ with npm/);
@@ -60,10 +61,14 @@ it('installs Claude Code once, saves it, and restores it in the next run without
   chmodSync(path.join(shims, 'npm'), 0o755);
   await world.sandbox.pushFromAnotherClone({ 'CHANGELOG.md': 'A human note.\n' }, { message: 'Add a changelog' });
   const second = await world.run({
-    inputs, action: 'synchronize',
+    inputs,
+    action: 'synchronize',
     extraEnv: {
-      ...env, ...cache.env, RUNNER_TOOL_CACHE: freshRunner(),
-      PATH: `${shims}${path.delimiter}${process.env.PATH}`, npm_config_registry: 'http://127.0.0.1:9/',
+      ...env,
+      ...cache.env,
+      RUNNER_TOOL_CACHE: freshRunner(),
+      PATH: `${shims}${path.delimiter}${process.env.PATH}`,
+      npm_config_registry: 'http://127.0.0.1:9/',
     },
   });
   expect(second.outputs.status, second.stdout + second.stderr).toBe('review-only');

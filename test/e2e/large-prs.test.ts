@@ -43,7 +43,10 @@ function reviewerContext() {
 }
 
 const shownFiles = (diff: string) =>
-  diff.split('\n').filter((l) => l.startsWith('diff --git ')).map((l) => l.split(' b/')[1]!);
+  diff
+    .split('\n')
+    .filter((l) => l.startsWith('diff --git '))
+    .map((l) => l.split(' b/')[1]!);
 const blocks = (diff: string) => shownFiles(diff).length;
 const REVIEW = { inputs: { mode: 'review' }, rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }] };
 
@@ -79,8 +82,12 @@ describe('large PRs', () => {
   it('reviews a 25,000-line PR (over 20,000 lines) with a sampled diff within the budget', async () => {
     const { ctx } = await reviewLargePr({ prChanges: { ...PLANTED_BUG, ...generatedFiles(5, 5_000, 'big') } });
     expect(ctx.files.map((f) => [f.filename, f.additions])).toEqual([
-      ['big/file-0.ts', 5000], ['big/file-1.ts', 5000], ['big/file-2.ts', 5000], ['big/file-3.ts', 5000],
-      ['big/file-4.ts', 5000], ['src/math.js', 1],
+      ['big/file-0.ts', 5000],
+      ['big/file-1.ts', 5000],
+      ['big/file-2.ts', 5000],
+      ['big/file-3.ts', 5000],
+      ['big/file-4.ts', 5000],
+      ['src/math.js', 1],
     ]);
     expect(ctx.diff).toContain(SAMPLED);
     expect(ctx.pr.diffTruncated).toBe(true);
@@ -99,7 +106,10 @@ describe('large PRs', () => {
     expect(ctx.files.map((f) => f.filename)).toContain('gen/file-2999.ts');
     expect(ctx.diff).toContain(SAMPLED);
     // files.json says which files the sampled diff holds, and it holds exactly those.
-    const inDiff = ctx.files.filter((f) => f.inDiff !== 'omitted').map((f) => f.filename).sort();
+    const inDiff = ctx.files
+      .filter((f) => f.inDiff !== 'omitted')
+      .map((f) => f.filename)
+      .sort();
     expect(inDiff.length).toBeGreaterThan(500);
     expect(shownFiles(ctx.diff).sort()).toEqual(inDiff);
     expect(ctx.promptChars).toBeLessThan(SMALL_PROMPT);

@@ -13,7 +13,9 @@ const REASON = 'The README is generated from the JSDoc; an edit there would be o
 /** Fixes add() and rejects the README finding with REASON. */
 function fixer(req: ModelRequest): Reply {
   if (req.resultsSincePrompt === 0) {
-    return { tool: { name: 'Bash', input: { command: "sed -i 's/a - b/a + b/' src/math.js", description: 'fix add' } } };
+    return {
+      tool: { name: 'Bash', input: { command: "sed -i 's/a - b/a + b/' src/math.js", description: 'fix add' } },
+    };
   }
   const contextDir = [...req.transcript.matchAll(/context folder `([^`]+)`/g)].at(-1)![1]!;
   const payload = JSON.parse(readFileSync(path.join(contextDir, 'fix-payload.json'), 'utf8')) as {

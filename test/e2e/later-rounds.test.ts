@@ -21,7 +21,9 @@ it("gives round 2's reviewers the last round's findings with their fate, and the
       { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING, DOC_FINDING]) },
       { role: 'reviewer', answer: reviewerAnswer([]) },
       {
-        role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH },
+        role: 'fixer',
+        fixAll: true,
+        edits: { 'src/math.js': FIXED_MATH },
         rejectTitles: { README: 'The README is generated from the JSDoc; documenting it there would be overwritten.' },
       },
     ],
@@ -37,7 +39,12 @@ it("gives round 2's reviewers the last round's findings with their fate, and the
   expect(first!.prompt).not.toContain('A later round');
 
   const read = (name: string) => readFileSync(path.join(second!.contextDir, name), 'utf8');
-  const earlier = JSON.parse(read('earlier-findings.json')) as { title: string; fate: string; fixedIn?: string; reason?: string }[];
+  const earlier = JSON.parse(read('earlier-findings.json')) as {
+    title: string;
+    fate: string;
+    fixedIn?: string;
+    reason?: string;
+  }[];
   expect(earlier.map((f) => [f.title, f.fate])).toEqual([
     [BUG_FINDING.title, 'fixed'],
     [DOC_FINDING.title, 'rejected'],
@@ -74,13 +81,24 @@ it('tells the next run, after a human push, what its last review found and the c
   });
   expect(first.outputs.status, first.stdout).toBe('max-rounds');
   const fixSha = first.outputs['head-sha']!;
-  const human = await world.sandbox.pushFromAnotherClone({ 'CHANGELOG.md': 'A human note.\n' }, { message: 'Add a changelog' });
+  const human = await world.sandbox.pushFromAnotherClone(
+    { 'CHANGELOG.md': 'A human note.\n' },
+    { message: 'Add a changelog' },
+  );
 
   const second = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }], action: 'synchronize' });
   expect(second.outputs.status, second.stdout).toBe('converged');
-  const call = world.agentCalls().filter((c) => c.role === 'reviewer').at(-1)!;
+  const call = world
+    .agentCalls()
+    .filter((c) => c.role === 'reviewer')
+    .at(-1)!;
   const read = (name: string) => readFileSync(path.join(call.contextDir, name), 'utf8');
-  const earlier = JSON.parse(read('earlier-findings.json')) as { title: string; fate: string; fixedIn?: string; reason?: string }[];
+  const earlier = JSON.parse(read('earlier-findings.json')) as {
+    title: string;
+    fate: string;
+    fixedIn?: string;
+    reason?: string;
+  }[];
   expect(earlier.map((f) => [f.title, f.fate, f.fixedIn ?? f.reason ?? null])).toEqual([
     [BUG_FINDING.title, 'fixed', fixSha],
     [DOC_FINDING.title, 'rejected', 'generated'],

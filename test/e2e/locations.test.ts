@@ -39,9 +39,11 @@ const fixedLines = "  for (var j = 0; j < params.length; j++) {\n    var p = par
 const files = (counter: 'i' | 'j') => Object.fromEntries(NAMES.map((n) => [FILE(n), parser(n, PAD[n], counter)]));
 
 const ONCE = {
-  priority: 'P1', category: 'correctness',
+  priority: 'P1',
+  category: 'correctness',
   title: 'Loop counter `var i` overwrites the position parameter in three parsers',
-  description: '`for (var i = 0; ...)` reassigns the `i` parameter, so the returned `{ i: i }` is the index of the q ' +
+  description:
+    '`for (var i = 0; ...)` reassigns the `i` parameter, so the returned `{ i: i }` is the index of the q ' +
     'parameter, not the entry position, in parseCharset, parseEncoding and parseLanguage.',
   suggestion: 'Use a separate loop counter.',
   locations: NAMES.map((n) => ({ file: FILE(n), line: LOOP[n], endLine: LOOP[n] + 1, replacement: fixedLines })),
@@ -49,7 +51,10 @@ const ONCE = {
 const inOne = (n: (typeof NAMES)[number]) => {
   const fn = `parse${n[0]!.toUpperCase()}${n.slice(1)}`;
   return {
-    priority: 'P1', category: 'correctness', file: FILE(n), line: LOOP[n],
+    priority: 'P1',
+    category: 'correctness',
+    file: FILE(n),
+    line: LOOP[n],
     title: `${fn} reuses its argument as the loop index`,
     description: `In ${fn}, \`for (var i = 0; ...)\` clobbers the \`i\` argument; \`{ i: i }\` then holds a wrong position.`,
   };
@@ -60,12 +65,22 @@ afterEach(async () => {
   await world.close();
 });
 
-const newWorld = () => createWorld({
-  sandbox: { baseFiles: { 'README.md': '# parsers\n', ...files('j') }, prChanges: files('i'), prMessage: 'Rename the loop counters' },
-});
+const newWorld = () =>
+  createWorld({
+    sandbox: {
+      baseFiles: { 'README.md': '# parsers\n', ...files('j') },
+      prChanges: files('i'),
+      prMessage: 'Rename the loop counters',
+    },
+  });
 const twoReviewers = 'command:model-a\ncommand:model-b';
 
-interface Shown { id: string; priority: string; reportedBy: string[]; locations?: { file: string; line: number }[] }
+interface Shown {
+  id: string;
+  priority: string;
+  reportedBy: string[];
+  locations?: { file: string; line: number }[];
+}
 
 it('one finding at three places and the same bug as three findings: one finding, 2/2, a comment on each place, fixed once', async () => {
   world = await newWorld();
@@ -115,7 +130,11 @@ it('one finding at three places and the same bug as three findings: one finding,
 it('one reviewer at one place, the other at three: one finding 2/2, which counts once toward inline-max-comments', async () => {
   world = await newWorld();
   const style = {
-    priority: 'P2', category: 'testing', file: FILE('language'), line: 9, title: 'No test covers the q parameter',
+    priority: 'P2',
+    category: 'testing',
+    file: FILE('language'),
+    line: 9,
+    title: 'No test covers the q parameter',
     description: 'Add a test with a q value.',
   };
   const r = await world.run({
@@ -127,7 +146,10 @@ it('one reviewer at one place, the other at three: one finding 2/2, which counts
   });
   expect(r.outputs.status, r.stdout).toBe('review-only');
   const review = (r.report as { result: { rounds: { review: { findings: Shown[] } }[] } }).result.rounds[0]!.review;
-  expect(review.findings.map((f) => [f.priority, f.reportedBy.length])).toEqual([['P1', 2], ['P2', 1]]);
+  expect(review.findings.map((f) => [f.priority, f.reportedBy.length])).toEqual([
+    ['P1', 2],
+    ['P2', 1],
+  ]);
   const report = world.github.comments(7)[0]!.body;
   expect(report.match(/2\/2 reviewers/g)).toHaveLength(1);
   // The cap of 1 took the P1 finding, at all three places; the P2 finding waits in the report.

@@ -22,7 +22,8 @@ it('runs a full loop with a four-CLI panel of reviewers and a Claude Code fixer'
   expect(r.outputs.rounds).toBe('2');
   const [review1, fix1, review2] = world.github.comments(7).map((c) => c.body);
   expect(review1).toContain('4/4 reviewers');
-  for (const model of ['claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-5.5', 'fake/fake-model']) expect(review1).toContain(model);
+  for (const model of ['claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-5.5', 'fake/fake-model'])
+    expect(review1).toContain(model);
   // OpenCode does not say which model answered; the report says so instead of pretending.
   expect(review1).toContain('not reported by CLI');
   expect(fix1).toContain('Fixes pushed');
@@ -32,7 +33,9 @@ it('runs a full loop with a four-CLI panel of reviewers and a Claude Code fixer'
   const math = await world.sandbox.originGit(['show', `${log[0]!.sha}:src/math.js`]);
   expect(math.stdout).toContain('return a + b;');
   // Both protocols were spoken, and no request carried the GitHub token.
-  expect(new Set(models.requests.map((q) => q.protocol))).toEqual(new Set(['anthropic', 'gemini', 'responses', 'chat']));
+  expect(new Set(models.requests.map((q) => q.protocol))).toEqual(
+    new Set(['anthropic', 'gemini', 'responses', 'chat']),
+  );
   expect(JSON.stringify(models.requests)).not.toContain(TOKEN);
   // Round 2: each CLI resumed its reviewer's session (issue 10): the request carries the round-1
   // prompt before the short resumed one, and not the whole reviewer prompt again.

@@ -13,13 +13,20 @@ afterEach(async () => {
   await world.close();
 });
 
-const TEST = "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
+const TEST =
+  "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
   "assert.strictEqual(add(1, 1), 2, 'add(1, 1) should be 2');\n";
 /** Passes with the bug too: a - b is 2 for (2, 0). */
-const WEAK_TEST = "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\nassert.strictEqual(add(2, 0), 2);\n";
+const WEAK_TEST =
+  "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\nassert.strictEqual(add(2, 0), 2);\n";
 const confirmed = (over: Record<string, unknown> = {}) => ({
-  findingId: 'x', confirmed: true, testFile: 'test/add.test.js', testName: 'add adds', testCommand: 'node test/add.test.js',
-  explanation: 'add(1, 1) is 0', ...over,
+  findingId: 'x',
+  confirmed: true,
+  testFile: 'test/add.test.js',
+  testName: 'add adds',
+  testCommand: 'node test/add.test.js',
+  explanation: 'add(1, 1) is 0',
+  ...over,
 });
 const reviewers = [
   { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
@@ -48,10 +55,12 @@ it('confirms a finding whose test fails on the PR head and passes after the fix,
   expect(report).toContain('`node test/add.test.js` failed on the PR head with only the test added; passes after');
   expect(report).toContain(fix.sha.slice(0, 7));
   // The failing output, as the action saw it.
-  expect(report).toContain("add(1, 1) should be 2");
+  expect(report).toContain('add(1, 1) should be 2');
   // And in the finding's thread.
   const thread = world.github.state.threads(7)[0]!;
-  expect(thread.comments[1]!.body).toContain('Proven by a test the action ran: `node test/add.test.js` failed before this fix');
+  expect(thread.comments[1]!.body).toContain(
+    'Proven by a test the action ran: `node test/add.test.js` failed before this fix',
+  );
 });
 
 it('does not fix a finding whose test passes on the unfixed head: not reproduced', async () => {
@@ -65,11 +74,15 @@ it('does not fix a finding whose test passes on the unfixed head: not reproduced
 });
 
 it('voids a confirmation that changed a file other than a test', async () => {
-  const alsoCode = { 'src/math.js': '// helper\nfunction add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n' };
+  const alsoCode = {
+    'src/math.js': '// helper\nfunction add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n',
+  };
   const r = await confirmRun({ ...WRITES_TEST, ...alsoCode });
   expect(r.outputs.status, r.stdout).toBe('manual');
   expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(0);
-  expect(world.github.comments(7)[1]!.body).toContain('the confirmation is void: the confirm agent changed src/math.js, which is not a test file');
+  expect(world.github.comments(7)[1]!.body).toContain(
+    'the confirmation is void: the confirm agent changed src/math.js, which is not a test file',
+  );
 });
 
 it('does not take a confirmation without a command that runs the test', async () => {
@@ -102,7 +115,7 @@ it('rejects a fix that makes the confirmed test pass by changing it', async () =
   expect(world.github.comments(7)[1]!.body).toContain('the fix changed its test file test/add.test.js');
 });
 
-it('commits only the confirmer\'s test: what running it wrote is put back; a command that cannot run confirms nothing', async () => {
+it("commits only the confirmer's test: what running it wrote is put back; a command that cannot run confirms nothing", async () => {
   // The command writes a file outside the tests before the test fails.
   const r = await confirmRun(WRITES_TEST, confirmed({ testCommand: 'echo x > src/extra.js; node test/add.test.js' }));
   expect(r.outputs.status, r.stdout).toBe('converged');

@@ -22,7 +22,10 @@ const review = [
 
 it('refuses a fix that adds a workflow file even when a verify command deletes it from disk', async () => {
   const r = await world.run({
-    rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH, '.github/workflows/evil.yml': 'on: push\n' } }],
+    rules: [
+      ...review,
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH, '.github/workflows/evil.yml': 'on: push\n' } },
+    ],
     inputs: { verify: 'rm -f .github/workflows/evil.yml\nnpm test' },
   });
   expect(r.outputs.status).toBe('failed');
@@ -34,7 +37,10 @@ it('refuses to push when a verify command moves HEAD after the fix commit', asyn
   const r = await world.run({
     rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } }],
     // isolation off: the sandbox user cannot write .git at all; this tests the second line of defence.
-    inputs: { isolation: 'off', verify: 'npm test\ngit -c user.name=x -c user.email=x@x commit -q --allow-empty -m sneaky' },
+    inputs: {
+      isolation: 'off',
+      verify: 'npm test\ngit -c user.name=x -c user.email=x@x commit -q --allow-empty -m sneaky',
+    },
   });
   expect(r.outputs.status).toBe('failed');
   expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
@@ -46,7 +52,10 @@ it('undoes a verify command that points the push somewhere else through .git/con
   const r = await world.run({
     rules: [...review, { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } }],
     // isolation off: the sandbox user cannot write .git/config at all; this tests the second line of defence.
-    inputs: { isolation: 'off', verify: `npm test\ngit init -q --bare ${elsewhere}\ngit config remote.origin.pushurl ${elsewhere}` },
+    inputs: {
+      isolation: 'off',
+      verify: `npm test\ngit init -q --bare ${elsewhere}\ngit config remote.origin.pushurl ${elsewhere}`,
+    },
   });
   expect(r.outputs.status, r.stdout).toBe('converged');
   const fix = (await world.headLog())[0]!;

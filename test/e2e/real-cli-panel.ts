@@ -17,8 +17,12 @@ export async function realCliPanel(models: FakeModelServer) {
       model_provider: 'fake',
       model_providers: {
         fake: {
-          name: 'Fake', base_url: `${models.url}/v1`, env_key: 'FAKE_API_KEY', wire_api: 'responses',
-          request_max_retries: 0, stream_max_retries: 0,
+          name: 'Fake',
+          base_url: `${models.url}/v1`,
+          env_key: 'FAKE_API_KEY',
+          wire_api: 'responses',
+          request_max_retries: 0,
+          stream_max_retries: 0,
         },
       },
     },
@@ -58,10 +62,14 @@ export async function realCliPanel(models: FakeModelServer) {
 /** The panel's Claude Code fixer: fixes add() through its shell tool, then reports every finding fixed. */
 export function panelFixerReply(req: ModelRequest): Reply {
   if (req.resultsSincePrompt === 0) {
-    return { tool: { name: 'Bash', input: { command: "sed -i 's/a - b/a + b/' src/math.js", description: 'fix add' } } };
+    return {
+      tool: { name: 'Bash', input: { command: "sed -i 's/a - b/a + b/' src/math.js", description: 'fix add' } },
+    };
   }
   const contextDir = [...req.transcript.matchAll(/context folder `([^`]+)`/g)].at(-1)![1]!;
-  const payload = JSON.parse(readFileSync(path.join(contextDir, 'fix-payload.json'), 'utf8')) as { issuesToFix: { id: string }[] };
+  const payload = JSON.parse(readFileSync(path.join(contextDir, 'fix-payload.json'), 'utf8')) as {
+    issuesToFix: { id: string }[];
+  };
   const ids = payload.issuesToFix.map((f) => f.id);
   return {
     text: envelopeText({

@@ -5,7 +5,17 @@
 // fixer that gets each bug once; the fixer's recorded answer names the ids of every report it was
 // shown (nine), and must still be understood.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -38,7 +48,10 @@ function prFiles(): FileChanges {
     const patch = path.join(RUN, 'pr.patch');
     execFileSync('git', ['apply', patch], { cwd: work });
     const numstat = execFileSync('git', ['apply', '--numstat', patch], { cwd: work, encoding: 'utf8' });
-    const changed = numstat.trim().split('\n').map((l) => l.split('\t')[2]!);
+    const changed = numstat
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[2]!);
     return Object.fromEntries(changed.map((f) => [f, readFileSync(path.join(work, f), 'utf8')]));
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -56,17 +69,27 @@ function replayAgent(w: World): { command: string; payloads: string } {
   }
   const payloads = path.join(w.dir, 'agent-io', 'fix-payload.json');
   const script = path.join(dir, 'replay.sh');
-  writeFileSync(script, [
-    'cat > /dev/null',
-    '[ -f "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" ] && cp "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" "$2"',
-    'cat "$1"/"$REVIEW_LOOP_AGENT_NAME".answer.txt',
-  ].join('\n'), { mode: 0o644 });
+  writeFileSync(
+    script,
+    [
+      'cat > /dev/null',
+      '[ -f "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" ] && cp "$REVIEW_LOOP_CONTEXT_DIR/fix-payload.json" "$2"',
+      'cat "$1"/"$REVIEW_LOOP_AGENT_NAME".answer.txt',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
   // The folders are named on the command line: the sandbox shows a call only the paths its
   // workflow-given command line names.
   return { command: `sh ${script} ${dir} ${payloads}`, payloads };
 }
 
-interface Shown { id: string; priority: string; file: string; reportedBy: string[]; aliases?: string[] }
+interface Shown {
+  id: string;
+  priority: string;
+  file: string;
+  reportedBy: string[];
+  aliases?: string[];
+}
 
 it('counts each problem once, with every reviewer that reported it, and hands the fixer each bug once', async () => {
   const [title, ...body] = readFileSync(path.join(RUN, 'pr-description.md'), 'utf8').split('\n');
@@ -77,7 +100,9 @@ it('counts each problem once, with every reviewer that reported it, and hands th
   const agent = replayAgent(world);
   const r = await world.run({
     inputs: {
-      'agent-command': agent.command, reviewers: 'command:model-a\ncommand:model-b', fixer: 'command:model-a',
+      'agent-command': agent.command,
+      reviewers: 'command:model-a\ncommand:model-b',
+      fixer: 'command:model-a',
       'max-rounds': '1',
     },
   });
@@ -100,7 +125,10 @@ it('counts each problem once, with every reviewer that reported it, and hands th
   // The fixer got each bug once: the three P1 groups and the two test findings.
   const payload = JSON.parse(readFileSync(agent.payloads, 'utf8')) as { issuesToFix: { id: string }[] };
   expect(payload.issuesToFix.map((f) => f.id).sort()).toEqual(
-    review.findings.filter((f) => f.priority !== 'P3').map((f) => f.id).sort(),
+    review.findings
+      .filter((f) => f.priority !== 'P3')
+      .map((f) => f.id)
+      .sort(),
   );
   expect(payload.issuesToFix).toHaveLength(5);
   // Its recorded answer named all nine reports' ids: every member id is understood as its group's.

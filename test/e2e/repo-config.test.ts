@@ -13,7 +13,16 @@ afterEach(async () => {
   world = undefined;
 });
 
-const hookFinding = JSON.stringify([{ priority: 'P2', category: 'docs', file: 'README.md', line: 1, title: 'Changelog entry missing', description: 'from a hook' }]);
+const hookFinding = JSON.stringify([
+  {
+    priority: 'P2',
+    category: 'docs',
+    file: 'README.md',
+    line: 1,
+    title: 'Changelog entry missing',
+    description: 'from a hook',
+  },
+]);
 
 function withConfig(yaml: string) {
   return createWorld({ sandbox: { baseFiles: { ...SAMPLE_PROJECT, '.github/pr-review-loop.yml': yaml } } });
@@ -41,7 +50,11 @@ it('applies a preset and path filters from the base branch, and hooks add findin
   // The hook runs as the sandbox user: it writes where that user may, and sees HOOK_OUT only
   // because verify-env names it.
   const hookOut = path.join(world.dir, 'agent-io', 'hook-out.txt');
-  const r = await world.run({ inputs: { preset: 'careful', 'verify-env': 'HOOK_OUT' }, extraEnv: { HOOK_OUT: hookOut }, rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }] });
+  const r = await world.run({
+    inputs: { preset: 'careful', 'verify-env': 'HOOK_OUT' },
+    extraEnv: { HOOK_OUT: hookOut },
+    rules: [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }],
+  });
   expect(r.outputs.status, r.stdout).toBe('review-only');
   expect(r.outputs.p2).toBe('1');
   const report = world.github.comments(7)[0]!.body;
@@ -49,7 +62,9 @@ it('applies a preset and path filters from the base branch, and hooks add findin
   expect(report).toContain('hook:before-review');
   expect(readFileSync(hookOut, 'utf8').trim()).toBe('after-finish review-only');
   const reviewer = world.agentCalls().find((c) => c.role === 'reviewer')!;
-  const files = JSON.parse(readFileSync(path.join(reviewer.contextDir, 'files.json'), 'utf8')) as { filename: string }[];
+  const files = JSON.parse(readFileSync(path.join(reviewer.contextDir, 'files.json'), 'utf8')) as {
+    filename: string;
+  }[];
   expect(files.map((f) => f.filename)).toEqual(['src/math.js']);
 });
 

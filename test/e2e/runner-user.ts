@@ -69,7 +69,8 @@ export function reachableBundle(dist: string): string {
   if (!bundleCopy) {
     const root = path.resolve(path.dirname(dist), '..');
     const copy = mkdtempSync(path.join(tmpdir(), 'prl-runner-bundle-'));
-    for (const part of ['dist', 'prompts', 'action.yml']) cpSync(path.join(root, part), path.join(copy, part), { recursive: true });
+    for (const part of ['dist', 'prompts', 'action.yml'])
+      cpSync(path.join(root, part), path.join(copy, part), { recursive: true });
     execFileSync('chmod', ['-R', 'a+rX', copy]);
     process.on('exit', () => rmSync(copy, { recursive: true, force: true }));
     bundleCopy = path.join(copy, 'dist', path.basename(dist));

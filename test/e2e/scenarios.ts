@@ -73,10 +73,14 @@ export function analyzerAnswer(pending: { databaseId: number; title: string; pri
 export const HUMAN_THREAD = {
   path: 'src/math.js',
   line: 2,
-  comments: [{
-    databaseId: 5551, body: 'Why does add() subtract? Please explain before merging.', author: 'bob',
-    authorAssociation: 'MEMBER' as const,
-  }],
+  comments: [
+    {
+      databaseId: 5551,
+      body: 'Why does add() subtract? Please explain before merging.',
+      author: 'bob',
+      authorAssociation: 'MEMBER' as const,
+    },
+  ],
 };
 
 /**
@@ -88,5 +92,10 @@ export const STUCK_RULES: ScenarioRule[] = [
   { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
   { role: 'reviewer', round: 2, answer: reviewerAnswer([finding({ line: 3 })]) },
   { role: 'reviewer', answer: reviewerAnswer([finding({ line: 4 })]) },
-  ...[1, 2, 3].map((round) => ({ role: 'fixer', round, fixAll: true, edits: { 'notes.txt': `touched in round ${round}\n` } })),
+  ...[1, 2, 3].map((round) => ({
+    role: 'fixer',
+    round,
+    fixAll: true,
+    edits: { 'notes.txt': `touched in round ${round}\n` },
+  })),
 ];

@@ -16,8 +16,15 @@ afterEach(async () => {
 });
 
 const withThread = () => createWorld({ pull: { reviewThreads: [HUMAN_THREAD] } });
-const roles = () => world.agentCalls().map((c) => c.role).sort();
-const ANALYZER_OK = { role: 'analyzer', answer: analyzerAnswer([{ databaseId: HUMAN_THREAD.comments[0]!.databaseId, title: 'Explain why add() subtracts' }]) };
+const roles = () =>
+  world
+    .agentCalls()
+    .map((c) => c.role)
+    .sort();
+const ANALYZER_OK = {
+  role: 'analyzer',
+  answer: analyzerAnswer([{ databaseId: HUMAN_THREAD.comments[0]!.databaseId, title: 'Explain why add() subtracts' }]),
+};
 
 describe('human review threads', () => {
   it('fixes the code findings but never hands a thread to the fixer, then ends manual', async () => {
@@ -72,7 +79,10 @@ describe('human review threads', () => {
 describe('failed reviews', () => {
   it('stops with a failure report and no fix when no reviewer succeeds', async () => {
     world = await createWorld();
-    const rules = [{ role: 'reviewer', answer: 'no JSON here' }, { role: 'fixer', fixAll: true }];
+    const rules = [
+      { role: 'reviewer', answer: 'no JSON here' },
+      { role: 'fixer', fixAll: true },
+    ];
     const r = await world.run({ rules, inputs: { reviewers: 'command:model-a\ncommand:model-b' } });
     expect(r.outputs.status, r.stdout).toBe('failed');
     expect(r.code).toBe(1);
@@ -87,7 +97,10 @@ describe('failed reviews', () => {
 describe('failure policy', () => {
   it('after a comment was posted, explains a later failure in one final marker comment', async () => {
     world = await createWorld();
-    const rules = [{ role: 'fixer', fixAll: true, edits: PLANTED_BUG_RULES[2]!.edits!, sleepMs: 300 }, ...PLANTED_BUG_RULES];
+    const rules = [
+      { role: 'fixer', fixAll: true, edits: PLANTED_BUG_RULES[2]!.edits!, sleepMs: 300 },
+      ...PLANTED_BUG_RULES,
+    ];
     const running = world.run({ rules });
     // While the fixer works, make the second review's PR fetch fail for good (the threads and
     // reviews, one GraphQL query: the file list and the diff come from the checkout now).
@@ -110,7 +123,10 @@ describe('failure policy', () => {
   it('explains in the fix report when the PR never shows the pushed fix', async () => {
     world = await createWorld();
     const stale = await fetch(`${world.github.url}/repos/octo-org/demo-repo/pulls/7`).then((res) => res.json());
-    const rules = [{ role: 'fixer', fixAll: true, edits: PLANTED_BUG_RULES[2]!.edits!, sleepMs: 300 }, ...PLANTED_BUG_RULES];
+    const rules = [
+      { role: 'fixer', fixAll: true, edits: PLANTED_BUG_RULES[2]!.edits!, sleepMs: 300 },
+      ...PLANTED_BUG_RULES,
+    ];
     const running = world.run({ rules });
     // From the fixer on, GitHub keeps answering with the PR as it was before the push.
     await world.waitForAgentCall((c) => c.role === 'fixer');

@@ -72,7 +72,9 @@ describe('a fork PR on pull_request, with the read-only GITHUB_TOKEN GitHub give
   it('fails for fail-on alone when a P1 remains under fail-on: P1', async () => {
     world = await forkWorld();
     const r = await world.run({
-      rules: FINDS_BUG, inputs: { 'fail-on': 'P1' }, extraEnv: { GITHUB_EVENT_PATH: await forkEvent(world) },
+      rules: FINDS_BUG,
+      inputs: { 'fail-on': 'P1' },
+      extraEnv: { GITHUB_EVENT_PATH: await forkEvent(world) },
     });
     expect(r.code).toBe(1);
     expect(r.outputs.status).toBe('review-only');

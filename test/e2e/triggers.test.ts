@@ -53,7 +53,9 @@ describe('/review-loop on a PR comment', () => {
   });
 
   it('ignores a PR comment that is not a /review-loop command', async () => {
-    const r = await world.run(byComment('alice', { comment: { body: 'Nice work! /review-loop later maybe', login: 'alice' } }));
+    const r = await world.run(
+      byComment('alice', { comment: { body: 'Nice work! /review-loop later maybe', login: 'alice' } }),
+    );
     expect(r.outputs.status).toBe('skipped');
     expect(r.code).toBe(0);
     expect(world.github.requests).toEqual([]);

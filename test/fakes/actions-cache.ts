@@ -62,7 +62,8 @@ export async function startFakeActionsCache(token = 'fake-runtime-token'): Promi
         calls.push(u.pathname.startsWith(TWIRP) ? u.pathname.slice(TWIRP.length) : `${req.method} blob`);
         return send(res, failStatus, { code: 'internal', msg: 'the service is unavailable' });
       }
-      if (u.pathname.startsWith(TWIRP) && req.method === 'POST') return twirp(req, res, u.pathname.slice(TWIRP.length), data);
+      if (u.pathname.startsWith(TWIRP) && req.method === 'POST')
+        return twirp(req, res, u.pathname.slice(TWIRP.length), data);
       if (u.pathname.startsWith(BLOBS)) return blob(req, res, u, data);
       send(res, 404, { code: 'not_found', msg: `no route ${req.method} ${u.pathname}` });
     });
@@ -70,7 +71,8 @@ export async function startFakeActionsCache(token = 'fake-runtime-token'): Promi
 
   function twirp(req: IncomingMessage, res: ServerResponse, method: string, data: Buffer): void {
     calls.push(method);
-    if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { code: 'unauthenticated', msg: 'bad token' });
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return send(res, 401, { code: 'unauthenticated', msg: 'bad token' });
     if (limited) {
       res.setHeader('retry-after', '60');
       return send(res, 429, { code: 'resource_exhausted', msg: 'rate limited' });
@@ -81,16 +83,26 @@ export async function startFakeActionsCache(token = 'fake-runtime-token'): Promi
     if (method === 'GetCacheEntryDownloadURL') {
       const restoreKeys = (request.restore_keys as string[] | undefined) ?? [];
       const done = entries.filter((e) => e.finalized && e.version === version);
-      const found = done.find((e) => e.key === key) ??
-        restoreKeys.map((k) => done.filter((e) => e.key.startsWith(k)).sort((a, b) => b.createdAt - a.createdAt)[0])
+      const found =
+        done.find((e) => e.key === key) ??
+        restoreKeys
+          .map((k) => done.filter((e) => e.key.startsWith(k)).sort((a, b) => b.createdAt - a.createdAt)[0])
           .find((e) => e);
       if (!found) return send(res, 200, { ok: false });
-      return send(res, 200, { ok: true, signedDownloadUrl: `${url}${BLOBS}${found.blob}?sig=read`, matchedKey: found.key });
+      return send(res, 200, {
+        ok: true,
+        signedDownloadUrl: `${url}${BLOBS}${found.blob}?sig=read`,
+        matchedKey: found.key,
+      });
     }
     if (method === 'CreateCacheEntry') {
-      if (writesDenied) return send(res, 200, { ok: false, message: 'cache write denied: the token has no writable cache scope' });
+      if (writesDenied)
+        return send(res, 200, { ok: false, message: 'cache write denied: the token has no writable cache scope' });
       if (entries.some((e) => e.key === key && e.version === version)) {
-        return send(res, 409, { code: 'already_exists', msg: 'cache entry with the same key, version, and scope already exists' });
+        return send(res, 409, {
+          code: 'already_exists',
+          msg: 'cache entry with the same key, version, and scope already exists',
+        });
       }
       const entry: Entry = { key, version, blob: randomUUID(), finalized: false, createdAt: entries.length };
       entries.push(entry);
@@ -101,7 +113,10 @@ export async function startFakeActionsCache(token = 'fake-runtime-token'): Promi
       const stored = entry && blobs.get(entry.blob);
       if (!entry || !stored) return send(res, 404, { code: 'not_found', msg: 'no upload to finalize' });
       if (String(stored.length) !== String(request.size_bytes)) {
-        return send(res, 400, { code: 'invalid_argument', msg: `size ${String(request.size_bytes)} != ${stored.length}` });
+        return send(res, 400, {
+          code: 'invalid_argument',
+          msg: `size ${String(request.size_bytes)} != ${stored.length}`,
+        });
       }
       entry.finalized = true;
       return send(res, 200, { ok: true, entryId: String(entries.indexOf(entry) + 1) });
@@ -133,10 +148,15 @@ export async function startFakeActionsCache(token = 'fake-runtime-token'): Promi
       blobs.set(id, Buffer.concat(ids.map((b) => staged.get(b)!)));
     } else if (req.headers['x-ms-blob-type'] === 'BlockBlob') blobs.set(id, data);
     else return void res.writeHead(400).end();
-    res.writeHead(201, {
-      etag: `"${randomUUID()}"`, 'last-modified': new Date().toUTCString(), 'x-ms-request-id': randomUUID(),
-      'x-ms-version': '2025-01-05', 'x-ms-request-server-encrypted': 'true',
-    }).end();
+    res
+      .writeHead(201, {
+        etag: `"${randomUUID()}"`,
+        'last-modified': new Date().toUTCString(),
+        'x-ms-request-id': randomUUID(),
+        'x-ms-version': '2025-01-05',
+        'x-ms-request-server-encrypted': 'true',
+      })
+      .end();
   }
 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -154,10 +174,11 @@ export async function startFakeActionsCache(token = 'fake-runtime-token'): Promi
       if (!entry) throw new Error(`no entry ${key}`);
       blobs.set(entry.blob, bytes);
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -136,25 +136,67 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
   const seed = await initClone(path.join(root, 'seed'), originUrl, devEnv);
   if (opts.baseHistory) await importHistory(seed, baseRef, opts.baseHistory);
   await seed(['checkout', '--quiet', ...(opts.baseHistory ? [] : ['-b']), baseRef]);
-  const baseSha = await commitChanges(seed, path.join(root, 'seed'), opts.baseFiles ?? SAMPLE_PROJECT, 'Initial sample project');
+  const baseSha = await commitChanges(
+    seed,
+    path.join(root, 'seed'),
+    opts.baseFiles ?? SAMPLE_PROJECT,
+    'Initial sample project',
+  );
   await seed(['checkout', '--quiet', '-b', headRef]);
-  const headSha = await commitChanges(seed, path.join(root, 'seed'), opts.prChanges ?? PLANTED_BUG, opts.prMessage ?? 'Refactor add');
+  const headSha = await commitChanges(
+    seed,
+    path.join(root, 'seed'),
+    opts.prChanges ?? PLANTED_BUG,
+    opts.prMessage ?? 'Refactor add',
+  );
   // GitHub's test-merge commit for the PR, as pull_request workflows check it out.
   await seed(['checkout', '--quiet', '--detach', baseSha]);
   await seed(['merge', '--quiet', '--no-ff', '--no-edit', '-m', `Merge ${headSha} into ${baseSha}`, headRef]);
   const mergeSha = (await seed(['rev-parse', 'HEAD'])).stdout.trim();
   const fork = opts.forkOwner ? await createFork(root, originDir, opts.forkOwner, env) : null;
   // A fork's head branch lives in the fork; the base repository only has refs/pull/N/head.
-  await seed(['push', '--quiet', 'origin', `${baseRef}:refs/heads/${baseRef}`, ...(fork ? [] : [`${headRef}:refs/heads/${headRef}`])]);
+  await seed([
+    'push',
+    '--quiet',
+    'origin',
+    `${baseRef}:refs/heads/${baseRef}`,
+    ...(fork ? [] : [`${headRef}:refs/heads/${headRef}`]),
+  ]);
   await seed(['push', '--quiet', 'origin', `${headSha}:refs/pull/${prNumber}/head`, `${mergeSha}:${mergeRef}`]);
-  if (fork) await seed(['push', '--quiet', pathToFileURL(fork.dir).href, `${baseRef}:refs/heads/${baseRef}`, `${headRef}:refs/heads/${headRef}`]);
+  if (fork)
+    await seed([
+      'push',
+      '--quiet',
+      pathToFileURL(fork.dir).href,
+      `${baseRef}:refs/heads/${baseRef}`,
+      `${headRef}:refs/heads/${headRef}`,
+    ]);
 
   const workDir = path.join(root, 'work');
-  await createGit(root, { env })(['clone', '--quiet', '--branch', headRef, fork ? pathToFileURL(fork.dir).href : originUrl, workDir]);
+  await createGit(root, { env })([
+    'clone',
+    '--quiet',
+    '--branch',
+    headRef,
+    fork ? pathToFileURL(fork.dir).href : originUrl,
+    workDir,
+  ]);
 
   let clones = 0;
   const sandbox: GitSandbox = {
-    root, originDir, originUrl, workDir, env, devEnv, baseRef, headRef, baseSha, headSha, prNumber, mergeRef, mergeSha,
+    root,
+    originDir,
+    originUrl,
+    workDir,
+    env,
+    devEnv,
+    baseRef,
+    headRef,
+    baseSha,
+    headSha,
+    prNumber,
+    mergeRef,
+    mergeSha,
     git: createGit(workDir, { env }),
     originGit,
     fork,
@@ -182,7 +224,12 @@ async function build(root: string, opts: GitSandboxOptions): Promise<GitSandbox>
   return sandbox;
 }
 
-async function createFork(root: string, originDir: string, owner: string, env: NodeJS.ProcessEnv): Promise<{ fullName: string; dir: string; git: Git }> {
+async function createFork(
+  root: string,
+  originDir: string,
+  owner: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ fullName: string; dir: string; git: Git }> {
   const name = path.basename(originDir, '.git');
   const dir = path.join(root, owner, `${name}.git`);
   await mkdir(path.dirname(dir), { recursive: true });
@@ -252,7 +299,13 @@ export async function applyChanges(dir: string, changes: FileChanges): Promise<v
 }
 
 // Mirrors actions/checkout: init, fetch one ref (optionally shallow), check it out.
-async function checkoutLike(dir: string, url: string, env: NodeJS.ProcessEnv, ref: string, o: CloneOptions): Promise<Git> {
+async function checkoutLike(
+  dir: string,
+  url: string,
+  env: NodeJS.ProcessEnv,
+  ref: string,
+  o: CloneOptions,
+): Promise<Git> {
   const git = await initClone(dir, url, env);
   const depth = o.depth ? [`--depth=${o.depth}`] : [];
   const fetch = ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', ...depth, 'origin'];

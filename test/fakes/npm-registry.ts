@@ -21,7 +21,10 @@ export async function startFakeNpmRegistry(name: string, version: string, bin: s
   const src = path.join(work, 'src');
   mkdirSync(path.join(src, 'bin'), { recursive: true });
   // Over 64 KiB, so that install.ts does not take it for a postinstall stub (claude, opencode).
-  writeFileSync(path.join(src, 'bin', 'cli.js'), `#!/bin/sh\necho stand-in ${bin} ${version}\n#${'x'.repeat(70_000)}\n`);
+  writeFileSync(
+    path.join(src, 'bin', 'cli.js'),
+    `#!/bin/sh\necho stand-in ${bin} ${version}\n#${'x'.repeat(70_000)}\n`,
+  );
   chmodSync(path.join(src, 'bin', 'cli.js'), 0o755);
   const manifestBase = { name, version, bin: { [bin]: 'bin/cli.js' } };
   writeFileSync(path.join(src, 'package.json'), JSON.stringify(manifestBase));
@@ -34,8 +37,10 @@ export async function startFakeNpmRegistry(name: string, version: string, bin: s
   const server = createServer((req, res) => {
     const wanted = decodeURIComponent(req.url ?? '/');
     requests.push(wanted);
-    if (wanted === '/package.tgz') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tgz);
-    if (wanted !== `/${name}`) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    if (wanted === '/package.tgz')
+      return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tgz);
+    if (wanted !== `/${name}`)
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
     const dist = {
       tarball: `${url}package.tgz`,
       shasum: createHash('sha1').update(tgz).digest('hex'),
@@ -49,9 +54,10 @@ export async function startFakeNpmRegistry(name: string, version: string, bin: s
   return {
     url,
     requests,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

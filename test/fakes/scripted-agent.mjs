@@ -38,7 +38,17 @@ const rule = scenario.rules[index] ?? {};
 if (rule.once) writeFileSync(usedMarker(index), '');
 
 if (env.SCRIPTED_AGENT_LOG) {
-  const entry = { role, name, round, model: env.REVIEW_LOOP_MODEL, cwd: process.cwd(), contextDir, promptChars: prompt.length, prompt, env };
+  const entry = {
+    role,
+    name,
+    round,
+    model: env.REVIEW_LOOP_MODEL,
+    cwd: process.cwd(),
+    contextDir,
+    promptChars: prompt.length,
+    prompt,
+    env,
+  };
   appendFileSync(env.SCRIPTED_AGENT_LOG, `${JSON.stringify(entry)}\n`);
 }
 if (rule.sleepMs) await new Promise((r) => setTimeout(r, rule.sleepMs));
@@ -54,7 +64,9 @@ for (const [file, content] of Object.entries(rule.edits ?? {})) {
 }
 if (rule.commit) {
   execFileSync('git', ['add', '-A'], { stdio: 'ignore' });
-  execFileSync('git', ['-c', 'user.name=agent', '-c', 'user.email=agent@example.test', 'commit', '-qm', rule.commit], { stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=agent', '-c', 'user.email=agent@example.test', 'commit', '-qm', rule.commit], {
+    stdio: 'ignore',
+  });
 }
 
 let answer = rule.answer;
@@ -84,6 +96,11 @@ if (rule.fixAll || rule.rejectAll) {
   };
 }
 if (rule.stderr) process.stderr.write(rule.stderr);
-const text = typeof answer === 'string' ? answer : answer ? `Here is my answer.\nBEGIN_JSON\n${JSON.stringify(answer, null, 2)}\nEND_JSON\n` : '';
+const text =
+  typeof answer === 'string'
+    ? answer
+    : answer
+      ? `Here is my answer.\nBEGIN_JSON\n${JSON.stringify(answer, null, 2)}\nEND_JSON\n`
+      : '';
 // Exit once stdout is flushed: a write to a pipe is asynchronous, and exiting at once cuts it at 64 KiB.
 process.stdout.write(text, () => process.exit(rule.exitCode ?? 0));

@@ -37,15 +37,13 @@ const PR = {
   '.geminiignore': 'src/\n',
   '.envrc': 'export FROM_THE_PR=1\n',
 };
-const ADDED = [
-  '.agents/skills/pwn/SKILL.md',
-  '.env.local',
-  '.envrc',
-  '.geminiignore',
-  'AGENTS.override.md',
-];
+const ADDED = ['.agents/skills/pwn/SKILL.md', '.env.local', '.envrc', '.geminiignore', 'AGENTS.override.md'];
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('restoreAgentConfigFromBase', () => {
   it('makes agent config exactly what the base has, before agents run', async () => {

@@ -1,6 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { currentBranch, ensureAtPrHead, headSha, isWorkTree, PrMovedError, statusPorcelain } from '../../src/git/index.js';
+import {
+  currentBranch,
+  ensureAtPrHead,
+  headSha,
+  isWorkTree,
+  PrMovedError,
+  statusPorcelain,
+} from '../../src/git/index.js';
 import { createGit } from '../../src/git/runner.js';
 import { out, sandbox } from './helpers.js';
 

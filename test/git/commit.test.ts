@@ -1,7 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll, commitMessage, ensureIdentity, hasTrailer, headSha, parseTrailers, squashSince, statusPorcelain } from '../../src/git/index.js';
+import {
+  commitAll,
+  commitMessage,
+  ensureIdentity,
+  hasTrailer,
+  headSha,
+  parseTrailers,
+  squashSince,
+  statusPorcelain,
+} from '../../src/git/index.js';
 import { applyChanges } from '../fakes/git-sandbox.js';
 import { out, sandbox } from './helpers.js';
 
@@ -24,7 +33,9 @@ describe('squashSince', () => {
   it('folds two agent commits and uncommitted leftovers into one commit on the base', async () => {
     const s = await sandbox();
     await ensureIdentity(s.git);
-    await applyChanges(s.workDir, { 'src/math.js': 'function add(a, b) {\n  return a + b;\n}\n\nmodule.exports = { add };\n' });
+    await applyChanges(s.workDir, {
+      'src/math.js': 'function add(a, b) {\n  return a + b;\n}\n\nmodule.exports = { add };\n',
+    });
     await s.git(['commit', '-qam', 'agent: fix add']);
     await applyChanges(s.workDir, { 'test/add.test.js': 'regression\n' });
     await s.git(['add', '-A']);
@@ -35,7 +46,9 @@ describe('squashSince', () => {
     expect(sha).toMatch(/^[0-9a-f]{40}$/);
     expect(await out(s.git, 'rev-parse', `${sha}^`)).toBe(s.headSha);
     expect(await out(s.git, 'rev-list', '--count', `${s.headSha}..HEAD`)).toBe('1');
-    expect(await out(s.git, 'diff', '--name-only', s.headSha, sha!)).toBe('NOTES.md\nREADME.md\nsrc/math.js\ntest/add.test.js');
+    expect(await out(s.git, 'diff', '--name-only', s.headSha, sha!)).toBe(
+      'NOTES.md\nREADME.md\nsrc/math.js\ntest/add.test.js',
+    );
     expect(await commitMessage(s.git, 'HEAD')).toBe(MESSAGE.trimEnd());
     expect(await statusPorcelain(s.git)).toEqual([]);
   });
@@ -71,9 +84,13 @@ describe('trailers', () => {
 
   it('ignores the key in the body or in a paragraph that is not the trailer block', async () => {
     const s = await sandbox();
-    expect(await hasTrailer(s.git, 'Subject\n\nReview-Loop-Round: 1\n\nmore prose after it\n', 'Review-Loop-Round')).toBe(false);
+    expect(
+      await hasTrailer(s.git, 'Subject\n\nReview-Loop-Round: 1\n\nmore prose after it\n', 'Review-Loop-Round'),
+    ).toBe(false);
     expect(await hasTrailer(s.git, 'Review-Loop-Round: 1', 'Review-Loop-Round')).toBe(false);
-    expect(await hasTrailer(s.git, 'Subject\n\nthe Review-Loop-Round: 1 trailer is mentioned here\n', 'Review-Loop-Round')).toBe(false);
+    expect(
+      await hasTrailer(s.git, 'Subject\n\nthe Review-Loop-Round: 1 trailer is mentioned here\n', 'Review-Loop-Round'),
+    ).toBe(false);
     expect(await hasTrailer(s.git, 'Subject\n\nSigned-off-by: A <a@b>\n', 'Review-Loop-Round')).toBe(false);
   });
 

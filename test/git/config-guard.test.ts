@@ -24,7 +24,7 @@ function plantFilter(s: GitSandbox, marker: string): void {
 }
 
 describe('guardLocalConfig', () => {
-  it('keeps a filter planted in .git/config after the pin out of the action\'s git add and checkout', async () => {
+  it("keeps a filter planted in .git/config after the pin out of the action's git add and checkout", async () => {
     const s = await sandbox();
     await ensureIdentity(s.git);
     const pinned = await readFile(configFile(s), 'utf8');
@@ -39,7 +39,7 @@ describe('guardLocalConfig', () => {
     expect(await readFile(configFile(s), 'utf8')).toBe(pinned);
   });
 
-  it('restores the run-start config after a later guard (the fixer\'s, gate loop 2), not a new one', async () => {
+  it("restores the run-start config after a later guard (the fixer's, gate loop 2), not a new one", async () => {
     const s = await sandbox();
     await ensureIdentity(s.git);
     await guardLocalConfig(s.git); // run start

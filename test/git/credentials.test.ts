@@ -49,13 +49,23 @@ describe('stripPersistedCredentials', () => {
     const c = await s.cloneAt(s.mergeRef, { persistToken: TOKEN });
     const gitDir = path.join(c.dir, '.git');
     const header = ['http.https://github.com/.extraheader', `AUTHORIZATION: basic ${BASIC}`];
-    const files = ['modules/lib/config', 'modules/lib/modules/deep/config', 'modules/vendor/x/config', 'config.worktree'];
+    const files = [
+      'modules/lib/config',
+      'modules/lib/modules/deep/config',
+      'modules/vendor/x/config',
+      'config.worktree',
+    ];
     for (const f of files) {
       await mkdir(path.dirname(path.join(gitDir, f)), { recursive: true });
       await c.git(['config', '--file', path.join(gitDir, f), ...header]);
     }
-    await c.git(['config', '--file', path.join(gitDir, 'modules/lib/config'), 'remote.origin.url',
-      `https://x-access-token:${TOKEN}@github.com/o/lib.git`]);
+    await c.git([
+      'config',
+      '--file',
+      path.join(gitDir, 'modules/lib/config'),
+      'remote.origin.url',
+      `https://x-access-token:${TOKEN}@github.com/o/lib.git`,
+    ]);
 
     const removed = await stripPersistedCredentials(c.git);
     expect(removed).toContain('http.https://github.com/.extraheader');

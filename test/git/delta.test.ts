@@ -15,7 +15,10 @@ it('reads the change and the commits since an earlier head, newest first, and cu
   const one = await commit('a.txt', 'one\n', 'fix: one');
   const two = await commit('b.txt', `${'x'.repeat(50)}\n`.repeat(20), 'fix: two');
   const d = (await readDelta(s.git, s.headSha, two, 100_000))!;
-  expect(d.commits).toEqual([{ sha: two, subject: 'fix: two' }, { sha: one, subject: 'fix: one' }]);
+  expect(d.commits).toEqual([
+    { sha: two, subject: 'fix: two' },
+    { sha: one, subject: 'fix: one' },
+  ]);
   expect(d.patch).toContain('+++ b/a.txt');
   expect(d.patch).toContain('+++ b/b.txt');
   expect(d.truncated).toBe(false);

@@ -11,14 +11,20 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
-export async function startGitHttpServer(projectRoot: string, token: string, env: NodeJS.ProcessEnv): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  projectRoot: string,
+  token: string,
+  env: NodeJS.ProcessEnv,
+): Promise<GitHttpServer> {
   const expected = Buffer.from(`x-access-token:${token}`).toString('base64');
   const log: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const [scheme, value] = (req.headers.authorization ?? '').split(' ');
     const ok = scheme?.toLowerCase() === 'basic' && value === expected;
-    log.push(`${req.method} ${url.pathname}${url.search} auth=${req.headers.authorization ? (ok ? 'OK' : 'BAD') : 'none'}`);
+    log.push(
+      `${req.method} ${url.pathname}${url.search} auth=${req.headers.authorization ? (ok ? 'OK' : 'BAD') : 'none'}`,
+    );
     if (!ok) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
       return;

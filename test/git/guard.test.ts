@@ -33,7 +33,11 @@ describe('forbiddenPaths: code GitHub Actions runs, and submodules', () => {
 
   it('still allows names that only look like them', () => {
     const ok = [
-      'docs/actions.md', '.github/actions-notes.md', 'src/action.yml.bak', 'my-action.yml', '.gitmodules.md',
+      'docs/actions.md',
+      '.github/actions-notes.md',
+      'src/action.yml.bak',
+      'my-action.yml',
+      '.gitmodules.md',
       '.github/CODEOWNERS',
     ];
     expect(forbiddenPaths(ok)).toEqual([]);
@@ -72,7 +76,9 @@ describe('refusedChanges', () => {
       gitlinks: ['vendor/lib'],
     };
     expect(refusedChanges(changed)).toEqual([
-      '.gitmodules', 'passwd (symlink leaving the repository)', 'vendor/lib (submodule commit)',
+      '.gitmodules',
+      'passwd (symlink leaving the repository)',
+      'vendor/lib (submodule commit)',
     ]);
     expect(refusedChanges({ paths: ['src/math.js'], symlinksOutside: [], gitlinks: [] })).toEqual([]);
   });

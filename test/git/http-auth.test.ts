@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitAll, createGit, ensureAtPrHead, ensureIdentity, pushHead, remoteBranchSha } from '../../src/git/index.js';
+import {
+  commitAll,
+  createGit,
+  ensureAtPrHead,
+  ensureIdentity,
+  pushHead,
+  remoteBranchSha,
+} from '../../src/git/index.js';
 import { applyChanges } from '../fakes/git-sandbox.js';
 import { startGitHttpServer } from './git-http-server.js';
 import type { GitHttpServer } from './git-http-server.js';
@@ -26,7 +33,9 @@ describe('GitAuth through smart HTTP', () => {
     const env = { ...s.env, GIT_TRACE: trace };
 
     const anonymous = createGit(c.dir, { env });
-    await expect(ensureAtPrHead(anonymous, { headRef: s.headRef, headSha: s.headSha })).rejects.toThrow(/git fetch failed/);
+    await expect(ensureAtPrHead(anonymous, { headRef: s.headRef, headSha: s.headSha })).rejects.toThrow(
+      /git fetch failed/,
+    );
 
     const git = createGit(c.dir, { env, auth: { serverUrl: server.url, token: TOKEN } });
     await ensureAtPrHead(git, { headRef: s.headRef, headSha: s.headSha });

@@ -33,8 +33,13 @@ describe('listChangedFiles and patchesOf', () => {
     const files = await listChangedFiles(s.git, { from: s.baseSha, to: s.headSha });
     expect(files).toEqual([
       { filename: 'assets/logo.bin', status: 'added', additions: 0, deletions: 0, binary: true },
-      { filename: 'docs/new name.md', previousFilename: 'docs/old name.md', status: 'renamed', additions: 1,
-        deletions: 0 },
+      {
+        filename: 'docs/new name.md',
+        previousFilename: 'docs/old name.md',
+        status: 'renamed',
+        additions: 1,
+        deletions: 0,
+      },
       { filename: 'lib/gone.js', status: 'removed', additions: 0, deletions: 1 },
       { filename: 'src/café.js', status: 'added', additions: 1, deletions: 0 },
       { filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 },
@@ -54,7 +59,13 @@ describe('listChangedFiles and patchesOf', () => {
     const full = (await s.git(['-c', 'core.quotePath=false', 'diff', '--no-color', '-M', s.baseSha, s.headSha])).stdout;
     expect([...all.values()].join('')).toBe(full);
 
-    const some = (await patchesOf(s.git, range, files.filter((f) => f.filename !== 'src/math.js'))).patches;
+    const some = (
+      await patchesOf(
+        s.git,
+        range,
+        files.filter((f) => f.filename !== 'src/math.js'),
+      )
+    ).patches;
     expect([...some.keys()].sort()).toEqual(['assets/logo.bin', 'docs/new name.md', 'lib/gone.js', 'src/café.js']);
     const renamed = some.get('docs/new name.md');
     expect(renamed).toMatch(/^diff --git a\/docs\/old name\.md b\/docs\/new name\.md\nsimilarity index /);
@@ -72,7 +83,7 @@ describe('listChangedFiles and patchesOf', () => {
     expect(all.get('src/math.js')).toContain('--- a/src/math.js\n+++ b/src/math.js\n@@ -1,5 +1,5 @@\n function');
   });
 
-  it('leaves out only the file whose patch is over the runner\'s output cap, instead of failing', async () => {
+  it("leaves out only the file whose patch is over the runner's output cap, instead of failing", async () => {
     const minified = `${'x'.repeat(5000)}\n`;
     const s = await sandbox({ prChanges: { ...generatedFiles(6, 3, 'src'), 'dist/app.min.js': minified } });
     // The runner's cap is 64 MB; this git throws what the runner throws, past 2,000 characters.
@@ -181,12 +192,18 @@ describe('readPrChanges', () => {
     const threadPaths = new Set(['mod/file-2.ts']);
     const r = await readPrChanges(s.git, s, { budget: { maxLines: 100, maxChars: 200_000 }, threadPaths });
     expect(r.sampled).toBe(true);
-    const shown = r.diff.split('\n').filter((l) => l.startsWith('diff --git ')).map((l) => l.split(' b/')[1]);
+    const shown = r.diff
+      .split('\n')
+      .filter((l) => l.startsWith('diff --git '))
+      .map((l) => l.split(' b/')[1]);
     expect(shown).toEqual(['mod/file-2.ts', 'src/math.js', 'lib/big.js']);
     expect(r.diff.startsWith('[large-diff sampled: 2 of 5 changed files in full, 1 in part, 2 omitted')).toBe(true);
     expect(r.diff.split('\n').length).toBeLessThanOrEqual(100 + 4);
     expect(Object.fromEntries(r.files.map((f) => [f.filename, f.inDiff]))).toEqual({
-      'lib/big.js': 'partial', 'mod/file-0.ts': 'omitted', 'mod/file-1.ts': 'omitted', 'mod/file-2.ts': 'full',
+      'lib/big.js': 'partial',
+      'mod/file-0.ts': 'omitted',
+      'mod/file-1.ts': 'omitted',
+      'mod/file-2.ts': 'full',
       'src/math.js': 'full',
     });
   });
@@ -197,7 +214,8 @@ describe('readPrChanges', () => {
     expect(r.files.map((f) => f.filename)).toEqual(['src/café.js', 'src/math.js']);
     expect(r.sampled).toBe(false);
     expect(r.diff.split('\n').filter((l) => l.startsWith('diff --git '))).toEqual([
-      'diff --git a/src/café.js b/src/café.js', 'diff --git a/src/math.js b/src/math.js',
+      'diff --git a/src/café.js b/src/café.js',
+      'diff --git a/src/math.js b/src/math.js',
     ]);
   });
 });

@@ -46,7 +46,9 @@ describe('pushHead', () => {
       await expect(pushHead(s.git, bad)).rejects.toThrow(/refusing branch name/);
     }
     expect(await out(s.originGit, 'rev-parse', `refs/heads/${s.headRef}`)).toBe(s.headSha);
-    expect(await out(s.originGit, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe(`refs/heads/${s.headRef}\nrefs/heads/main`);
+    expect(await out(s.originGit, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe(
+      `refs/heads/${s.headRef}\nrefs/heads/main`,
+    );
   });
 });
 

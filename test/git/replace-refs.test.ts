@@ -30,8 +30,13 @@ describe('replace refs', () => {
     const s = await sandbox({ baseFiles: WITH_CI });
     const sha = await fixWithWorkflow(s);
     const env = s.env;
-    plantedGit(s.workDir, env, 'replace', plantedGit(s.workDir, env, 'rev-parse', `${sha}:.github/workflows`),
-      plantedGit(s.workDir, env, 'rev-parse', `${s.headSha}:.github/workflows`));
+    plantedGit(
+      s.workDir,
+      env,
+      'replace',
+      plantedGit(s.workDir, env, 'rev-parse', `${sha}:.github/workflows`),
+      plantedGit(s.workDir, env, 'rev-parse', `${s.headSha}:.github/workflows`),
+    );
     // The trick works on plain git: the commit looks like it only fixes src/math.js.
     expect(plantedGit(s.workDir, env, 'diff', '--name-only', s.headSha, sha)).toBe('src/math.js');
 

@@ -3,7 +3,13 @@ import { appendFile, chmod, mkdir, readFile, stat, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  commitAll, createGit, ensureIdentity, GitError, pushHead, remoteBranchSha, subcommandOf,
+  commitAll,
+  createGit,
+  ensureIdentity,
+  GitError,
+  pushHead,
+  remoteBranchSha,
+  subcommandOf,
 } from '../../src/git/index.js';
 import { applyChanges } from '../fakes/git-sandbox.js';
 import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
@@ -12,7 +18,11 @@ import { out, plantedGit, sandbox } from './helpers.js';
 describe('createGit', () => {
   it('captures output and throws GitError naming the subcommand unless allowFail', async () => {
     const s = await sandbox();
-    expect(await s.git(['rev-parse', '--abbrev-ref', 'HEAD'])).toEqual({ code: 0, stdout: `${s.headRef}\n`, stderr: '' });
+    expect(await s.git(['rev-parse', '--abbrev-ref', 'HEAD'])).toEqual({
+      code: 0,
+      stdout: `${s.headRef}\n`,
+      stderr: '',
+    });
     const failed = await s.git(['rev-parse', '--verify', 'nope'], { allowFail: true });
     expect(failed.code).toBe(128);
     const err = await s.git(['-c', 'x.y=z', 'cat-file', '-p', 'nope']).catch((e: unknown) => e);
@@ -55,7 +65,12 @@ describe('createGit', () => {
     const dump = path.join(s.root, 'filter-env');
     await s.git(['config', '--local', 'filter.spy.clean', `env >> '${dump}'; cat`]);
     await applyChanges(s.workDir, { '.gitattributes': '* filter=spy\n', 'a.txt': 'a\n' });
-    const env = { ...s.env, 'INPUT_GITHUB-TOKEN': 'ghs_inputToken', GITHUB_TOKEN: 'ghs_envToken', ACTIONS_RUNTIME_TOKEN: 'rt' };
+    const env = {
+      ...s.env,
+      'INPUT_GITHUB-TOKEN': 'ghs_inputToken',
+      GITHUB_TOKEN: 'ghs_envToken',
+      ACTIONS_RUNTIME_TOKEN: 'rt',
+    };
     const git = createGit(s.workDir, { env, auth: { serverUrl: 'file://', token: 'ghs_authToken' } });
     await git(['add', '--all']);
     const seen = await readFile(dump, 'utf8');

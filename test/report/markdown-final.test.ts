@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { renderFailureReport, renderFinalSummary, renderReviewReport } from '../../src/report/markdown.js';
 import { sanitize } from '../../src/security/sanitize.js';
-import { SHOP_FIX_SHA as FIX_SHA, SHOP_HEAD as HEAD, shopReportCtx as ctx, shopFinding as finding, shopFixRecord as fixRecord, shopReviewRecord as reviewRecord } from '../factories.js';
+import {
+  SHOP_FIX_SHA as FIX_SHA,
+  SHOP_HEAD as HEAD,
+  shopReportCtx as ctx,
+  shopFinding as finding,
+  shopFixRecord as fixRecord,
+  shopReviewRecord as reviewRecord,
+} from '../factories.js';
 
 const HEAD2 = FIX_SHA;
 
@@ -9,13 +16,16 @@ describe('renderFailureReport', () => {
   it('says what failed, that nothing more was done, and links the run', () => {
     const md = renderFailureReport('No reviewer succeeded: reviewer-1 failed (codex exited with code 2).', ctx);
     expect(md.split('\n')[0]).toBe('## ❌ pr-review-loop stopped with a failure');
-    expect(md).toContain('**What failed** (PR #42):\n\nNo reviewer succeeded: reviewer-1 failed (codex exited with code 2).');
+    expect(md).toContain(
+      '**What failed** (PR #42):\n\nNo reviewer succeeded: reviewer-1 failed (codex exited with code 2).',
+    );
     expect(md).toContain('no further review, fix or push happens in this run');
     expect(md).toContain('[Workflow run](https://github.com/octo-org/shop-api/actions/runs/1234567)');
   });
 
   it('puts multi-line errors in a code block and notes a dry run', () => {
-    const msg = 'git push was rejected:\n ! [rejected]        feature -> feature (fetch first)\nerror: failed to push some refs';
+    const msg =
+      'git push was rejected:\n ! [rejected]        feature -> feature (fetch first)\nerror: failed to push some refs';
     const md = renderFailureReport(msg, { ...ctx, dryRun: true, runUrl: null });
     expect(md).toContain(`\`\`\`text\n${msg}\n\`\`\``);
     expect(md).toContain('Dry run: nothing was posted or pushed.');
@@ -43,7 +53,14 @@ describe('renderFinalSummary', () => {
       { review: round1, fix: fixRecord() },
       { review: round2, fix: null },
     ],
-    remaining: [finding({ id: 'THREAD-99', priority: 'P2', title: 'Keep v1 route', source: { type: 'human' as const, name: 'maintainer', reviewId: null } })],
+    remaining: [
+      finding({
+        id: 'THREAD-99',
+        priority: 'P2',
+        title: 'Keep v1 route',
+        source: { type: 'human' as const, name: 'maintainer', reviewId: null },
+      }),
+    ],
     stuck: [finding({ id: 'PERF-deadbeef', priority: 'P1', title: 'N+1 query', file: 'src/orders/list.ts', line: 30 })],
     message: 'Only stuck findings and human threads remain.',
   };
@@ -55,7 +72,9 @@ describe('renderFinalSummary', () => {
     expect(md).toContain(
       `| 1 | [\`3f78685\`](https://github.com/octo-org/shop-api/commit/${HEAD}) | 🔴 needs major work | 1 | 0 | 1 | 0 | pushed | [\`9c1185a\`](https://github.com/octo-org/shop-api/commit/${FIX_SHA}) |`,
     );
-    expect(md).toContain(`| 2 | [\`9c1185a\`](https://github.com/octo-org/shop-api/commit/${FIX_SHA}) | 🟠 request changes | 0 | 1 | 0 | 0 | no fix | — |`);
+    expect(md).toContain(
+      `| 2 | [\`9c1185a\`](https://github.com/octo-org/shop-api/commit/${FIX_SHA}) | 🟠 request changes | 0 | 1 | 0 | 0 | no fix | — |`,
+    );
     expect(md).toContain('Only stuck findings and human threads remain.');
   });
 

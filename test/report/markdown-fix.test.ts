@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderFixReport } from '../../src/report/markdown.js';
 import { sanitize } from '../../src/security/sanitize.js';
-import { SHOP_FIX_SHA as FIX_SHA, SHOP_HEAD as HEAD, shopAgent as agent, shopReportCtx as ctx, shopFixRecord as fixRecord } from '../factories.js';
+import {
+  SHOP_FIX_SHA as FIX_SHA,
+  SHOP_HEAD as HEAD,
+  shopAgent as agent,
+  shopReportCtx as ctx,
+  shopFixRecord as fixRecord,
+} from '../factories.js';
 
 describe('renderFixReport', () => {
   it('reports a pushed fix with commit links, fixed and rejected findings, and the fixer', () => {
@@ -10,15 +16,20 @@ describe('renderFixReport', () => {
     expect(md).toContain(`fix commit: [\`9c1185a\`](https://github.com/octo-org/shop-api/commit/${FIX_SHA})`);
     expect(md).toContain(`Previous head: [\`3f78685\`](https://github.com/octo-org/shop-api/commit/${HEAD})`);
     expect(md).toContain('### Fixed (1)\n\n- **`SEC-1a2b3c4d`** · Switched to a parameterised query.');
-    expect(md).toContain('### Rejected (1)\n\n- **`QUAL-0badc0de`** · The two roundings differ on purpose (tax vs. display).');
+    expect(md).toContain(
+      '### Rejected (1)\n\n- **`QUAL-0badc0de`** · The two roundings differ on purpose (tax vs. display).',
+    );
     expect(md).toContain('| `npm ci` | ✅ | 0 | 14.2 s |');
-    expect(md).toContain('| fixer | claude | `claude-sonnet-4-5` | `claude-sonnet-4-5-20250929` | ✅ | 3m 21s | 48,210 / 2,315 | $0.18 |');
+    expect(md).toContain(
+      '| fixer | claude | `claude-sonnet-4-5` | `claude-sonnet-4-5-20250929` | ✅ | 3m 21s | 48,210 / 2,315 | $0.18 |',
+    );
     expect(md).not.toContain('Output of');
     expect(md).toContain('[Workflow run](https://github.com/octo-org/shop-api/actions/runs/1234567)');
   });
 
   it('shows the failed verification command, its exit code and its output tail in a fenced block', () => {
-    const tail = 'FAIL test/cart.test.ts > rounds prices\nAssertionError: expected 10.01 to be 10\n```\nTests 1 failed | 40 passed';
+    const tail =
+      'FAIL test/cart.test.ts > rounds prices\nAssertionError: expected 10.01 to be 10\n```\nTests 1 failed | 40 passed';
     const md = renderFixReport(
       fixRecord({
         outcome: 'verify-failed',

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderReviewReport } from '../../src/report/markdown.js';
 import { MARKER, composeComment, decodeState } from '../../src/report/state.js';
-import { SHOP_HEAD as HEAD, shopAgent as agent, shopReportCtx as ctx, shopFinding as finding, shopReviewRecord as reviewRecord } from '../factories.js';
+import {
+  SHOP_HEAD as HEAD,
+  shopAgent as agent,
+  shopReportCtx as ctx,
+  shopFinding as finding,
+  shopReviewRecord as reviewRecord,
+} from '../factories.js';
 import { liveProblems, render } from './markdown-render.js';
 
 const ZWSP = '\u200b';
@@ -30,7 +36,12 @@ describe('renderReviewReport', () => {
       partial: true,
       agents: [
         agent({ modelRequested: 'claude-opus-4-1', modelReported: 'claude-opus-4-8' }),
-        agent({ name: 'reviewer-2', status: 'failed', error: 'codex exited with code 1: rate | limited', modelReported: null }),
+        agent({
+          name: 'reviewer-2',
+          status: 'failed',
+          error: 'codex exited with code 1: rate | limited',
+          modelReported: null,
+        }),
       ],
     });
     const md = renderReviewReport(rec, ctx);
@@ -167,7 +178,15 @@ describe('renderReviewReport with hostile agent text', () => {
 
   it('still yields one comment with the marker and a decodable state', () => {
     const body = composeComment(md, {
-      v: 1, kind: 'review', headSha: HEAD, round: 1, runId: '1234567', findingIds: [hostile.id], fixedIds: [], stuckIds: [], status: null,
+      v: 1,
+      kind: 'review',
+      headSha: HEAD,
+      round: 1,
+      runId: '1234567',
+      findingIds: [hostile.id],
+      fixedIds: [],
+      stuckIds: [],
+      status: null,
     });
     expect(body.indexOf(MARKER)).toBeGreaterThan(0);
     expect(decodeState(body)?.findingIds).toEqual([hostile.id]);

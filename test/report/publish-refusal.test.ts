@@ -8,8 +8,15 @@ import type { HiddenState } from '../../src/report/state.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';
 
 const STATE: HiddenState = {
-  v: 1, kind: 'review', headSha: 'a'.repeat(40), round: 1, runId: '1',
-  findingIds: [], fixedIds: [], stuckIds: [], status: null,
+  v: 1,
+  kind: 'review',
+  headSha: 'a'.repeat(40),
+  round: 1,
+  runId: '1',
+  findingIds: [],
+  fixedIds: [],
+  stuckIds: [],
+  status: null,
 };
 
 let fake: FakeGitHub | null = null;
@@ -37,7 +44,8 @@ function recordingIO() {
 
 async function publisherWith(readOnly: boolean) {
   fake = await startFakeGitHub({
-    owner: 'octo-org', repo: 'demo-repo',
+    owner: 'octo-org',
+    repo: 'demo-repo',
     token: { kind: 'actions', ...(readOnly ? { readOnly: true as const } : {}) },
     pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'x' }],
   });

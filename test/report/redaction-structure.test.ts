@@ -6,8 +6,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../src/security/sanitize.js';
 
-interface Positive { name: string; text: string; parts: string[] }
-const corpus = JSON.parse(readFileSync(new URL('../fixtures/hostile/secrets-corpus.json', import.meta.url), 'utf8')) as {
+interface Positive {
+  name: string;
+  text: string;
+  parts: string[];
+}
+const corpus = JSON.parse(
+  readFileSync(new URL('../fixtures/hostile/secrets-corpus.json', import.meta.url), 'utf8'),
+) as {
   positives: Positive[];
 };
 const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234abcdEFGH5678ijklMNOP\n-----END RSA PRIVATE KEY-----';
@@ -17,7 +23,16 @@ const SECRETS = [
   { name: 'bearer', text: 'Authorization: Bearer abcDEF1234567890xyz' },
   { name: 'private key', text: PEM },
 ];
-const STRUCTURES = ['```', '~~~', '~~~x1234567', '````text', '> quoted', '<img src=x onerror=1>', '> [!CAUTION]', '@org/team'];
+const STRUCTURES = [
+  '```',
+  '~~~',
+  '~~~x1234567',
+  '````text',
+  '> quoted',
+  '<img src=x onerror=1>',
+  '> [!CAUTION]',
+  '@org/team',
+];
 
 describe('redaction keeps the structure of every line', () => {
   for (const secret of SECRETS) {
@@ -44,9 +59,17 @@ describe('redaction keeps the structure of every line', () => {
   }
 
   it('keeps a fence inside a cut-off private key block, and redacts the key lines', () => {
-    const text = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\n```\n@org/team <img src=x>\n```\n-----END PRIVATE KEY-----';
+    const text =
+      '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF\n```\n@org/team <img src=x>\n```\n-----END PRIVATE KEY-----';
     const out = redactSecrets(text);
-    expect(out.split('\n')).toEqual(['[REDACTED]', '[REDACTED]', '```', '@org/team <img src=x>', '```', '-----END PRIVATE KEY-----']);
+    expect(out.split('\n')).toEqual([
+      '[REDACTED]',
+      '[REDACTED]',
+      '```',
+      '@org/team <img src=x>',
+      '```',
+      '-----END PRIVATE KEY-----',
+    ]);
   });
 
   it('still redacts a whole key block line by line', () => {

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DIFF_REDACTED, MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, redactSecrets, sanitize } from '../../src/security/sanitize.js';
+import {
+  DIFF_REDACTED,
+  MAX_COMMENT_CHARS,
+  REDACTED,
+  TRUNCATED_SUFFIX,
+  redactSecrets,
+  sanitize,
+} from '../../src/security/sanitize.js';
 
 // Fake credentials are assembled at run time so no secret scanner flags this file.
 const j = (...parts: string[]) => parts.join('');
-const alnum = (n: number, seed = 7) => Array.from({ length: n }, (_, i) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'[(i * seed) % 31]).join('');
+const alnum = (n: number, seed = 7) =>
+  Array.from({ length: n }, (_, i) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'[(i * seed) % 31]).join('');
 
 const SECRETS: [string, string][] = [
   ['GitHub classic token', j('ghp', '_', alnum(36))],
@@ -17,7 +25,18 @@ const SECRETS: [string, string][] = [
   ['Anthropic key', j('sk', '-ant-api03-', alnum(80, 11))],
   ['Google API key', j('AIza', 'SyD', alnum(32, 13))],
   ['Slack bot token', j('xox', 'b-', '1234567890', '-', '0987654321', '-', alnum(24))],
-  ['JWT', j('eyJ', 'hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')],
+  [
+    'JWT',
+    j(
+      'eyJ',
+      'hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
+      '.',
+      'eyJ',
+      'zdWIiOiIxMjM0NTY3ODkwIn0',
+      '.',
+      'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    ),
+  ],
 ];
 
 describe('sanitize: secret kinds', () => {
@@ -71,7 +90,8 @@ describe('sanitize: secret kinds', () => {
   });
 
   it('is idempotent', () => {
-    const text = SECRETS.map(([, s]) => `x ${s} y`).join('\n') + '\nAuthorization: Bearer abc123def456ghi\npassword=Xy12345678';
+    const text =
+      SECRETS.map(([, s]) => `x ${s} y`).join('\n') + '\nAuthorization: Bearer abc123def456ghi\npassword=Xy12345678';
     const once = sanitize(text);
     expect(sanitize(once)).toBe(once);
     expect(once).not.toMatch(/ghp_|AKIA|AIza|xoxb|eyJ/);
@@ -114,7 +134,9 @@ describe('sanitize: diff blocks', () => {
       '```',
       'And that is all.',
     ].join('\n');
-    expect(sanitize(text)).toBe(['Here is the change:', '```diff', DIFF_REDACTED, '```', 'And that is all.'].join('\n'));
+    expect(sanitize(text)).toBe(
+      ['Here is the change:', '```diff', DIFF_REDACTED, '```', 'And that is all.'].join('\n'),
+    );
   });
 
   it('ends an unfenced diff at a blank line followed by prose, and spans blank lines inside the diff', () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS, REDACTED, TRUNCATED_SUFFIX, sanitize } from '../../src/security/sanitize.js';
 import {
-  MARKER, STATE_FIELD_CAPS, composeComment, decodeState, encodeState, failureState, fitState, reportState,
+  MARKER,
+  STATE_FIELD_CAPS,
+  composeComment,
+  decodeState,
+  encodeState,
+  failureState,
+  fitState,
+  reportState,
   type HiddenState,
 } from '../../src/report/state.js';
 
@@ -40,7 +47,11 @@ describe('encodeState / decodeState', () => {
   });
 
   it('is left untouched by the sanitizer', () => {
-    const risky: HiddenState = { ...state, status: 'password=Xy12345678 https://u:p4ss@h diff --git a/b', runId: 'token: abcd1234efgh' };
+    const risky: HiddenState = {
+      ...state,
+      status: 'password=Xy12345678 https://u:p4ss@h diff --git a/b',
+      runId: 'token: abcd1234efgh',
+    };
     const enc = encodeState(risky);
     expect(sanitize(enc)).toBe(enc);
     expect(decodeState(sanitize(enc))).toEqual(risky);
@@ -81,8 +92,17 @@ describe('reportState / failureState', () => {
     const writer = { runId: '42', job: 'Review/review', workflow: '.github/workflows/review.yml' };
     const s = reportState(writer, { kind: 'fix', round: 2, headSha: head, status: null, fixedIds: ['BUG-1'] });
     expect(s).toEqual({
-      v: 1, kind: 'fix', headSha: head, round: 2, runId: '42', findingIds: [], fixedIds: ['BUG-1'], stuckIds: [],
-      status: null, job: 'Review/review', workflow: '.github/workflows/review.yml',
+      v: 1,
+      kind: 'fix',
+      headSha: head,
+      round: 2,
+      runId: '42',
+      findingIds: [],
+      fixedIds: ['BUG-1'],
+      stuckIds: [],
+      status: null,
+      job: 'Review/review',
+      workflow: '.github/workflows/review.yml',
     });
     expect(decodeState(encodeState(s))).toEqual(s);
   });
@@ -90,7 +110,15 @@ describe('reportState / failureState', () => {
     const s = reportState({ runId: null }, { kind: 'review', round: 1, headSha: head, status: 'converged' });
     expect('job' in s || 'workflow' in s).toBe(false);
     expect(failureState(head, '7')).toEqual({
-      v: 1, kind: 'failure', headSha: head, round: 0, runId: '7', findingIds: [], fixedIds: [], stuckIds: [], status: 'failed',
+      v: 1,
+      kind: 'failure',
+      headSha: head,
+      round: 0,
+      runId: '7',
+      findingIds: [],
+      fixedIds: [],
+      stuckIds: [],
+      status: 'failed',
     });
   });
 });
@@ -138,8 +166,12 @@ describe('fitting the state into the comment (hostile sizes)', () => {
   // Each of these characters is written as a six-character \uXXXX escape in the state.
   const escaping = (n: number) => '-/:@<>'.repeat(Math.ceil(n / 6)).slice(0, n);
   const emoji = (n: number) => '🧨'.repeat(n);
-  const fingerprint = (i: number, file: string) =>
-    ({ id: `BUG-${i.toString(16).padStart(8, '0')}`, category: 'correctness', file, title: `t ${i}` });
+  const fingerprint = (i: number, file: string) => ({
+    id: `BUG-${i.toString(16).padStart(8, '0')}`,
+    category: 'correctness',
+    file,
+    title: `t ${i}`,
+  });
   const budget = MAX_COMMENT_CHARS / 2;
 
   function expectFits(s: HiddenState): HiddenState {
@@ -170,8 +202,16 @@ describe('fitting the state into the comment (hostile sizes)', () => {
 
   it('ends when every free-text field is huge, escaping or emoji', () => {
     const d = expectFits({
-      ...state, headSha: escaping(10_000), runId: emoji(10_000), status: escaping(10_000), job: escaping(100_000),
-      workflow: emoji(100_000), commitSha: escaping(10_000), findingIds: [emoji(10_000)], fixedIds: [], stuckIds: [],
+      ...state,
+      headSha: escaping(10_000),
+      runId: emoji(10_000),
+      status: escaping(10_000),
+      job: escaping(100_000),
+      workflow: emoji(100_000),
+      commitSha: escaping(10_000),
+      findingIds: [emoji(10_000)],
+      fixedIds: [],
+      stuckIds: [],
       fixed: [{ id: emoji(10_000), category: escaping(10_000), file: emoji(10_000), title: emoji(10_000) }],
     });
     expect(d.job!.length).toBeLessThanOrEqual(STATE_FIELD_CAPS.job);
@@ -184,9 +224,19 @@ describe('fitting the state into the comment (hostile sizes)', () => {
     const c = STATE_FIELD_CAPS;
     const MAX = Number.MAX_SAFE_INTEGER;
     const worst: HiddenState = {
-      ...state, kind: 'failure', round: MAX, headSha: escaping(c.sha), runId: escaping(c.runId),
-      status: escaping(c.status), job: escaping(c.job), workflow: escaping(c.workflow), commitSha: escaping(c.sha),
-      findingIds: [], fixedIds: [], stuckIds: [], fixed: [],
+      ...state,
+      kind: 'failure',
+      round: MAX,
+      headSha: escaping(c.sha),
+      runId: escaping(c.runId),
+      status: escaping(c.status),
+      job: escaping(c.job),
+      workflow: escaping(c.workflow),
+      commitSha: escaping(c.sha),
+      findingIds: [],
+      fixedIds: [],
+      stuckIds: [],
+      fixed: [],
       counts: { p0: MAX, p1: MAX, p2: MAX, p3: MAX },
     };
     expect(fitState(worst)).toEqual(worst);
@@ -195,7 +245,9 @@ describe('fitting the state into the comment (hostile sizes)', () => {
 
   it('keeps a normal state exactly as it is', () => {
     const normal: HiddenState = {
-      ...state, job: 'pr-review-loop/review-loop', workflow: '.github/workflows/pr-review-loop.yml',
+      ...state,
+      job: 'pr-review-loop/review-loop',
+      workflow: '.github/workflows/pr-review-loop.yml',
       fixed: [fingerprint(1, 'src/a.ts')],
     };
     expect(fitState(normal)).toEqual(normal);

@@ -1,7 +1,17 @@
 // The sandbox user, for real: these tests run as root (as this project's CI does), so the
 // action can create its user. Each check is one a hostile fixer or verify command would try.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,12 +52,19 @@ afterEach(async () => {
 });
 
 const sh = (script: string, access: Parameters<Sandbox['run']>[1] = {}) =>
-  sandbox.run({ command: '/bin/sh', args: ['-c', script], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 10_000 }, access);
+  sandbox.run(
+    { command: '/bin/sh', args: ['-c', script], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 10_000 },
+    access,
+  );
 
 /** Host pids of running processes whose command line is exactly `cmdline`. */
 function pidsOf(cmdline: string): number[] {
   const r = spawnSync('pgrep', ['-x', '-f', cmdline], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).map(Number).filter((pid) => alive(pid));
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => alive(pid));
 }
 
 /** Running, not gone and not a zombie (a killed orphan waits for init to reap it). */
@@ -73,8 +90,10 @@ describe.runIf(isRoot)('the sandbox user', () => {
   });
 
   it('cannot read the environ or memory of the process that started it', async () => {
-    const r = await sh(`cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo environ; ` +
-      `dd if=/proc/${process.pid}/mem bs=1 count=1 skip=4096 >/dev/null 2>&1 && echo mem; echo done`);
+    const r = await sh(
+      `cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo environ; ` +
+        `dd if=/proc/${process.pid}/mem bs=1 count=1 skip=4096 >/dev/null 2>&1 && echo mem; echo done`,
+    );
     expect(r.stdout.trim()).toBe('done');
   });
 
@@ -93,7 +112,9 @@ describe.runIf(isRoot)('the sandbox user', () => {
   });
 
   it('cannot write the work tree without the grant (reviewers, the analyzer, the gate)', async () => {
-    const r = await sh('echo x > a.txt 2>/dev/null && echo written; echo n > n.txt 2>/dev/null && echo created; echo done');
+    const r = await sh(
+      'echo x > a.txt 2>/dev/null && echo written; echo n > n.txt 2>/dev/null && echo created; echo done',
+    );
     expect(r.stdout.trim()).toBe('done');
     expect(readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('a\n');
   });
@@ -151,12 +172,18 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     const loot = path.join(top, 'loot');
     mkdirSync(loot);
     chmodSync(loot, 0o777);
-    writeFileSync(hop, `#!/bin/sh\nsetsid /bin/sh ${hop} ${tag} &\n` +
-      `cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a SECRET_KEY >> ${loot}/stolen.txt\n`, { mode: 0o755 });
+    writeFileSync(
+      hop,
+      `#!/bin/sh\nsetsid /bin/sh ${hop} ${tag} &\n` +
+        `cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a SECRET_KEY >> ${loot}/stolen.txt\n`,
+      { mode: 0o755 },
+    );
     chmodSync(top, 0o755);
     // Reviewers run in parallel: a call of the same user is under way all along.
     const parallel = sh('sleep 2');
-    const first = await sh(`setsid env -u REVIEW_LOOP_INVOCATION_ID /bin/sh ${hop} ${tag} & sleep 0.2; echo started`, { workTree: repo });
+    const first = await sh(`setsid env -u REVIEW_LOOP_INVOCATION_ID /bin/sh ${hop} ${tag} & sleep 0.2; echo started`, {
+      workTree: repo,
+    });
     expect(first.stdout.trim()).toBe('started');
     const env = { PATH: process.env.PATH!, SECRET_KEY: 'sk-next-call-key' };
     await sandbox.run({ command: '/bin/sh', args: ['-c', 'sleep 0.5'], cwd: repo, env, timeoutMs: 10_000 }, {});
@@ -168,11 +195,15 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
   });
 
   it('gives each call a private /tmp and a fresh HOME: nothing one plants reaches the next', async () => {
-    const plant = await sh('echo planted > /tmp/planted && printf "[core]\\n\\tfsmonitor = /tmp/x\\n" > ~/.gitconfig ' +
-      '&& echo ok', { workTree: repo });
+    const plant = await sh(
+      'echo planted > /tmp/planted && printf "[core]\\n\\tfsmonitor = /tmp/x\\n" > ~/.gitconfig ' + '&& echo ok',
+      { workTree: repo },
+    );
     expect(plant.stdout.trim()).toBe('ok');
-    const next = await sh('test -e /tmp/planted && echo tmp-seen; grep -c fsmonitor ~/.gitconfig; ' +
-      'git config --global core.fsmonitor; echo end');
+    const next = await sh(
+      'test -e /tmp/planted && echo tmp-seen; grep -c fsmonitor ~/.gitconfig; ' +
+        'git config --global core.fsmonitor; echo end',
+    );
     expect(next.stdout.trim().split('\n')).toEqual(['0', 'end']);
   });
 
@@ -183,7 +214,10 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     chmodSync(path.join(top, 'tools'), 0o755);
     chmodSync(bin, 0o755);
     const env = { PATH: process.env.PATH! };
-    const r = await sandbox.run({ command: path.join(bin, 'say'), args: ['hi'], cwd: repo, env, timeoutMs: 10_000 }, {});
+    const r = await sandbox.run(
+      { command: path.join(bin, 'say'), args: ['hi'], cwd: repo, env, timeoutMs: 10_000 },
+      {},
+    );
     expect(r.stdout.trim(), r.stderr).toBe('hi');
   });
 
@@ -195,8 +229,13 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     writeFileSync(path.join(runnerTemp, 'git-credentials-1.config'), 'token\n', { mode: 0o644 });
     writeFileSync(path.join(runnerHome, '.git-credentials'), 'token\n', { mode: 0o644 });
     await sandbox.close();
-    sandbox = await createSandbox('auto', repo, { env: { RUNNER_TEMP: runnerTemp, HOME: runnerHome }, namespaces: true });
-    const r = await sh(`ls -A ${runnerTemp} ${runnerHome}; cat ${runnerTemp}/* ${runnerHome}/.git-credentials; echo end`);
+    sandbox = await createSandbox('auto', repo, {
+      env: { RUNNER_TEMP: runnerTemp, HOME: runnerHome },
+      namespaces: true,
+    });
+    const r = await sh(
+      `ls -A ${runnerTemp} ${runnerHome}; cat ${runnerTemp}/* ${runnerHome}/.git-credentials; echo end`,
+    );
     expect(r.stdout).not.toContain('token');
     expect(r.stdout).not.toContain('credentials');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
@@ -220,8 +259,10 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     await sandbox.close();
     const env = { RUNNER_WORKSPACE: path.join(work, 'app'), GITHUB_ENV: path.join(stepFiles, 'set_env_1') };
     sandbox = await createSandbox('auto', repo, { env, namespaces: true });
-    const r = await sh(`cat ${runnerRoot}/.credentials ${runnerRoot}/.runner ${stepFiles}/set_env_1; ls -A ${runnerRoot} ` +
-      `${stepFiles}; cat a.txt; echo end`);
+    const r = await sh(
+      `cat ${runnerRoot}/.credentials ${runnerRoot}/.runner ${stepFiles}/set_env_1; ls -A ${runnerRoot} ` +
+        `${stepFiles}; cat a.txt; echo end`,
+    );
     expect(r.stdout).not.toContain('runner-secret');
     expect(r.stdout).not.toContain('credentials');
     expect(r.stdout).not.toContain('set_env');
@@ -240,8 +281,11 @@ describe.runIf(isRoot)('the work tree grant', () => {
     writeFileSync(path.join(repo, 'lib', '.git'), gitfile);
     await sandbox.close();
     sandbox = await createSandbox('auto', repo);
-    const plant = await sh('mkdir -p new/.git && printf "[filter \\"x\\"]\\n\\tclean = id\\n" > new/.git/config && ' +
-      'rm lib/.git && mkdir -p lib/.git && echo planted > lib/.git/config && echo planted', { workTree: repo });
+    const plant = await sh(
+      'mkdir -p new/.git && printf "[filter \\"x\\"]\\n\\tclean = id\\n" > new/.git/config && ' +
+        'rm lib/.git && mkdir -p lib/.git && echo planted > lib/.git/config && echo planted',
+      { workTree: repo },
+    );
     expect(plant.stdout.trim()).toBe('planted');
     expect(existsSync(path.join(repo, 'new', '.git'))).toBe(false);
     expect(readFileSync(path.join(repo, 'lib', '.git'), 'utf8')).toBe(gitfile);
@@ -273,9 +317,12 @@ describe.runIf(isRoot)('the work tree grant', () => {
     writeFileSync(path.join(repo, 'node_modules', 'dep.js'), 'module.exports = 1;\n', { mode: 0o644 });
     await sandbox.close();
     sandbox = await createSandbox('auto', repo);
-    const r = await sh('cat gha-creds-1234.json 2>/dev/null; rm -f gha-creds-1234.json 2>/dev/null; cat node_modules/dep.js; ' +
-      'echo x > node_modules/dep.js 2>/dev/null && echo dep-written; echo changed > a.txt && mkdir -p build && ' +
-      'echo 1 > build/out && echo made', { workTree: repo });
+    const r = await sh(
+      'cat gha-creds-1234.json 2>/dev/null; rm -f gha-creds-1234.json 2>/dev/null; cat node_modules/dep.js; ' +
+        'echo x > node_modules/dep.js 2>/dev/null && echo dep-written; echo changed > a.txt && mkdir -p build && ' +
+        'echo 1 > build/out && echo made',
+      { workTree: repo },
+    );
     expect(r.stdout.trim().split('\n')).toEqual(['module.exports = 1;', 'made']);
     expect(statSync(creds).mode & 0o777).toBe(0o600);
     expect(statSync(creds).uid).toBe(process.getuid!());
@@ -295,7 +342,6 @@ describe.runIf(isRoot)('without namespaces (where bubblewrap cannot run)', () =>
     expect(sandbox.limits.join(' ')).toContain('outlive the call');
   });
 
-
   it('still kills a process that escaped its group and its marker once the call ends', async () => {
     const tag = String(600 + Math.floor(Math.random() * 1e6));
     await sh(`setsid env -u REVIEW_LOOP_INVOCATION_ID sleep ${tag} >/dev/null 2>&1 & echo started`);
@@ -312,6 +358,9 @@ it('runs as the action itself when isolation is off, and says why', async () => 
   const off = await createSandbox('off', repo);
   expect(off.user).toBeNull();
   expect(off.reason).toContain('isolation: off');
-  const r = await off.run({ command: '/bin/sh', args: ['-c', 'id -u'], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 5000 }, {});
+  const r = await off.run(
+    { command: '/bin/sh', args: ['-c', 'id -u'], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 5000 },
+    {},
+  );
   expect(Number(r.stdout.trim())).toBe(process.getuid!());
 });

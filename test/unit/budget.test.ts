@@ -69,7 +69,9 @@ describe('the budget', () => {
     expect(b.spentReason(reviewers)).toBe(
       'the budget would not cover 2 reviewer calls: 150 tokens each expected (the average so far), 250 left of max-tokens 1000',
     );
-    expect(() => b.beforeCall('the reviewer-1 call of round 2', reviewers)).toThrow(/was not started: the budget would not cover/);
+    expect(() => b.beforeCall('the reviewer-1 call of round 2', reviewers)).toThrow(
+      /was not started: the budget would not cover/,
+    );
     // The fixer's own average (450) is what counts for it now.
     expect(b.spentReason({ role: 'fixer', concurrent: 1 })).toMatch(/would not cover a fixer call: 450 tokens each/);
   });

@@ -11,7 +11,10 @@ const REPO = { owner: 'octo-org', repo: 'demo-repo' };
 const [RED, RED2, GREEN, OTHER] = ['a', 'b', 'c', 'd'].map((c) => c.repeat(40)) as [string, string, string, string];
 const CI = '.github/workflows/ci.yml';
 const failing: FakeCiJob = {
-  workflow: CI, job: 'test', conclusion: 'failure', log: 'npm test\nExpected 5, got -1 ghs_x',
+  workflow: CI,
+  job: 'test',
+  conclusion: 'failure',
+  log: 'npm test\nExpected 5, got -1 ghs_x',
 };
 const passing: FakeCiJob = { workflow: CI, job: 'test', conclusion: 'success' };
 
@@ -29,8 +32,17 @@ async function tracker(over: Partial<CiChecksSetup> = {}) {
   const octokit = createClient({ token: 't', baseUrl: fake.url, log: () => undefined, retryAfterBaseValue: 1 });
   const out = { logs: [] as string[], warnings: [] as string[] };
   const ci = createCiChecks({
-    octokit, repo: REPO, wanted: ['ci.yml'], timeoutMs: 2_000, pollMs: 20, maxAttempts: 2, ownRunId: null, seed: {},
-    redact: (t) => t.replaceAll('ghs_x', '***'), log: (l) => out.logs.push(l), warn: (l) => out.warnings.push(l),
+    octokit,
+    repo: REPO,
+    wanted: ['ci.yml'],
+    timeoutMs: 2_000,
+    pollMs: 20,
+    maxAttempts: 2,
+    ownRunId: null,
+    seed: {},
+    redact: (t) => t.replaceAll('ghs_x', '***'),
+    log: (l) => out.logs.push(l),
+    warn: (l) => out.warnings.push(l),
     ...over,
   });
   return { ci, ...out };

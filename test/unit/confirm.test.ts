@@ -44,10 +44,17 @@ it('confirms a finding whose test fails on the PR head, and commits only that te
   const e = env();
   const out = await confirmFindings(e, w.ctx(), 1, [BUG]);
   expect(out.unconfirmed).toEqual([]);
-  expect(out.confirmed).toEqual([{
-    findingId: BUG.id, testFile: TEST_FILE, files: [TEST_FILE], testName: 'add adds', command: COMMAND,
-    failedOutput: expect.stringContaining('add(2, 3) should be 5'), passesAfter: null,
-  }]);
+  expect(out.confirmed).toEqual([
+    {
+      findingId: BUG.id,
+      testFile: TEST_FILE,
+      files: [TEST_FILE],
+      testName: 'add adds',
+      command: COMMAND,
+      failedOutput: expect.stringContaining('add(2, 3) should be 5'),
+      passesAfter: null,
+    },
+  ]);
   expect(e.alreadyConfirmed.has(BUG.id)).toBe(true);
   // One local commit with the test only; what running the test wrote is gone; origin untouched.
   expect((await w.git(['log', '-1', '--format=%s'])).stdout.trim()).toBe(`test: reproduce ${BUG.id}`);
@@ -62,11 +69,14 @@ it('a test that passes on the PR head reproduces nothing: not confirmed, and its
   await w.script([confirmer({}, { [TEST_FILE]: PASSING_TEST })]);
   const out = await confirmFindings(env(), w.ctx(), 1, [BUG]);
   expect(out.confirmed).toEqual([]);
-  expect(out.unconfirmed).toEqual([{
-    findingId: BUG.id,
-    reason: `not reproduced: its test (\`${COMMAND}\`) passes on the PR head, ` +
-      "so the reviewer's claim could not be reproduced",
-  }]);
+  expect(out.unconfirmed).toEqual([
+    {
+      findingId: BUG.id,
+      reason:
+        `not reproduced: its test (\`${COMMAND}\`) passes on the PR head, ` +
+        "so the reviewer's claim could not be reproduced",
+    },
+  ]);
   expect(await head()).toBe(w.sandbox.headSha);
   expect(await status()).toBe('');
 });
@@ -83,14 +93,30 @@ it('a confirmer that changes code is void, and the code is put back', async () =
 });
 
 it.each([
-  ['no test written', { testCommand: COMMAND }, {},
-    'the confirm agent said it reproduced the finding but wrote no test'],
-  ['no command', { testCommand: null }, undefined,
-    'the confirm agent claimed a failing test but gave no command that runs it (testCommand)'],
-  ['a command that cannot run', { testCommand: 'no-such-test-runner x' }, undefined,
-    'its test command `no-such-test-runner x` could not run (exit 127): nothing was reproduced'],
-  ['no reproduction claimed', { confirmed: false, explanation: 'add() is correct for the inputs it gets' }, undefined,
-    'add() is correct for the inputs it gets'],
+  [
+    'no test written',
+    { testCommand: COMMAND },
+    {},
+    'the confirm agent said it reproduced the finding but wrote no test',
+  ],
+  [
+    'no command',
+    { testCommand: null },
+    undefined,
+    'the confirm agent claimed a failing test but gave no command that runs it (testCommand)',
+  ],
+  [
+    'a command that cannot run',
+    { testCommand: 'no-such-test-runner x' },
+    undefined,
+    'its test command `no-such-test-runner x` could not run (exit 127): nothing was reproduced',
+  ],
+  [
+    'no reproduction claimed',
+    { confirmed: false, explanation: 'add() is correct for the inputs it gets' },
+    undefined,
+    'add() is correct for the inputs it gets',
+  ],
 ])('not confirmed when %s, saying why', async (_name, answer, edits, reason) => {
   await w.script([confirmer(answer, edits)]);
   const out = await confirmFindings(env(), w.ctx(), 1, [BUG]);

@@ -4,7 +4,10 @@ import type { ReviewState } from '../../src/domain/pull-request.js';
 import type { Counts } from '../../src/domain/findings.js';
 
 const none: ReviewState = { hasChangesRequested: false, changesRequestedBy: [] };
-const changes: ReviewState = { hasChangesRequested: true, changesRequestedBy: [{ login: 'alice', association: 'OWNER' }] };
+const changes: ReviewState = {
+  hasChangesRequested: true,
+  changesRequestedBy: [{ login: 'alice', association: 'OWNER' }],
+};
 const c = (p0 = 0, p1 = 0, p2 = 0, p3 = 0): Counts => ({ p0, p1, p2, p3 });
 
 describe('consensus', () => {

@@ -19,7 +19,13 @@ describe('writeContextDir', () => {
       const dir = await writeContextDir(path.join(root, 'ctx'), 'round-1-reviewer-1', DATA);
       expect(dir).toBe(path.join(root, 'ctx', 'round-1-reviewer-1'));
       expect((await stat(dir)).mode & 0o777).toBe(0o700);
-      expect((await readdir(dir)).sort()).toEqual(['diff.patch', 'files.json', 'pr.json', 'review-state.json', 'threads.json']);
+      expect((await readdir(dir)).sort()).toEqual([
+        'diff.patch',
+        'files.json',
+        'pr.json',
+        'review-state.json',
+        'threads.json',
+      ]);
       expect(JSON.parse(await readFile(path.join(dir, 'pr.json'), 'utf8'))).toEqual(DATA.pr);
       expect(await readFile(path.join(dir, 'diff.patch'), 'utf8')).toBe(DATA.diff);
       expect(JSON.parse(await readFile(path.join(dir, 'review-state.json'), 'utf8'))).toEqual(DATA.reviewState);
@@ -41,7 +47,11 @@ describe('writeContextDir', () => {
       await mkdir(stale);
       await writeFile(path.join(stale, 'fix-payload.json'), '{"old":true}');
       const payload = { issuesToFix: [], optionalIssues: [] };
-      await writeContextDir(root, 'fixer', { ...DATA, fixPayload: payload, extra: { 'notes.md': '# hi\n', 'more.json': { a: 1 } } });
+      await writeContextDir(root, 'fixer', {
+        ...DATA,
+        fixPayload: payload,
+        extra: { 'notes.md': '# hi\n', 'more.json': { a: 1 } },
+      });
       expect(JSON.parse(await readFile(path.join(stale, 'fix-payload.json'), 'utf8'))).toEqual(payload);
       expect(await readFile(path.join(stale, 'notes.md'), 'utf8')).toBe('# hi\n');
       expect(JSON.parse(await readFile(path.join(stale, 'more.json'), 'utf8'))).toEqual({ a: 1 });
@@ -55,7 +65,9 @@ describe('writeContextDir', () => {
       await expect(writeContextDir(root, '../escape', DATA)).rejects.toThrow(/plain file name/);
       await expect(writeContextDir(root, '..', DATA)).rejects.toThrow(/plain file name/);
       await expect(writeContextDir(root, 'ok', { ...DATA, extra: { 'a/b': 'x' } })).rejects.toThrow(/plain file name/);
-      await expect(writeContextDir(root, 'ok', { ...DATA, extra: { 'pr.json': 'x' } })).rejects.toThrow(/standard file/);
+      await expect(writeContextDir(root, 'ok', { ...DATA, extra: { 'pr.json': 'x' } })).rejects.toThrow(
+        /standard file/,
+      );
       expect(await readdir(root)).toEqual([]);
     });
   });

@@ -4,8 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { fitDiff, isGeneratedPath, patchCandidates, reviewOrder } from '../../src/git/diff-sample.js';
 import type { PrFile } from '../../src/domain/pull-request.js';
 
-const file = (filename: string, additions: number, over: Partial<PrFile> = {}): PrFile =>
-  ({ filename, status: 'modified', additions, deletions: 0, ...over });
+const file = (filename: string, additions: number, over: Partial<PrFile> = {}): PrFile => ({
+  filename,
+  status: 'modified',
+  additions,
+  deletions: 0,
+  ...over,
+});
 
 /** A patch of the file with `n` added lines and the usual four header lines. */
 function patch(f: PrFile): string {
@@ -15,25 +20,42 @@ function patch(f: PrFile): string {
 }
 const patchesOf = (files: PrFile[]) => new Map(files.map((f) => [f.filename, patch(f)]));
 const shown = (diff: string) =>
-  diff.split('\n').filter((l) => l.startsWith('diff --git ')).map((l) => l.split(' b/')[1]);
+  diff
+    .split('\n')
+    .filter((l) => l.startsWith('diff --git '))
+    .map((l) => l.split(' b/')[1]);
 
 describe('reviewOrder', () => {
   it('puts thread files first, generated, lock and binary files last, smallest change first within each', () => {
     const files = [
-      file('package-lock.json', 1), file('src/big.ts', 500), file('src/small.ts', 2), file('dist/index.js', 3),
-      file('assets/logo.png', 0, { binary: true }), file('src/asked.ts', 900),
+      file('package-lock.json', 1),
+      file('src/big.ts', 500),
+      file('src/small.ts', 2),
+      file('dist/index.js', 3),
+      file('assets/logo.png', 0, { binary: true }),
+      file('src/asked.ts', 900),
       file('docs/new.md', 2, { previousFilename: 'docs/old.md' }),
     ];
     const order = reviewOrder(files, new Set(['src/asked.ts', 'docs/old.md']));
     expect(order.map((f) => f.filename)).toEqual([
-      'docs/new.md', 'src/asked.ts', 'src/small.ts', 'src/big.ts',
-      'assets/logo.png', 'package-lock.json', 'dist/index.js',
+      'docs/new.md',
+      'src/asked.ts',
+      'src/small.ts',
+      'src/big.ts',
+      'assets/logo.png',
+      'package-lock.json',
+      'dist/index.js',
     ]);
   });
 
   it('knows the usual generated and lock files, and leaves ordinary sources alone', () => {
     const generated = [
-      'yarn.lock', 'web/pnpm-lock.yaml', 'go.sum', 'app.min.js', 'api/v1/x.pb.go', 'vendor/a/b.go',
+      'yarn.lock',
+      'web/pnpm-lock.yaml',
+      'go.sum',
+      'app.min.js',
+      'api/v1/x.pb.go',
+      'vendor/a/b.go',
       'a/__snapshots__/b.snap',
     ];
     for (const p of generated) expect(isGeneratedPath(p), p).toBe(true);
@@ -62,13 +84,20 @@ describe('fitDiff', () => {
     const files = [file('b.ts', 3), file('a.ts', 1)];
     const patches = patchesOf(files);
     const r = fitDiff(files, reviewOrder(files, new Set()), patches, { maxLines: 14, maxChars: 10_000 });
-    const shares = new Map([['b.ts', 'full'], ['a.ts', 'full']]);
+    const shares = new Map([
+      ['b.ts', 'full'],
+      ['a.ts', 'full'],
+    ]);
     expect(r).toEqual({ diff: patch(files[0]!) + patch(files[1]!), sampled: false, shares });
   });
 
   it('samples whole files in review order within both budgets, then the start of the first left out', () => {
     const files = [
-      file('z-asked.ts', 30), file('big.ts', 60), file('small.ts', 2), file('yarn.lock', 1), file('mid.ts', 10),
+      file('z-asked.ts', 30),
+      file('big.ts', 60),
+      file('small.ts', 2),
+      file('yarn.lock', 1),
+      file('mid.ts', 10),
     ];
     const order = reviewOrder(files, new Set(['z-asked.ts']));
     const r = fitDiff(files, order, patchesOf(files), { maxLines: 80, maxChars: 10_000 });
@@ -77,7 +106,11 @@ describe('fitDiff', () => {
     // fit 80 lines; big (64) does not, and its first 21 lines fill what is left.
     expect(shown(r.diff)).toEqual(['z-asked.ts', 'small.ts', 'mid.ts', 'yarn.lock', 'big.ts']);
     expect(Object.fromEntries(r.shares)).toEqual({
-      'z-asked.ts': 'full', 'small.ts': 'full', 'mid.ts': 'full', 'big.ts': 'partial', 'yarn.lock': 'full',
+      'z-asked.ts': 'full',
+      'small.ts': 'full',
+      'mid.ts': 'full',
+      'big.ts': 'partial',
+      'yarn.lock': 'full',
     });
     const note = '[large-diff sampled: 4 of 5 changed files in full, 1 in part, 0 omitted (budget 80 lines';
     expect(r.diff.startsWith(note)).toBe(true);

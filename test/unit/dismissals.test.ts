@@ -3,29 +3,61 @@ import { describe, expect, it } from 'vitest';
 import type { ReviewThread } from '../../src/domain/pull-request.js';
 import { renderInlineComment } from '../../src/report/inline-comment.js';
 import {
-  dismissalRequests, dismissalTracker, dismissCommand, judgeDismissals, splitDismissed, withCached, type Verdict,
+  dismissalRequests,
+  dismissalTracker,
+  dismissCommand,
+  judgeDismissals,
+  splitDismissed,
+  withCached,
+  type Verdict,
 } from '../../src/review/dismissals.js';
 import { normalizeFinding } from '../../src/review/findings.js';
 import type { Dismissal } from '../../src/domain/findings.js';
 
 const BOT = 'github-actions[bot]';
-const STYLE = normalizeFinding({
-  priority: 'P3', category: 'docs', file: 'src/math.js', line: 1, title: 'add() has no JSDoc',
-  description: 'The exported `add` function has no JSDoc block saying what it returns.',
-}, 'reviewer-1');
-const BUG = normalizeFinding({
-  priority: 'P1', category: 'bug', file: 'src/math.js', line: 2, title: 'add subtracts instead of adding',
-  description: 'return a - b', suggestion: 'return a + b',
-}, 'reviewer-1');
+const STYLE = normalizeFinding(
+  {
+    priority: 'P3',
+    category: 'docs',
+    file: 'src/math.js',
+    line: 1,
+    title: 'add() has no JSDoc',
+    description: 'The exported `add` function has no JSDoc block saying what it returns.',
+  },
+  'reviewer-1',
+);
+const BUG = normalizeFinding(
+  {
+    priority: 'P1',
+    category: 'bug',
+    file: 'src/math.js',
+    line: 2,
+    title: 'add subtracts instead of adding',
+    description: 'return a - b',
+    suggestion: 'return a + b',
+  },
+  'reviewer-1',
+);
 
 let nextId = 100;
 function ourThread(f = STYLE, over: Partial<ReviewThread> = {}, replies: { author: string; body: string }[] = []) {
   const comment = (author: string, body: string) => ({
-    id: `C${nextId}`, databaseId: nextId++, body, author, authorAssociation: 'NONE', path: f.file, line: f.line,
+    id: `C${nextId}`,
+    databaseId: nextId++,
+    body,
+    author,
+    authorAssociation: 'NONE',
+    path: f.file,
+    line: f.line,
     createdAt: '2026-11-26T00:00:00Z',
   });
   return {
-    id: `T${nextId++}`, isResolved: false, resolvedBy: null, isOutdated: false, path: f.file, line: f.line,
+    id: `T${nextId++}`,
+    isResolved: false,
+    resolvedBy: null,
+    isOutdated: false,
+    path: f.file,
+    line: f.line,
     comments: [comment('github-actions', renderInlineComment(f, 1)), ...replies.map((r) => comment(r.author, r.body))],
     ...over,
   } satisfies ReviewThread;
@@ -37,7 +69,8 @@ const writers = async (login: string): Promise<Verdict> =>
 describe('the dismiss command', () => {
   it('is read at the start of a reply, with the rest as the reason', () => {
     expect(dismissCommand('/review-loop dismiss   We document callers,\n not internals. ')).toBe(
-      'We document callers, not internals.');
+      'We document callers, not internals.',
+    );
     expect(dismissCommand('/Review-Loop DISMISS')).toBe('');
     expect(dismissCommand('please /review-loop dismiss')).toBeNull();
     expect(dismissCommand('/review-loop dismissed')).toBeNull();
@@ -92,13 +125,21 @@ describe('verdicts', () => {
 
 describe('the cache of earlier runs', () => {
   const cached = (thread: string): Dismissal => ({
-    thread, finding: { id: STYLE.id, category: 'docs', file: 'src/math.js', title: STYLE.title }, line: 1,
-    by: 'maintainer', reason: 'r', via: 'resolved',
+    thread,
+    finding: { id: STYLE.id, category: 'docs', file: 'src/math.js', title: STYLE.title },
+    line: 1,
+    by: 'maintainer',
+    reason: 'r',
+    via: 'resolved',
   });
 
   it('serves a thread this run cannot read, and yields to a thread it reads whole', () => {
     const undone = ourThread(STYLE); // unresolved again: the person took it back
-    const long = ourThread(STYLE, {}, Array.from({ length: 49 }, () => ({ author: 'octocat', body: 'hm' })));
+    const long = ourThread(
+      STYLE,
+      {},
+      Array.from({ length: 49 }, () => ({ author: 'octocat', body: 'hm' })),
+    );
     const kept = withCached([], [cached('T-gone'), cached(undone.id), cached(long.id)], [undone, long]);
     expect(kept.map((d) => d.thread)).toEqual(['T-gone', long.id]);
   });
@@ -120,14 +161,24 @@ describe('applying dismissals', () => {
     const renames = new Map([['src/math.js', 'lib/math.js']]);
     const { kept, dismissed } = splitDismissed([STYLE, moved, BUG], [request!], renames);
     expect(kept.map((f) => f.id)).toEqual([BUG.id]);
-    expect(dismissed.map((d) => [d.finding.id, d.dismissal.by])).toEqual([[STYLE.id, 'maintainer'], ['DOC-moved', 'maintainer']]);
+    expect(dismissed.map((d) => [d.finding.id, d.dismissal.by])).toEqual([
+      [STYLE.id, 'maintainer'],
+      ['DOC-moved', 'maintainer'],
+    ]);
   });
 
   it("drops another reviewer's words for the same problem near the thread's line", () => {
-    const reworded = normalizeFinding({
-      priority: 'P2', category: 'docs', file: 'src/math.js', line: 1, title: 'Missing documentation comment',
-      description: 'The exported `add` function lacks a JSDoc block describing what it returns.',
-    }, 'reviewer-2');
+    const reworded = normalizeFinding(
+      {
+        priority: 'P2',
+        category: 'docs',
+        file: 'src/math.js',
+        line: 1,
+        title: 'Missing documentation comment',
+        description: 'The exported `add` function lacks a JSDoc block describing what it returns.',
+      },
+      'reviewer-2',
+    );
     const elsewhere = { ...reworded, id: 'DOC-far', line: 30 };
     const { kept, dismissed } = splitDismissed([reworded, elsewhere, BUG], [request!]);
     expect(dismissed.map((d) => d.finding.id)).toEqual([reworded.id]);

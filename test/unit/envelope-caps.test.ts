@@ -2,9 +2,22 @@
 // an oversize list keeps its first (for findings: its most severe) items.
 import { describe, expect, it } from 'vitest';
 import {
-  analyzerResultSchema, confirmResultSchema, findingSchema, fixResultSchema, gateResultSchema, MAX_CATEGORY_CHARS,
-  MAX_FINDINGS, MAX_ID_CHARS, MAX_LIST_ITEMS, MAX_PATH_CHARS, MAX_REPORT_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS,
-  parseEnvelope, reviewerResultSchema, TRUNCATED_MARK,
+  analyzerResultSchema,
+  confirmResultSchema,
+  findingSchema,
+  fixResultSchema,
+  gateResultSchema,
+  MAX_CATEGORY_CHARS,
+  MAX_FINDINGS,
+  MAX_ID_CHARS,
+  MAX_LIST_ITEMS,
+  MAX_PATH_CHARS,
+  MAX_REPORT_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_TITLE_CHARS,
+  parseEnvelope,
+  reviewerResultSchema,
+  TRUNCATED_MARK,
 } from '../../src/agents/envelope.js';
 
 const envelope = (value: unknown) => `BEGIN_JSON\n${JSON.stringify(value)}\nEND_JSON`;
@@ -13,8 +26,14 @@ const hostile = (n: number) => '🧨-->"\\/'.repeat(Math.ceil(n / 8)).slice(0, n
 // Built once: the lists below repeat them thousands of times.
 const LONG = hostile(5_000);
 const HUGE = hostile(100_000);
-const finding = (over: Record<string, unknown> = {}) =>
-  ({ priority: 'P2', category: 'correctness', file: 'src/a.ts', line: 1, title: 'A bug', ...over });
+const finding = (over: Record<string, unknown> = {}) => ({
+  priority: 'P2',
+  category: 'correctness',
+  file: 'src/a.ts',
+  line: 1,
+  title: 'A bug',
+  ...over,
+});
 
 function expectCut(value: string | null | undefined, max: number): void {
   expect(value!.length).toBeLessThanOrEqual(max);
@@ -39,8 +58,12 @@ describe('envelope caps', () => {
   it('cut every oversize string of a finding, with a marker', () => {
     const f = findingSchema.parse(
       finding({
-        id: hostile(10_000), category: hostile(10_000), file: hostile(10_000), title: hostile(100_000),
-        description: hostile(1_000_000), suggestion: hostile(1_000_000),
+        id: hostile(10_000),
+        category: hostile(10_000),
+        file: hostile(10_000),
+        title: hostile(100_000),
+        description: hostile(1_000_000),
+        suggestion: hostile(1_000_000),
         source: { type: 'agent', name: hostile(10_000), reviewId: hostile(10_000), timestamp: hostile(10_000) },
       }),
     );
@@ -57,7 +80,8 @@ describe('envelope caps', () => {
 
   it('keep the most severe findings of an oversize list, in their order', () => {
     const many = Array.from({ length: 10_000 }, (_, i) =>
-      finding({ title: `finding ${i}`, priority: i % 1000 === 999 ? 'P0' : 'P3' }));
+      finding({ title: `finding ${i}`, priority: i % 1000 === 999 ? 'P0' : 'P3' }),
+    );
     const answer = envelope({ conclusion: 'request_changes', findings: many, fullReport: hostile(1_000_000) });
     const r = parseEnvelope(answer, reviewerResultSchema);
     expect(r.findings).toHaveLength(MAX_FINDINGS);

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  BadCommandError, NothingToDoError, UnsupportedEventError, parsePrTarget, requestedSha,
+  BadCommandError,
+  NothingToDoError,
+  UnsupportedEventError,
+  parsePrTarget,
+  requestedSha,
 } from '../../src/github/event.js';
 
 // Event payloads derived from @octokit/webhooks-examples (test/fixtures/events/source.json).
@@ -46,7 +50,9 @@ describe('parsePrTarget: pull_request events', () => {
   });
 
   it('refuses a pull_request payload without a number', () => {
-    expect(() => parsePrTarget({ eventName: 'pull_request', payload: { action: 'opened' } })).toThrow(UnsupportedEventError);
+    expect(() => parsePrTarget({ eventName: 'pull_request', payload: { action: 'opened' } })).toThrow(
+      UnsupportedEventError,
+    );
   });
 });
 
@@ -86,21 +92,30 @@ describe('parsePrTarget: issue_comment', () => {
   });
 
   it('a comment on a plain issue asks for nothing', () => {
-    expect(() => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop', 'created', false) })).toThrow(NothingToDoError);
+    expect(() =>
+      parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop', 'created', false) }),
+    ).toThrow(NothingToDoError);
   });
 
   it('a comment that does not start with the command asks for nothing', () => {
-    expect(() => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('LGTM, but /review-loop later') })).toThrow(NothingToDoError);
+    expect(() =>
+      parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('LGTM, but /review-loop later') }),
+    ).toThrow(NothingToDoError);
   });
 
   it('an edited comment does not start a run', () => {
-    expect(() => parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop', 'edited') })).toThrow(NothingToDoError);
+    expect(() =>
+      parsePrTarget({ eventName: 'issue_comment', payload: commentEvent('/review-loop', 'edited') }),
+    ).toThrow(NothingToDoError);
   });
 
   it('reports a bot commenter by its account type', () => {
     const p = commentEvent('/review-loop');
     const c = p.comment as Payload;
-    const t = parsePrTarget({ eventName: 'issue_comment', payload: { ...p, comment: { ...c, user: { login: 'renovate[bot]', type: 'Bot' } } } });
+    const t = parsePrTarget({
+      eventName: 'issue_comment',
+      payload: { ...p, comment: { ...c, user: { login: 'renovate[bot]', type: 'Bot' } } },
+    });
     expect(t.kind === 'issue_comment' && [t.actor, t.actorType]).toEqual(['renovate[bot]', 'Bot']);
   });
 });
@@ -145,22 +160,35 @@ describe('parsePrTarget: workflow_run (issue 12)', () => {
   const run = (over: Payload = {}, action = 'completed'): Payload => ({
     action,
     workflow_run: {
-      id: 1, path: '.github/workflows/ci.yml', head_sha: 'a'.repeat(40), conclusion: 'failure',
-      pull_requests: [{ number: 7 }], triggering_actor: { login: 'alice' }, ...over,
+      id: 1,
+      path: '.github/workflows/ci.yml',
+      head_sha: 'a'.repeat(40),
+      conclusion: 'failure',
+      pull_requests: [{ number: 7 }],
+      triggering_actor: { login: 'alice' },
+      ...over,
     },
     sender: { login: 'alice' },
   });
 
   it('a failed run of a PR asks for a CI fix round on its head', () => {
     expect(parsePrTarget({ eventName: 'workflow_run', payload: run() })).toEqual({
-      kind: 'workflow_run', eventName: 'workflow_run', number: 7, headSha: 'a'.repeat(40),
-      workflowPath: '.github/workflows/ci.yml', actor: 'alice',
+      kind: 'workflow_run',
+      eventName: 'workflow_run',
+      number: 7,
+      headSha: 'a'.repeat(40),
+      workflowPath: '.github/workflows/ci.yml',
+      actor: 'alice',
     });
   });
 
-  it('asks for nothing when the run is not completed, did not fail, or names no PR (a fork\'s)', () => {
+  it("asks for nothing when the run is not completed, did not fail, or names no PR (a fork's)", () => {
     expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({}, 'requested') })).toThrow(NothingToDoError);
-    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({ conclusion: 'success' }) })).toThrow(/not "failure"/);
-    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({ pull_requests: [] }) })).toThrow(/PRs from forks/);
+    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({ conclusion: 'success' }) })).toThrow(
+      /not "failure"/,
+    );
+    expect(() => parsePrTarget({ eventName: 'workflow_run', payload: run({ pull_requests: [] }) })).toThrow(
+      /PRs from forks/,
+    );
   });
 });

@@ -54,21 +54,36 @@ async function call(spec: AgentSpec, failing: Record<string, string>, { maxToken
     budget,
   };
   const result = await callRole(env, {
-    role: 'reviewer', name: 'reviewer-1', spec, ctx: prContext(), round: 1,
-    data: { pr: {}, files: [], diff: '', reviewState: {} }, values: { laterRound: '', answerFormat: '' },
-    schema: reviewerResultSchema, sessionId: 'old', ...extra,
+    role: 'reviewer',
+    name: 'reviewer-1',
+    spec,
+    ctx: prContext(),
+    round: 1,
+    data: { pr: {}, files: [], diff: '', reviewState: {} },
+    values: { laterRound: '', answerFormat: '' },
+    schema: reviewerResultSchema,
+    sessionId: 'old',
+    ...extra,
   });
   return { result, calls, spent: budget.spending().total };
 }
 
 const chain: AgentSpec = {
-  agent: 'claude', model: 'a', fallbacks: [{ agent: 'claude', model: 'b' }, { agent: 'claude', model: 'c' }],
+  agent: 'claude',
+  model: 'a',
+  fallbacks: [
+    { agent: 'claude', model: 'b' },
+    { agent: 'claude', model: 'c' },
+  ],
 };
 
 describe('callRole with fallbacks', () => {
   it('asks the next model after a quota failure, counts every attempt, and says why', async () => {
     const { result, calls, spent } = await call(chain, { a: 'API Error: Request rejected (429) · slow down' });
-    expect(calls.map((c) => [c.model, c.sessionId ?? null])).toEqual([['a', 'old'], ['b', null]]);
+    expect(calls.map((c) => [c.model, c.sessionId ?? null])).toEqual([
+      ['a', 'old'],
+      ['b', null],
+    ]);
     expect(result.outcome.ok).toBe(true);
     expect(result.run.modelRequested).toBe('b');
     expect(result.run.fellBackFrom).toEqual([
@@ -88,7 +103,10 @@ describe('callRole with fallbacks', () => {
   });
 
   it('skips a fallback another reviewer runs, and names every reason when none is left', async () => {
-    const panel = reviewerPanel([{ agent: 'claude', model: 'a' }, { agent: 'claude', model: 'b' }]);
+    const panel = reviewerPanel([
+      { agent: 'claude', model: 'a' },
+      { agent: 'claude', model: 'b' },
+    ]);
     const failing = { a: 'API Error: 529 Overloaded.', c: 'You have exhausted your daily quota on this model.' };
     const { result, calls, spent } = await call(chain, failing, { panel });
     expect(calls.map((c) => c.model)).toEqual(['a', 'c']);

@@ -32,7 +32,9 @@ describe('findingId', () => {
     const hex = sha1('security|||secrets in logs').slice(0, 8);
     expect(findingId({ category: 'security', file: null, line: null, title: 'secrets in logs' })).toBe(`SEC-${hex}`);
     const noLine = sha1('docs|README.md||Typo in title').slice(0, 8);
-    expect(findingId({ category: 'docs', file: 'README.md', line: null, title: 'Typo in title' })).toBe(`DOCS-${noLine}`);
+    expect(findingId({ category: 'docs', file: 'README.md', line: null, title: 'Typo in title' })).toBe(
+      `DOCS-${noLine}`,
+    );
   });
 });
 

@@ -24,8 +24,13 @@ function reported(...byReviewer: [string, RawFinding[]][]): Finding[] {
 
 describe('normalizeFinding', () => {
   it('computes the id itself, ignoring the agent-provided one, and cleans the path', () => {
-    const f = normalizeFinding(raw({ id: 'BUG-00000000', file: './src/math.js', category: ' Correctness ' }), 'reviewer-2');
-    expect(f.id).toBe(findingId({ category: 'correctness', file: 'src/math.js', line: 2, title: 'add() subtracts instead of adding' }));
+    const f = normalizeFinding(
+      raw({ id: 'BUG-00000000', file: './src/math.js', category: ' Correctness ' }),
+      'reviewer-2',
+    );
+    expect(f.id).toBe(
+      findingId({ category: 'correctness', file: 'src/math.js', line: 2, title: 'add() subtracts instead of adding' }),
+    );
     expect(f.file).toBe('src/math.js');
     expect(f.source).toEqual({ type: 'agent', name: 'reviewer-2', reviewId: null });
     expect(f.reportedBy).toEqual(['reviewer-2']);
@@ -53,8 +58,14 @@ describe('groupFindings', () => {
   it('does not group different problems reported at the same line', () => {
     const out = groupFindings(
       reported(
-        ['reviewer-1', [raw({ category: 'security', file: 'src/db.js', line: 10, title: 'SQL injection through the order id' })]],
-        ['reviewer-2', [raw({ category: 'testing', file: 'src/db.js', line: 10, title: 'Missing unit test for the query builder' })]],
+        [
+          'reviewer-1',
+          [raw({ category: 'security', file: 'src/db.js', line: 10, title: 'SQL injection through the order id' })],
+        ],
+        [
+          'reviewer-2',
+          [raw({ category: 'testing', file: 'src/db.js', line: 10, title: 'Missing unit test for the query builder' })],
+        ],
       ),
     );
     expect(out).toHaveLength(2);
@@ -79,7 +90,17 @@ describe('groupFindings', () => {
     const out = groupFindings(
       reported(
         ['reviewer-1', [raw({ priority: 'P2', line: 2, title: 'add() subtracts instead of adding' })]],
-        ['reviewer-2', [raw({ priority: 'P0', category: 'bug', line: 4, title: 'add subtracts the operands instead of adding them' })]],
+        [
+          'reviewer-2',
+          [
+            raw({
+              priority: 'P0',
+              category: 'bug',
+              line: 4,
+              title: 'add subtracts the operands instead of adding them',
+            }),
+          ],
+        ],
       ),
     );
     expect(out).toHaveLength(1);
@@ -87,7 +108,12 @@ describe('groupFindings', () => {
     expect(g.priority).toBe('P0');
     expect(g.reportedBy).toEqual(['reviewer-1', 'reviewer-2']);
     // The group carries the id and text of its most severe member.
-    expect(g.id).toBe(normalizeFinding(raw({ priority: 'P0', category: 'bug', line: 4, title: 'add subtracts the operands instead of adding them' }), 'x').id);
+    expect(g.id).toBe(
+      normalizeFinding(
+        raw({ priority: 'P0', category: 'bug', line: 4, title: 'add subtracts the operands instead of adding them' }),
+        'x',
+      ).id,
+    );
     expect(g.line).toBe(4);
   });
 
@@ -125,12 +151,38 @@ describe('groupFindings', () => {
 
   it('orders by priority, then agreement, then id, and is deterministic', () => {
     const input = reported(
-      ['reviewer-1', [
-        raw({ priority: 'P3', file: 'README.md', line: 1, category: 'docs', title: 'Typo in heading' }),
-        raw({ priority: 'P1', file: 'src/cart.js', line: 40, category: 'performance', title: 'Quadratic loop over cart items' }),
-        raw({ priority: 'P1', file: 'src/db.js', line: 10, category: 'security', title: 'SQL injection through the order id' }),
-      ]],
-      ['reviewer-2', [raw({ priority: 'P1', file: 'src/db.js', line: 11, category: 'security', title: 'SQL injection via order id' })]],
+      [
+        'reviewer-1',
+        [
+          raw({ priority: 'P3', file: 'README.md', line: 1, category: 'docs', title: 'Typo in heading' }),
+          raw({
+            priority: 'P1',
+            file: 'src/cart.js',
+            line: 40,
+            category: 'performance',
+            title: 'Quadratic loop over cart items',
+          }),
+          raw({
+            priority: 'P1',
+            file: 'src/db.js',
+            line: 10,
+            category: 'security',
+            title: 'SQL injection through the order id',
+          }),
+        ],
+      ],
+      [
+        'reviewer-2',
+        [
+          raw({
+            priority: 'P1',
+            file: 'src/db.js',
+            line: 11,
+            category: 'security',
+            title: 'SQL injection via order id',
+          }),
+        ],
+      ],
     );
     const out = groupFindings(input);
     expect(out.map((f) => [f.priority, f.file, f.reportedBy.length])).toEqual([
@@ -140,7 +192,10 @@ describe('groupFindings', () => {
     ]);
     expect(groupFindings(input)).toEqual(out);
     // Separate problems do not depend on the order reviewers listed them in.
-    const reversed = reported(['reviewer-1', [...input.slice(0, 3)].reverse().map(toRaw)], ['reviewer-2', [toRaw(input[3]!)]]);
+    const reversed = reported(
+      ['reviewer-1', [...input.slice(0, 3)].reverse().map(toRaw)],
+      ['reviewer-2', [toRaw(input[3]!)]],
+    );
     expect(groupFindings(reversed).map((f) => f.id)).toEqual(out.map((f) => f.id));
   });
 
@@ -153,7 +208,14 @@ describe('groupFindings', () => {
 });
 
 function toRaw(f: Finding): RawFinding {
-  return { priority: f.priority, category: f.category, file: f.file, line: f.line, title: f.title, description: f.description };
+  return {
+    priority: f.priority,
+    category: f.category,
+    file: f.file,
+    line: f.line,
+    title: f.title,
+    description: f.description,
+  };
 }
 
 describe('similarity', () => {
@@ -172,7 +234,10 @@ describe('similarity', () => {
 
 describe('countFindings', () => {
   it('counts each priority', () => {
-    const fs = reported(['r', [raw({ priority: 'P0' }), raw({ priority: 'P2' }), raw({ priority: 'P2' }), raw({ priority: 'P3' })]]);
+    const fs = reported([
+      'r',
+      [raw({ priority: 'P0' }), raw({ priority: 'P2' }), raw({ priority: 'P2' }), raw({ priority: 'P3' })],
+    ]);
     expect(countFindings(fs)).toEqual({ p0: 1, p1: 0, p2: 2, p3: 1 });
     expect(countFindings([])).toEqual({ p0: 0, p1: 0, p2: 0, p3: 0 });
   });

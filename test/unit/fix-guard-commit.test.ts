@@ -9,7 +9,9 @@ import { finding } from '../factories.js';
 
 describe('forbiddenPaths', () => {
   it('refuses workflow files and the workflows folder itself', () => {
-    expect(forbiddenPaths(['.github/workflows/ci.yml', './.github/workflows/release.yaml', '.github/workflows'])).toHaveLength(3);
+    expect(
+      forbiddenPaths(['.github/workflows/ci.yml', './.github/workflows/release.yaml', '.github/workflows']),
+    ).toHaveLength(3);
   });
 
   it('refuses paths outside the repository', () => {
@@ -23,7 +25,10 @@ describe('forbiddenPaths', () => {
   });
 
   it('returns only the forbidden ones, in order', () => {
-    expect(forbiddenPaths(['src/a.js', '.github/workflows/x.yml', 'b.js', '../c'])).toEqual(['.github/workflows/x.yml', '../c']);
+    expect(forbiddenPaths(['src/a.js', '.github/workflows/x.yml', 'b.js', '../c'])).toEqual([
+      '.github/workflows/x.yml',
+      '../c',
+    ]);
   });
 });
 
@@ -32,11 +37,15 @@ describe('fixCommitMessage', () => {
     finding({ id: 'BUG-5bb51bb7', title: 'add() subtracts instead of adding' }),
     finding({ id: 'SEC-1a2b3c4d', title: 'SQL query built\nby string concatenation' }),
   ];
-  const msg = fixCommitMessage(2, [
-    { findingId: 'BUG-5bb51bb7', description: 'use +' },
-    { findingId: 'SEC-1a2b3c4d', description: 'parameterised' },
-    { findingId: 'QUAL-0badc0de', description: 'Removed the\n duplicated rounding' },
-  ], findings);
+  const msg = fixCommitMessage(
+    2,
+    [
+      { findingId: 'BUG-5bb51bb7', description: 'use +' },
+      { findingId: 'SEC-1a2b3c4d', description: 'parameterised' },
+      { findingId: 'QUAL-0badc0de', description: 'Removed the\n duplicated rounding' },
+    ],
+    findings,
+  );
 
   it('lists every fixed id with the finding title (or the fixer description) on one line', () => {
     expect(msg.split('\n')[0]).toBe('fix: address 3 review findings (round 2)');

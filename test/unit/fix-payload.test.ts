@@ -7,7 +7,13 @@ const p0 = finding({ id: 'SEC-1a2b3c4d', priority: 'P0', category: 'security', t
 const p1 = finding({ id: 'BUG-5bb51bb7', priority: 'P1' });
 const p2 = finding({ id: 'QUAL-0badc0de', priority: 'P2', category: 'quality', title: 'Duplicated rounding' });
 const p3 = finding({ id: 'DOCS-12345678', priority: 'P3', category: 'docs', title: 'Typo' });
-const stuck = finding({ id: 'PERF-deadbeef', priority: 'P1', category: 'performance', title: 'Quadratic loop', stuck: true });
+const stuck = finding({
+  id: 'PERF-deadbeef',
+  priority: 'P1',
+  category: 'performance',
+  title: 'Quadratic loop',
+  stuck: true,
+});
 const human = threadFinding({ priority: 'P1' });
 
 describe('buildFixPayload', () => {
@@ -20,7 +26,12 @@ describe('buildFixPayload', () => {
   });
 
   it('is empty when only stuck findings and threads remain', () => {
-    expect(buildFixPayload(7, 1, [stuck, human])).toEqual({ prNumber: 7, round: 1, issuesToFix: [], optionalIssues: [] });
+    expect(buildFixPayload(7, 1, [stuck, human])).toEqual({
+      prNumber: 7,
+      round: 1,
+      issuesToFix: [],
+      optionalIssues: [],
+    });
   });
 });
 
@@ -60,7 +71,9 @@ describe('checkAccounting', () => {
 
   it('names an id that was not in the payload (an invented one, a stuck one, a thread)', () => {
     for (const id of ['BUG-ffffffff', stuck.id, human.id]) {
-      expect(checkAccounting(payload, result([p0.id, p1.id, id]))).toMatch(new RegExp(`names ${id}, which was not in the fix payload`));
+      expect(checkAccounting(payload, result([p0.id, p1.id, id]))).toMatch(
+        new RegExp(`names ${id}, which was not in the fix payload`),
+      );
     }
   });
 });

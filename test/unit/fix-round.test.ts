@@ -20,8 +20,12 @@ beforeAll(async () => {
 afterAll(() => w.close());
 beforeEach(() => w.reset());
 
-const fixer = (over: Record<string, unknown> = {}) =>
-  ({ role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH }, ...over });
+const fixer = (over: Record<string, unknown> = {}) => ({
+  role: 'fixer',
+  fixAll: true,
+  edits: { 'src/math.js': FIXED_MATH },
+  ...over,
+});
 const show = (rev: string, file: string) => w.sandbox.originGit(['show', `${rev}:${file}`]).then((r) => r.stdout);
 
 it('pushes one verified commit on the PR head, with the fixed findings and the round trailer', async () => {
@@ -64,8 +68,13 @@ it('a fixer that fails or leaves a finding unaccounted for pushes nothing', asyn
   expect(failed.outcome).toBe('fixer-failed');
   expect(failed.message).toMatch(/^The fixer failed: .*model overloaded/s);
   await w.reset();
-  await w.script([{ role: 'fixer', edits: { 'src/math.js': FIXED_MATH },
-    answer: { fixedIssues: [], rejectedIssues: [], commits: [] } }]);
+  await w.script([
+    {
+      role: 'fixer',
+      edits: { 'src/math.js': FIXED_MATH },
+      answer: { fixedIssues: [], rejectedIssues: [], commits: [] },
+    },
+  ]);
   const silent = await runFixRound(w.env(), w.ctx(), 1, [BUG]);
   expect(silent.outcome).toBe('fixer-failed');
   expect(silent.message).toContain("The fixer's answer is incomplete:");
@@ -103,10 +112,12 @@ it('a dry run commits and verifies locally but pushes nothing', async () => {
 it('a branch someone pushed to meanwhile is not overwritten: their commit stays', async () => {
   await w.script([fixer()]);
   let human = '';
-  const env = w.env({ beforePush: async () => {
-    human = await w.sandbox.pushFromAnotherClone({ 'README.md': 'human edit\n' });
-    return false;
-  } });
+  const env = w.env({
+    beforePush: async () => {
+      human = await w.sandbox.pushFromAnotherClone({ 'README.md': 'human edit\n' });
+      return false;
+    },
+  });
   const rec = await runFixRound(env, w.ctx(), 1, [BUG]);
   expect(rec.outcome).toBe('push-rejected');
   expect(rec.message).toBe(
@@ -151,12 +162,18 @@ it('a spent budget stops the round before the fixer starts', async () => {
 });
 
 const TEST_FILE = 'test/add.test.js';
-const FAILING_TEST = "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
+const FAILING_TEST =
+  "const assert = require('node:assert');\nconst { add } = require('../src/math.js');\n" +
   "assert.strictEqual(add(2, 3), 5, 'add(2, 3) should be 5');\n";
 const confirmer = (confirmed = true) => ({
-  role: 'confirm', edits: { [TEST_FILE]: FAILING_TEST },
+  role: 'confirm',
+  edits: { [TEST_FILE]: FAILING_TEST },
   answer: {
-    findingId: BUG.id, confirmed, testFile: TEST_FILE, testCommand: `node ${TEST_FILE}`, explanation: 'no bug',
+    findingId: BUG.id,
+    confirmed,
+    testFile: TEST_FILE,
+    testCommand: `node ${TEST_FILE}`,
+    explanation: 'no bug',
   },
 });
 

@@ -69,7 +69,9 @@ export async function createFixWorld(): Promise<FixWorld> {
     },
     env(over = {}) {
       const agentEnv = {
-        PATH: process.env.PATH ?? '/usr/bin:/bin', SCRIPTED_AGENT_SCENARIO: scenario, SCRIPTED_AGENT_LOG: logFile,
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        SCRIPTED_AGENT_SCENARIO: scenario,
+        SCRIPTED_AGENT_LOG: logFile,
       };
       return {
         registry: createRegistry({ agentCommand: `'${process.execPath}' '${SCRIPTED_AGENT}'`, baseEnv: agentEnv }),
@@ -96,10 +98,14 @@ export async function createFixWorld(): Promise<FixWorld> {
     },
     calls() {
       if (!existsSync(logFile)) return [];
-      return readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => {
-        const { role, name, round, prompt, contextDir } = JSON.parse(l) as AgentCall;
-        return { role, name, round, prompt, contextDir };
-      });
+      return readFileSync(logFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const { role, name, round, prompt, contextDir } = JSON.parse(l) as AgentCall;
+          return { role, name, round, prompt, contextDir };
+        });
     },
     async originHead() {
       return (await sandbox.originGit(['rev-parse', `refs/heads/${sandbox.headRef}`])).stdout.trim();

@@ -64,7 +64,13 @@ const fixCall = (round: number) => ({
 
 it('resumes the same session in the next round', async () => {
   const calls: Invocation[] = [];
-  const e = await env(sessionfulAdapter(calls, () => false, (inv) => answer([`BUG-${inv.round}`])));
+  const e = await env(
+    sessionfulAdapter(
+      calls,
+      () => false,
+      (inv) => answer([`BUG-${inv.round}`]),
+    ),
+  );
   await callFixer(e, fixCall(1));
   const second = await callFixer(e, fixCall(2));
   expect(second.outcome.ok).toBe(true);
@@ -75,7 +81,13 @@ it('resumes the same session in the next round', async () => {
 it('starts a fresh session with the earlier rounds in the prompt when resuming fails', async () => {
   const calls: Invocation[] = [];
   let forgetNow = false;
-  const e = await env(sessionfulAdapter(calls, () => forgetNow, (inv) => answer([`BUG-${inv.round}`])));
+  const e = await env(
+    sessionfulAdapter(
+      calls,
+      () => forgetNow,
+      (inv) => answer([`BUG-${inv.round}`]),
+    ),
+  );
   await callFixer(e, fixCall(1));
   forgetNow = true;
   const second = await callFixer(e, fixCall(2));

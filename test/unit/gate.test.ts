@@ -39,8 +39,16 @@ it('approves when the gate approves, having been given the fix as a patch and th
 });
 
 it('requested changes become the feedback, one line each', async () => {
-  await w.script([{ role: 'gate', answer: { decision: 'request_changes', summary: 'Not yet.',
-    requestedChanges: ['Keep the JSDoc.', 'Add a regression test.'] } }]);
+  await w.script([
+    {
+      role: 'gate',
+      answer: {
+        decision: 'request_changes',
+        summary: 'Not yet.',
+        requestedChanges: ['Keep the JSDoc.', 'Add a regression test.'],
+      },
+    },
+  ]);
   const out = await runGate(w.env({ gate: GATE }), call(2));
   expect(out).toEqual({ approved: false, feedback: '- Keep the JSDoc.\n- Add a regression test.' });
   expect(path.basename(w.calls()[0]!.contextDir)).toBe('gate-2');

@@ -27,7 +27,7 @@ function scanGroup(findings: Finding[]): Finding[] {
 
 function random(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 const WORDS = ['null', 'check', 'missing', 'offset', 'ignored', 'overflow', 'race', 'leak', 'handler', 'input'];

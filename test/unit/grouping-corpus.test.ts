@@ -39,7 +39,9 @@ describe.each(RUNS)('the recorded run %s', (run) => {
     expect([one.length + two.length, groups.length]).toEqual([9, 6]);
     const p1 = groups.filter((g) => g.priority === 'P1');
     expect(p1.map((g) => [g.file, g.reportedBy.length]).sort()).toEqual([
-      ['lib/charset.js', 2], ['lib/encoding.js', 2], ['lib/language.js', 2],
+      ['lib/charset.js', 2],
+      ['lib/encoding.js', 2],
+      ['lib/language.js', 2],
     ]);
   });
 });

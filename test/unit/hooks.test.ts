@@ -36,8 +36,13 @@ function runner(hooks: Partial<Record<HookPoint, string[]>>) {
 }
 
 const finding = {
-  priority: 'P2', category: 'quality', file: 'src/math.js', line: 2, title: 'Lint: unused variable',
-  description: 'x is never read.', suggestion: null,
+  priority: 'P2',
+  category: 'quality',
+  file: 'src/math.js',
+  line: 2,
+  title: 'Lint: unused variable',
+  description: 'x is never read.',
+  suggestion: null,
 };
 
 it('runs the commands of its point in the checkout with the round in its environment and context file', async () => {
@@ -52,7 +57,8 @@ it('runs the commands of its point in the checkout with the round in its environ
   const seen = await readFile(path.join(workDir, 'seen.txt'), 'utf8');
   expect(seen).toBe(`after-review 2 7\n${CONTEXT.headSha} converged\n`);
   expect(JSON.parse(await readFile(path.join(workDir, 'context-copy.json'), 'utf8'))).toEqual({
-    hook: 'after-review', ...CONTEXT,
+    hook: 'after-review',
+    ...CONTEXT,
   });
   expect(logs).toHaveLength(3);
 });

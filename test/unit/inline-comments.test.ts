@@ -43,13 +43,30 @@ describe('diffLines and commentRange', () => {
   const lines = diffLines(DIFF);
 
   it('keeps the new-file lines of each hunk; a deleting hunk and a deleted file have none', () => {
-    expect(Object.fromEntries(lines)).toEqual({ 'src/a.ts': [[1, 4], [30, 32]], 'new.txt': [[1, 1]] });
+    expect(Object.fromEntries(lines)).toEqual({
+      'src/a.ts': [
+        [1, 4],
+        [30, 32],
+      ],
+      'new.txt': [[1, 1]],
+    });
   });
 
   it('takes an added line that reads "++ x" for code, not for a file header', () => {
     const tricky = [
-      'diff --git a/a.md b/a.md', '--- a/a.md', '+++ b/a.md', '@@ -1,2 +1,3 @@', ' title', '+++ b/evil.md', ' end',
-      'diff --git a/b.md b/b.md', '--- a/b.md', '+++ b/b.md', '@@ -5 +5 @@', '-x', '+y',
+      'diff --git a/a.md b/a.md',
+      '--- a/a.md',
+      '+++ b/a.md',
+      '@@ -1,2 +1,3 @@',
+      ' title',
+      '+++ b/evil.md',
+      ' end',
+      'diff --git a/b.md b/b.md',
+      '--- a/b.md',
+      '+++ b/b.md',
+      '@@ -5 +5 @@',
+      '-x',
+      '+y',
     ].join('\n');
     expect(Object.fromEntries(diffLines(tricky))).toEqual({ 'a.md': [[1, 3]], 'b.md': [[5, 5]] });
   });
@@ -68,7 +85,10 @@ describe('diffLines and commentRange', () => {
 
 describe('renderInlineComment', () => {
   const f = finding({
-    priority: 'P1', title: 'Off by one', description: 'Loops once too often.', reportedBy: ['reviewer-1', 'reviewer-2'],
+    priority: 'P1',
+    title: 'Off by one',
+    description: 'Loops once too often.',
+    reportedBy: ['reviewer-1', 'reviewer-2'],
   });
 
   it('carries the priority, title, description, agreement, id, marker and a mark a later run reads back', () => {
@@ -96,7 +116,10 @@ describe('renderInlineComment', () => {
   });
 
   it('keeps agent text inert: no mention, no HTML, no forged marks', () => {
-    const hostile = finding({ title: '@octo-org/admins <img src=x> -->', description: '<!-- pr-review-loop-finding: eyJ9 -->' });
+    const hostile = finding({
+      title: '@octo-org/admins <img src=x> -->',
+      description: '<!-- pr-review-loop-finding: eyJ9 -->',
+    });
     const body = renderInlineComment(hostile, 1);
     expect(body).not.toContain('@octo-org/admins');
     expect(body).not.toContain('<img');
@@ -111,7 +134,10 @@ describe('ownThreads', () => {
     const threads = [
       thread({ id: 'T1', comments: [comment({ body: ours, author: 'github-actions', databaseId: 11 })] }),
       thread({ id: 'T2', comments: [comment({ body: ours, author: 'mallory', databaseId: 12 })] }),
-      thread({ id: 'T3', comments: [comment({ body: `${MARKER} no mark`, author: 'github-actions', databaseId: 13 })] }),
+      thread({
+        id: 'T3',
+        comments: [comment({ body: `${MARKER} no mark`, author: 'github-actions', databaseId: 13 })],
+      }),
     ];
     const own = ownThreads(threads, 'github-actions[bot]');
     expect(own.map((t) => t.id)).toEqual(['T1']);

@@ -35,20 +35,44 @@ afterEach(() => fake?.close());
 async function setup(github: Partial<FakeGitHubOptions> = {}, over: Partial<InlineReviewSetup> = {}) {
   fake = await startFakeGitHub({
     ...REPO,
-    pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'feature/planted-bug', headSha: HEAD, diff: DIFF,
-      files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }] }],
+    pulls: [
+      {
+        number: 7,
+        title: 'T',
+        user: 'alice',
+        headRef: 'feature/planted-bug',
+        headSha: HEAD,
+        diff: DIFF,
+        files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }],
+      },
+    ],
     ...github,
   });
   // Octokit without the action's pacing of writes a second apart (src/github/client.ts, tested in
   // test/contract/graphql-pacing.test.ts): paced, the few writes of each test here took seconds.
   octokit = getOctokit('t', { baseUrl: fake.url });
   const io = { warning: (m: string) => warnings.push(m) } as unknown as ActionIO;
-  const reportCtx = { serverUrl: 'https://github.com', ...REPO, prNumber: 7, runUrl: null, maxRounds: 3,
-    mode: 'fix' as const, dryRun: false };
+  const reportCtx = {
+    serverUrl: 'https://github.com',
+    ...REPO,
+    prNumber: 7,
+    runUrl: null,
+    maxRounds: 3,
+    mode: 'fix' as const,
+    dryRun: false,
+  };
   return createInlineReview({
-    enabled: true, octokit, repo: REPO, prNumber: 7, ownLogin: BOT,
+    enabled: true,
+    octokit,
+    repo: REPO,
+    prNumber: 7,
+    ownLogin: BOT,
     publisher: createPublisher({ octokit, repo: REPO, prNumber: 7, dryRun: false, secrets: [], io }),
-    reportCtx, redact: (t) => t, log: () => undefined, warn: (l) => warnings.push(l), ...over,
+    reportCtx,
+    redact: (t) => t,
+    log: () => undefined,
+    warn: (l) => warnings.push(l),
+    ...over,
   });
 }
 
@@ -68,7 +92,10 @@ it('posts one COMMENT review with an inline comment per finding on the lines of 
   expect(reviews.map((r) => [r.user.login, r.state])).toEqual([[BOT, 'COMMENTED']]);
   expect(reviews[0]!.body).toContain('review round 1: 2 finding(s) on the lines of this diff');
   // The finding outside the diff and the human's thread get no inline comment.
-  expect(ours().map((t) => [t.path, t.line])).toEqual([['src/math.js', 2], ['src/math.js', 1]]);
+  expect(ours().map((t) => [t.path, t.line])).toEqual([
+    ['src/math.js', 2],
+    ['src/math.js', 1],
+  ]);
   expect(ours()[0]!.comments[0]!.body).toBe(renderInlineComment(BUG, 1));
 });
 
@@ -89,7 +116,9 @@ it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason,
   const inline = await setup();
   await inline.review(round([BUG, STYLE]), await context());
   const rec = fixRecord({
-    outcome: 'pushed', commitSha: FIX_SHA, fixed: [{ findingId: BUG.id, description: 'fixed' }],
+    outcome: 'pushed',
+    commitSha: FIX_SHA,
+    fixed: [{ findingId: BUG.id, description: 'fixed' }],
     rejected: [{ findingId: STYLE.id, reason: 'Internal module; its callers are documented.' }],
   });
   await inline.afterFix(rec, [fingerprint(BUG), fingerprint(STYLE)]);
@@ -110,22 +139,27 @@ it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason,
 it('a fix that was not pushed neither answers nor resolves a thread', async () => {
   const inline = await setup();
   await inline.review(round([BUG]), await context());
-  await inline.afterFix(fixRecord({ outcome: 'verify-failed', fixed: [{ findingId: BUG.id, description: 'x' }] }),
-    [fingerprint(BUG)]);
+  await inline.afterFix(fixRecord({ outcome: 'verify-failed', fixed: [{ findingId: BUG.id, description: 'x' }] }), [
+    fingerprint(BUG),
+  ]);
   expect(ours()[0]!.comments).toHaveLength(1);
   expect(ours()[0]!.isResolved).toBe(false);
 });
 
 it("never touches a human's thread, even one that forges our marker and the finding's mark", async () => {
   const inline = await setup();
-  const forged = fake.state.addThread(7, { path: 'src/math.js', line: 2,
-    comments: [{ body: renderInlineComment(BUG, 1), author: 'mallory' }] });
+  const forged = fake.state.addThread(7, {
+    path: 'src/math.js',
+    line: 2,
+    comments: [{ body: renderInlineComment(BUG, 1), author: 'mallory' }],
+  });
   const ctx = await context();
   // The forged thread does not count as ours: the finding is still commented.
   await inline.review(round([BUG], [STYLE]), ctx);
   expect(ours()).toHaveLength(1);
-  await inline.afterFix(fixRecord({ commitSha: FIX_SHA, fixed: [{ findingId: BUG.id, description: 'x' }] }),
-    [fingerprint(BUG)]);
+  await inline.afterFix(fixRecord({ commitSha: FIX_SHA, fixed: [{ findingId: BUG.id, description: 'x' }] }), [
+    fingerprint(BUG),
+  ]);
   expect(forged.comments).toHaveLength(1);
   expect(forged.isResolved).toBe(false);
 });
@@ -136,7 +170,8 @@ it('notes in our thread that a finding came back after a fix, once', async () =>
   await inline.review(round([], [{ ...BUG, stuck: true }]), await context());
   await inline.review(round([], [{ ...BUG, stuck: true }]), await context());
   expect(ours()[0]!.comments.map((c) => c.body)).toEqual([
-    expect.anything(), expect.stringContaining('This came back after a fix in an earlier round.'),
+    expect.anything(),
+    expect.stringContaining('This came back after a fix in an earlier round.'),
   ]);
 });
 
@@ -161,14 +196,21 @@ it('comments GitHub cannot place on its diff are in the report only, and the nex
   expect(fake.state.reviews(7)).toHaveLength(1);
 });
 
-const DRY_RUN = { serverUrl: 'https://github.com', ...REPO, prNumber: 7, runUrl: null, maxRounds: 3,
-  mode: 'fix' as const, dryRun: true };
+const DRY_RUN = {
+  serverUrl: 'https://github.com',
+  ...REPO,
+  prNumber: 7,
+  runUrl: null,
+  maxRounds: 3,
+  mode: 'fix' as const,
+  dryRun: true,
+};
 
-it.each([['disabled', { enabled: false }], ['on a dry run', { reportCtx: DRY_RUN }]])(
-  'posts nothing when %s',
-  async (_name, over) => {
-    const inline = await setup({}, over);
-    await inline.review(round([BUG]), await context());
-    expect(fake.writes()).toEqual([]);
-  },
-);
+it.each([
+  ['disabled', { enabled: false }],
+  ['on a dry run', { reportCtx: DRY_RUN }],
+])('posts nothing when %s', async (_name, over) => {
+  const inline = await setup({}, over);
+  await inline.review(round([BUG]), await context());
+  expect(fake.writes()).toEqual([]);
+});

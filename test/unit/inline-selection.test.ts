@@ -7,7 +7,7 @@ const f = (id: string, priority: Priority, reporters = 1) => ({ id, priority, re
 describe('selectInline (quiet mode)', () => {
   const findings = [f('a', 'P3'), f('b', 'P1'), f('c', 'P2', 1), f('d', 'P2', 3), f('e', 'P0')];
 
-  it('keeps every finding by default, in the reviewers\' order', () => {
+  it("keeps every finding by default, in the reviewers' order", () => {
     expect(selectInline(findings, LOUD)).toEqual({ chosen: findings, heldBack: { below: 0, overCap: 0 } });
   });
 

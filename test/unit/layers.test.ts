@@ -16,7 +16,9 @@ function files(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/g)].map(
+    (m) => m[1]!,
+  );
   return specs.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts')));
 }
 
@@ -91,7 +93,8 @@ function upward(graph: Map<string, string[]>): string[] {
       const [a, b] = [folder(from), folder(to)];
       if (a === b) continue;
       const [la, lb] = [layerOf.get(a), layerOf.get(b)];
-      if (la === undefined || lb === undefined || lb <= la) bad.push(`${path.relative(SRC, from)} -> ${path.relative(SRC, to)}`);
+      if (la === undefined || lb === undefined || lb <= la)
+        bad.push(`${path.relative(SRC, from)} -> ${path.relative(SRC, to)}`);
     }
   }
   return bad;

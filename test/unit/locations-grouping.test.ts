@@ -6,14 +6,20 @@ import { groupFindings, normalizeFinding } from '../../src/review/findings.js';
 import { sameProblem } from '../../src/review/similarity.js';
 import type { Finding } from '../../src/domain/findings.js';
 
-const FILES = { charset: ['lib/charset.js', 61], encoding: ['lib/encoding.js', 77], language: ['lib/language.js', 66] } as const;
+const FILES = {
+  charset: ['lib/charset.js', 61],
+  encoding: ['lib/encoding.js', 77],
+  language: ['lib/language.js', 66],
+} as const;
 const ALL = Object.values(FILES);
 
 /** Reviewer A: the bug once, at its three places, each with its own replacement. */
 const once = (over: Partial<RawFinding> = {}): RawFinding => ({
-  priority: 'P1', category: 'correctness',
+  priority: 'P1',
+  category: 'correctness',
   title: 'Loop counter `var i` overwrites the position parameter in three parsers',
-  description: '`for (var i = 0; ...)` reassigns the `i` parameter, so the returned `{ i: i }` is the index of the q ' +
+  description:
+    '`for (var i = 0; ...)` reassigns the `i` parameter, so the returned `{ i: i }` is the index of the q ' +
     'parameter, not the entry position in parseCharset, parseEncoding and parseLanguage.',
   locations: ALL.map(([file, line]) => ({ file, line, replacement: `fixed ${file}` })),
   ...over,
@@ -24,7 +30,10 @@ const inOne = (which: keyof typeof FILES, over: Partial<RawFinding> = {}): RawFi
   const [file, line] = FILES[which];
   const fn = `parse${which[0]!.toUpperCase()}${which.slice(1)}`;
   return {
-    priority: 'P1', category: 'correctness', file, line,
+    priority: 'P1',
+    category: 'correctness',
+    file,
+    line,
     title: `${fn} reuses its argument as the loop index`,
     description: `In ${fn}, \`for (var i = 0; ...)\` clobbers the \`i\` argument; \`{ i: i }\` then holds a wrong position.`,
     ...over,
@@ -51,7 +60,7 @@ describe('sameProblem with several places', () => {
 });
 
 describe('groupFindings with several places', () => {
-  it('one finding at three places and another reviewer\'s three findings are one problem, 2/2', () => {
+  it("one finding at three places and another reviewer's three findings are one problem, 2/2", () => {
     const grouped = groupFindings([
       ...norm('reviewer-1', [once()]),
       ...norm('reviewer-2', [inOne('charset'), inOne('encoding'), inOne('language')]),
@@ -73,12 +82,20 @@ describe('groupFindings with several places', () => {
     ]);
     expect(grouped).toHaveLength(1);
     expect(grouped[0]!.reportedBy).toEqual(['reviewer-1', 'reviewer-2']);
-    expect(grouped[0]!.members!.map((m) => m.reviewer)).toEqual(['reviewer-1', 'reviewer-1', 'reviewer-1', 'reviewer-2']);
+    expect(grouped[0]!.members!.map((m) => m.reviewer)).toEqual([
+      'reviewer-1',
+      'reviewer-1',
+      'reviewer-1',
+      'reviewer-2',
+    ]);
     expect(places(grouped[0]!)).toEqual(['lib/charset.js:61', 'lib/encoding.js:77', 'lib/language.js:66']);
   });
 
   it('a reviewer that reported it at one place agrees, and the group shows every place', () => {
-    const grouped = groupFindings([...norm('reviewer-1', [inOne('encoding', { priority: 'P0' })]), ...norm('reviewer-2', [once()])]);
+    const grouped = groupFindings([
+      ...norm('reviewer-1', [inOne('encoding', { priority: 'P0' })]),
+      ...norm('reviewer-2', [once()]),
+    ]);
     expect(grouped).toHaveLength(1);
     // The shown member is the most severe (one place), yet the group is about all three.
     expect(grouped[0]!.priority).toBe('P0');
@@ -87,7 +104,8 @@ describe('groupFindings with several places', () => {
 
   it('keeps another bug of the same reviewer at one of the places apart', () => {
     const other = inOne('charset', {
-      title: 'parseCharset throws on an empty header', description: '`str.split` is called on undefined.',
+      title: 'parseCharset throws on an empty header',
+      description: '`str.split` is called on undefined.',
     });
     const grouped = groupFindings([...norm('reviewer-1', [once()]), ...norm('reviewer-2', [inOne('charset'), other])]);
     expect(grouped.map((g) => g.reportedBy.length).sort()).toEqual([1, 2]);
@@ -95,7 +113,9 @@ describe('groupFindings with several places', () => {
   });
 
   it('leaves findings with one place grouped as they always were, with no locations', () => {
-    const grouped = groupFindings(norm('reviewer-1', [inOne('charset')]).concat(norm('reviewer-2', [inOne('charset')])));
+    const grouped = groupFindings(
+      norm('reviewer-1', [inOne('charset')]).concat(norm('reviewer-2', [inOne('charset')])),
+    );
     expect(grouped).toHaveLength(1);
     expect(grouped[0]).not.toHaveProperty('locations');
     expect(grouped[0]!.id).toBe(normalizeFinding(inOne('charset'), 'reviewer-1').id);

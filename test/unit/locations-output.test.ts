@@ -13,12 +13,21 @@ import type { Finding } from '../../src/domain/findings.js';
 import { finding, shopReportCtx, shopReviewRecord } from '../factories.js';
 
 const hunk = (file: string, from: number, n: number) =>
-  [`diff --git a/${file} b/${file}`, `--- a/${file}`, `+++ b/${file}`, `@@ -${from},${n} +${from},${n} @@`,
-    ...Array.from({ length: n }, (_, i) => ` line ${from + i}`)].join('\n');
+  [
+    `diff --git a/${file} b/${file}`,
+    `--- a/${file}`,
+    `+++ b/${file}`,
+    `@@ -${from},${n} +${from},${n} @@`,
+    ...Array.from({ length: n }, (_, i) => ` line ${from + i}`),
+  ].join('\n');
 const LINES = diffLines([hunk('a.js', 1, 10), hunk('b.js', 1, 10), hunk('c.js', 1, 10)].join('\n'));
 
 const SPREAD: Finding = finding({
-  id: 'BUG-aaaaaaaa', file: 'a.js', line: 2, endLine: null, replacement: 'fix a',
+  id: 'BUG-aaaaaaaa',
+  file: 'a.js',
+  line: 2,
+  endLine: null,
+  replacement: 'fix a',
   locations: [
     { file: 'a.js', line: 2, endLine: null, replacement: 'fix a' },
     { file: 'b.js', line: 3, endLine: 4, replacement: 'fix b\nfix b2' },
@@ -34,7 +43,10 @@ describe('the inline review of a finding with several places', () => {
     expect(chosen.map((f) => f.id)).toEqual([SPREAD.id]);
     expect(heldBack).toEqual({ below: 0, overCap: 1 });
     const comments = inlineComments(chosen, 2, (t) => t);
-    expect(comments.map((c) => [c.path, c.startLine, c.line])).toEqual([['a.js', null, 2], ['b.js', 3, 4]]);
+    expect(comments.map((c) => [c.path, c.startLine, c.line])).toEqual([
+      ['a.js', null, 2],
+      ['b.js', 3, 4],
+    ]);
     expect(comments[0]!.body).toContain('```suggestion\nfix a\n```');
     expect(comments[1]!.body).toContain('```suggestion\nfix b\nfix b2\n```');
     expect(comments[0]!.body).not.toContain('fix b');
@@ -52,26 +64,35 @@ describe('the inline review of a finding with several places', () => {
 
 describe('the report and the fixer', () => {
   it('the report shows the finding once, listing its places', () => {
-    const md = renderReviewReport(shopReviewRecord({ findings: [{ ...SPREAD, reportedBy: ['reviewer-1', 'reviewer-2'] }] }),
-      shopReportCtx);
+    const md = renderReviewReport(
+      shopReviewRecord({ findings: [{ ...SPREAD, reportedBy: ['reviewer-1', 'reviewer-2'] }] }),
+      shopReportCtx,
+    );
     expect(md.split(SPREAD.id)).toHaveLength(2);
     expect(md).toContain('4 places: [`a.js:2`]');
     expect(md).toContain('[`b.js:3`]');
   });
 
-  it('the fixer gets it once, with every place; a path that is not one of the PR\'s files is fenced', () => {
+  it("the fixer gets it once, with every place; a path that is not one of the PR's files is fenced", () => {
     const payload = payloadForAgents(buildFixPayload(7, 1, [SPREAD]), new Set(['a.js', 'b.js', 'c.js']));
     expect(payload.issuesToFix).toHaveLength(1);
     const [issue] = payload.issuesToFix;
-    expect(issue!.locations!.slice(0, 3)).toEqual([{ file: 'a.js', line: 2 }, { file: 'b.js', line: 3 }, { file: 'c.js', line: 50 }]);
+    expect(issue!.locations!.slice(0, 3)).toEqual([
+      { file: 'a.js', line: 2 },
+      { file: 'b.js', line: 3 },
+      { file: 'c.js', line: 50 },
+    ]);
     expect(issue!.locations![3]!.file).not.toBe('evil/../../etc/passwd');
     expect(issue!.locations![3]!.file).toContain('untrusted');
     expect(payloadForAgents(buildFixPayload(7, 1, [OTHER])).issuesToFix[0]).not.toHaveProperty('locations');
   });
 
-  it('redaction covers every place\'s replacement', () => {
+  it("redaction covers every place's replacement", () => {
     const secret = 'ghp_' + 'x'.repeat(36);
-    const leaky = { ...SPREAD, locations: SPREAD.locations!.map((p) => ({ ...p, replacement: `token = "${secret}"` })) };
+    const leaky = {
+      ...SPREAD,
+      locations: SPREAD.locations!.map((p) => ({ ...p, replacement: `token = "${secret}"` })),
+    };
     const out = redactFinding(leaky, (t) => t.split(secret).join('[REDACTED]'));
     expect(JSON.stringify(out)).not.toContain(secret);
     expect(out.locations!.map((p) => p.replacement)).toEqual(Array(4).fill('token = "[REDACTED]"'));

@@ -24,7 +24,10 @@ interface Script {
 /** Step functions that play a script and record every call, in order. */
 function scripted(script: Script) {
   const calls: string[] = [];
-  const published: { review: [ReviewRoundRecord, LoopEnd | null][]; fix: [FixRoundRecord, LoopEnd | null][] } = { review: [], fix: [] };
+  const published: { review: [ReviewRoundRecord, LoopEnd | null][]; fix: [FixRoundRecord, LoopEnd | null][] } = {
+    review: [],
+    fix: [],
+  };
   /** The fingerprints each fix report was given: the loop's ledger of what this run fixed. */
   const fixedReported: string[][] = [];
   const hooks: string[] = [];
@@ -82,7 +85,9 @@ function scripted(script: Script) {
   return { steps, calls, published, fixInputs, fixedBeforeSeen, fixedReported, hooks };
 }
 
-const input = (over: { maxRounds?: number; dryRun?: boolean; push?: { canPush: boolean; reason: string | null } } = {}) => ({
+const input = (
+  over: { maxRounds?: number; dryRun?: boolean; push?: { canPush: boolean; reason: string | null } } = {},
+) => ({
   meta: meta(),
   maxRounds: 3,
   dryRun: false,
@@ -93,9 +98,21 @@ const input = (over: { maxRounds?: number; dryRun?: boolean; push?: { canPush: b
 const ok = (record: ReviewRoundRecord): RoundOutcome => ({ record, failure: null });
 
 const bug = finding({ id: 'BUG-5bb51bb7', priority: 'P1' });
-const sec = finding({ id: 'SEC-1a2b3c4d', priority: 'P0', category: 'security', file: 'src/db.js', line: 10, title: 'SQL injection' });
+const sec = finding({
+  id: 'SEC-1a2b3c4d',
+  priority: 'P0',
+  category: 'security',
+  file: 'src/db.js',
+  line: 10,
+  title: 'SQL injection',
+});
 const human = threadFinding();
-const pushed = (ids: string[], sha = FIX1) => fixRecord({ outcome: 'pushed', commitSha: sha, fixed: ids.map((findingId) => ({ findingId, description: 'fixed' })) });
+const pushed = (ids: string[], sha = FIX1) =>
+  fixRecord({
+    outcome: 'pushed',
+    commitSha: sha,
+    fixed: ids.map((findingId) => ({ findingId, description: 'fixed' })),
+  });
 
 describe('runLoop', () => {
   it('converges at round 1 without a fix', async () => {
@@ -152,7 +169,11 @@ describe('runLoop', () => {
   });
 
   it('requested changes by a maintainer and no code findings: manual, no fix', async () => {
-    const rec = reviewRecord({ findings: [], consensus: 'request_changes', changesRequestedBy: [{ login: 'alice', association: 'OWNER' }] });
+    const rec = reviewRecord({
+      findings: [],
+      consensus: 'request_changes',
+      changesRequestedBy: [{ login: 'alice', association: 'OWNER' }],
+    });
     const s = scripted({ reviews: [ok(rec)] });
     expect((await runLoop(s.steps, input())).status).toBe('manual');
     expect(s.calls).not.toContain('fix 1');
@@ -169,16 +190,30 @@ describe('runLoop', () => {
 
   it('ends with budget after a pushed fix when the budget is spent: the next round never starts', async () => {
     const spent = 'the budget is spent: 1000 tokens used of max-tokens 1000';
-    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [pushed([bug.id])], budgetSpentAfterRound: [spent] });
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug] }))],
+      fixes: [pushed([bug.id])],
+      budgetSpentAfterRound: [spent],
+    });
     const res = await runLoop(s.steps, input());
     expect(res.status).toBe('budget');
-    expect(res.message).toBe('The budget is spent: 1000 tokens used of max-tokens 1000. The fix of round 1 was pushed; round 2 was not started.');
-    expect(s.calls.slice(-3)).toEqual([`waitForHead ${FIX1.slice(0, 7)}`, 'publishFix 1 budget', 'afterPush feature/planted-bug']);
+    expect(res.message).toBe(
+      'The budget is spent: 1000 tokens used of max-tokens 1000. The fix of round 1 was pushed; round 2 was not started.',
+    );
+    expect(s.calls.slice(-3)).toEqual([
+      `waitForHead ${FIX1.slice(0, 7)}`,
+      'publishFix 1 budget',
+      'afterPush feature/planted-bug',
+    ]);
     expect(s.calls).not.toContain('review 2');
   });
 
   it('ends with budget when a call of the fix round could not start', async () => {
-    const stopped = fixRecord({ outcome: 'budget', commitSha: null, message: 'the fixer call of round 1 was not started: …' });
+    const stopped = fixRecord({
+      outcome: 'budget',
+      commitSha: null,
+      message: 'the fixer call of round 1 was not started: …',
+    });
     const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [stopped] });
     const res = await runLoop(s.steps, input());
     expect(res.status).toBe('budget');
@@ -211,7 +246,11 @@ describe('runLoop', () => {
   });
 
   it('failed verification ends the run as failed, nothing waited for or dispatched', async () => {
-    const verifyFailed = fixRecord({ outcome: 'verify-failed', commitSha: FIX1, message: 'Verification failed: `npm test` exited with 1. Nothing was pushed.' });
+    const verifyFailed = fixRecord({
+      outcome: 'verify-failed',
+      commitSha: FIX1,
+      message: 'Verification failed: `npm test` exited with 1. Nothing was pushed.',
+    });
     const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [verifyFailed] });
     const res = await runLoop(s.steps, input());
     expect(res.status).toBe('failed');
@@ -231,12 +270,25 @@ describe('runLoop', () => {
 
   it('max-rounds: a pushed fix in the last round ends the run; remaining lists the unfixed ones', async () => {
     const p2 = finding({ id: 'QUAL-0badc0de', priority: 'P2', category: 'quality', title: 'Duplicated rounding' });
-    const stuck = finding({ id: 'PERF-deadbeef', priority: 'P1', category: 'performance', title: 'Quadratic loop', stuck: true });
-    const s = scripted({ reviews: [ok(reviewRecord({ findings: [sec, bug, p2], stuck: [stuck] }))], fixes: [pushed([sec.id, p2.id])] });
+    const stuck = finding({
+      id: 'PERF-deadbeef',
+      priority: 'P1',
+      category: 'performance',
+      title: 'Quadratic loop',
+      stuck: true,
+    });
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [sec, bug, p2], stuck: [stuck] }))],
+      fixes: [pushed([sec.id, p2.id])],
+    });
     const res = await runLoop(s.steps, input({ maxRounds: 1 }));
     expect(res.status).toBe('max-rounds');
     expect(res.remaining.map((f) => f.id)).toEqual([bug.id, stuck.id]);
-    expect(s.calls.slice(-3)).toEqual([`waitForHead ${FIX1.slice(0, 7)}`, 'publishFix 1 max-rounds', 'afterPush feature/planted-bug']);
+    expect(s.calls.slice(-3)).toEqual([
+      `waitForHead ${FIX1.slice(0, 7)}`,
+      'publishFix 1 max-rounds',
+      'afterPush feature/planted-bug',
+    ]);
     expect(s.calls.filter((c) => c.startsWith('review'))).toEqual(['review 1']);
     expect(res.headSha).toBe(FIX1);
   });
@@ -280,7 +332,10 @@ describe('runLoop', () => {
     ['refused', 'failed'],
     ['dry-run', 'failed'],
   ])('a fix that ends %s gives %s and no afterPush', async (outcome, status) => {
-    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [fixRecord({ outcome, commitSha: null, message: `fix ${outcome}` })] });
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug] }))],
+      fixes: [fixRecord({ outcome, commitSha: null, message: `fix ${outcome}` })],
+    });
     const res = await runLoop(s.steps, input());
     expect(res.status).toBe(status);
     expect(res.message).toBe(`fix ${outcome}`);
@@ -289,7 +344,10 @@ describe('runLoop', () => {
   });
 
   it('a dry run ends review-only after the locally verified fix', async () => {
-    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug] }))], fixes: [fixRecord({ outcome: 'dry-run', message: 'Dry run' })] });
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug] }))],
+      fixes: [fixRecord({ outcome: 'dry-run', message: 'Dry run' })],
+    });
     const res = await runLoop(s.steps, input({ dryRun: true }));
     expect(res.status).toBe('review-only');
     expect(s.calls.some((c) => c.startsWith('afterPush'))).toBe(false);
@@ -310,16 +368,20 @@ describe('runLoop', () => {
 });
 
 describe('what round 2 is told about round 1', () => {
-  it('hands the review the last round\'s findings with their fate, and asks for the delta since its head', async () => {
+  it("hands the review the last round's findings with their fate, and asks for the delta since its head", async () => {
     const doc = finding({ id: 'DOC-00000001', priority: 'P2', category: 'docs', title: 'Undocumented' });
     const fix = fixRecord({
-      outcome: 'pushed', commitSha: FIX1,
+      outcome: 'pushed',
+      commitSha: FIX1,
       fixed: [{ findingId: bug.id, description: 'fixed' }],
       rejected: [{ findingId: doc.id, reason: 'generated file' }],
     });
     const seen: unknown[] = [];
     const since: (string | undefined)[] = [];
-    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, doc] })), ok(reviewRecord({ findings: [] }))], fixes: [fix] });
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug, doc] })), ok(reviewRecord({ findings: [] }))],
+      fixes: [fix],
+    });
     const review = s.steps.review;
     const load = s.steps.loadContext;
     s.steps.review = (plan) => (seen.push(plan.earlier), review(plan));
@@ -328,8 +390,26 @@ describe('what round 2 is told about round 1', () => {
     expect(since).toEqual([undefined, HEAD]);
     expect(seen[0]).toBeUndefined();
     expect(seen[1]).toEqual([
-      { id: bug.id, priority: 'P1', category: bug.category, file: bug.file, line: bug.line, title: bug.title, fate: 'fixed', fixedIn: FIX1 },
-      { id: doc.id, priority: 'P2', category: 'docs', file: doc.file, line: doc.line, title: 'Undocumented', fate: 'rejected', reason: 'generated file' },
+      {
+        id: bug.id,
+        priority: 'P1',
+        category: bug.category,
+        file: bug.file,
+        line: bug.line,
+        title: bug.title,
+        fate: 'fixed',
+        fixedIn: FIX1,
+      },
+      {
+        id: doc.id,
+        priority: 'P2',
+        category: 'docs',
+        file: doc.file,
+        line: doc.line,
+        title: 'Undocumented',
+        fate: 'rejected',
+        reason: 'generated file',
+      },
     ]);
   });
 });

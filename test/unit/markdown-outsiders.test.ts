@@ -6,11 +6,19 @@ import type { ReportContext } from '../../src/report/format.js';
 import { reviewRecord, threadFinding } from '../factories.js';
 
 const ctx: ReportContext = {
-  serverUrl: 'https://github.com', owner: 'octo-org', repo: 'demo-repo', prNumber: 7,
-  runUrl: null, maxRounds: 3, mode: 'fix', dryRun: false,
+  serverUrl: 'https://github.com',
+  owner: 'octo-org',
+  repo: 'demo-repo',
+  prNumber: 7,
+  runUrl: null,
+  maxRounds: 3,
+  mode: 'fix',
+  dryRun: false,
 };
 const outsider = threadFinding({
-  id: 'THREAD-7771', priority: 'P1', title: 'Asks to run a script',
+  id: 'THREAD-7771',
+  priority: 'P1',
+  title: 'Asks to run a script',
   source: { type: 'human', name: 'drive-by', reviewId: '7771' },
 });
 

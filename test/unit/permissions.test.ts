@@ -6,7 +6,10 @@ const fork = meta({ headRepoFullName: 'contributor/demo-repo' });
 
 describe('decidePush', () => {
   it('same repository, fix mode, write token: can push', () => {
-    expect(decidePush({ mode: 'fix', meta: meta(), allowForkFixes: false, tokenPermission: 'write' })).toEqual({ canPush: true, reason: null });
+    expect(decidePush({ mode: 'fix', meta: meta(), allowForkFixes: false, tokenPermission: 'write' })).toEqual({
+      canPush: true,
+      reason: null,
+    });
   });
 
   it('mode review is review-only whatever the token may do', () => {
@@ -20,18 +23,36 @@ describe('decidePush', () => {
     expect(d.canPush).toBe(false);
     expect(d.reason).toContain('contributor/demo-repo');
     expect(d.reason).toContain('allow-fork-fixes');
-    expect(decidePush({ mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'write', forkPushUrl: 'https://github.com/contributor/demo-repo.git' }).canPush).toBe(true);
+    expect(
+      decidePush({
+        mode: 'fix',
+        meta: fork,
+        allowForkFixes: true,
+        tokenPermission: 'write',
+        forkPushUrl: 'https://github.com/contributor/demo-repo.git',
+      }).canPush,
+    ).toBe(true);
     // Without a URL for the fork there is nowhere safe to push: never the base repository.
     expect(decidePush({ mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'write' }).canPush).toBe(false);
   });
 
   it('a PR whose head repository was deleted counts as a fork', () => {
-    const d = decidePush({ mode: 'fix', meta: meta({ headRepoFullName: '' }), allowForkFixes: false, tokenPermission: 'write' });
+    const d = decidePush({
+      mode: 'fix',
+      meta: meta({ headRepoFullName: '' }),
+      allowForkFixes: false,
+      tokenPermission: 'write',
+    });
     expect(d).toEqual({ canPush: false, reason: expect.stringContaining('deleted repository') });
   });
 
   it('compares repository names case-insensitively', () => {
-    const d = decidePush({ mode: 'fix', meta: meta({ headRepoFullName: 'Octo-Org/Demo-Repo' }), allowForkFixes: false, tokenPermission: 'write' });
+    const d = decidePush({
+      mode: 'fix',
+      meta: meta({ headRepoFullName: 'Octo-Org/Demo-Repo' }),
+      allowForkFixes: false,
+      tokenPermission: 'write',
+    });
     expect(d.canPush).toBe(true);
   });
 
@@ -47,7 +68,11 @@ describe('decidePush', () => {
 
   it('a token known to be read-only never pushes, and says why first', () => {
     const d = decidePush({
-      mode: 'fix', meta: fork, allowForkFixes: true, tokenPermission: 'admin', forkPushUrl: 'https://x/y.git',
+      mode: 'fix',
+      meta: fork,
+      allowForkFixes: true,
+      tokenPermission: 'admin',
+      forkPushUrl: 'https://x/y.git',
       readOnlyToken: 'a fork PR on pull_request',
     });
     expect(d).toEqual({ canPush: false, reason: 'the token is read-only: a fork PR on pull_request' });
@@ -56,7 +81,7 @@ describe('decidePush', () => {
 
 describe('permissionOf (the permissions block of GET /repos)', () => {
   const none = { admin: false, maintain: false, push: false, triage: false, pull: false };
-  it('reads a user token\'s role', () => {
+  it("reads a user token's role", () => {
     expect(permissionOf({ ...none, pull: true, triage: true, push: true }, null)).toBe('write');
     expect(permissionOf({ ...none, pull: true }, null)).toBe('read');
     expect(permissionOf(undefined, 'none')).toBeNull();

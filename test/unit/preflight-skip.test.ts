@@ -22,14 +22,21 @@ beforeAll(async () => {
   sandbox = await createGitSandbox();
   const git = createGit(sandbox.workDir, { env: sandbox.devEnv });
   const bug = finding();
-  ownFix = await commitChanges(git, sandbox.workDir, { 'src/math.js': 'fixed\n' }, fixCommitMessage(1, [
-    { findingId: bug.id, description: 'Return a + b.' },
-  ], [bug]));
+  ownFix = await commitChanges(
+    git,
+    sandbox.workDir,
+    { 'src/math.js': 'fixed\n' },
+    fixCommitMessage(1, [{ findingId: bug.id, description: 'Return a + b.' }], [bug]),
+  );
   forged = await commitChanges(git, sandbox.workDir, { 'a.txt': 'a\n' }, 'Sneaky change\n\nReview-Loop-Round: 1\n');
   plain = await commitChanges(git, sandbox.workDir, { 'b.txt': 'b\n' }, 'Plain change');
   // The key in the middle of the body, followed by more prose: git does not read it as a trailer.
-  trailerInProse = await commitChanges(git, sandbox.workDir, { 'c.txt': 'c\n' },
-    'Docs\n\nReview-Loop-Round: 1\n\nThis paragraph ends the message.\n');
+  trailerInProse = await commitChanges(
+    git,
+    sandbox.workDir,
+    { 'c.txt': 'c\n' },
+    'Docs\n\nReview-Loop-Round: 1\n\nThis paragraph ends the message.\n',
+  );
 });
 afterAll(() => sandbox.cleanup());
 
@@ -37,15 +44,30 @@ const COUNTS = { p0: 0, p1: 1, p2: 0, p3: 2 };
 
 function state(over: Partial<HiddenState>): HiddenState {
   return {
-    v: 1, kind: 'review', headSha: sandbox.headSha, round: 1, runId: '42', findingIds: [], fixedIds: [],
-    stuckIds: [], status: null, ...over,
+    v: 1,
+    kind: 'review',
+    headSha: sandbox.headSha,
+    round: 1,
+    runId: '42',
+    findingIds: [],
+    fixedIds: [],
+    stuckIds: [],
+    status: null,
+    ...over,
   };
 }
 
 function prior(over: Partial<PriorRuns> = {}): PriorRuns {
   return {
-    states: [], finalForHead: null, fixed: [], lastReview: null, reports: [], confirmed: [], ciAttempts: {},
-    dismissed: [], ...over,
+    states: [],
+    finalForHead: null,
+    fixed: [],
+    lastReview: null,
+    reports: [],
+    confirmed: [],
+    ciAttempts: {},
+    dismissed: [],
+    ...over,
   };
 }
 

@@ -8,7 +8,10 @@ import { prContext, PROMPTS_URL } from '../factories.js';
 
 const many = (n: number): PrFile[] =>
   Array.from({ length: n }, (_v, i) => ({
-    filename: `packages/app/src/generated/module-${i}.ts`, status: 'added', additions: 30, deletions: 0,
+    filename: `packages/app/src/generated/module-${i}.ts`,
+    status: 'added',
+    additions: 30,
+    deletions: 0,
   }));
 
 describe('sharedPromptValues: the changed files', () => {

@@ -21,7 +21,9 @@ describe('truncateDiff', () => {
     expect(out.truncated).toBe(true);
     const expectedHead = diff.split('\n').slice(0, 10).join('\n');
     expect(out.diff.startsWith(`${expectedHead}\n[diff truncated: 10 of `)).toBe(true);
-    expect(out.diff).toMatch(/\[diff truncated: 10 of 5\d lines shown; read the files in the checkout for the rest\]\n$/);
+    expect(out.diff).toMatch(
+      /\[diff truncated: 10 of 5\d lines shown; read the files in the checkout for the rest\]\n$/,
+    );
   });
 
   it('cuts to the character budget without splitting a line', () => {
@@ -57,7 +59,9 @@ describe('computeReviewState (consensus rule 0)', () => {
   const at = (min: number) => `2026-11-20T10:${String(min).padStart(2, '0')}:00Z`;
 
   it('counts a CHANGES_REQUESTED review by a MEMBER', () => {
-    const s = computeReviewState([{ login: 'alice', state: 'CHANGES_REQUESTED', association: 'MEMBER', submittedAt: at(1) }]);
+    const s = computeReviewState([
+      { login: 'alice', state: 'CHANGES_REQUESTED', association: 'MEMBER', submittedAt: at(1) },
+    ]);
     expect(s).toEqual({ hasChangesRequested: true, changesRequestedBy: [{ login: 'alice', association: 'MEMBER' }] });
   });
 
@@ -90,7 +94,9 @@ describe('computeReviewState (consensus rule 0)', () => {
 
   it('only OWNER, MEMBER and COLLABORATOR count', () => {
     const assoc = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'NONE'];
-    const s = computeReviewState(assoc.map((a, i) => ({ login: `u${i}`, state: 'CHANGES_REQUESTED', association: a, submittedAt: at(i) })));
+    const s = computeReviewState(
+      assoc.map((a, i) => ({ login: `u${i}`, state: 'CHANGES_REQUESTED', association: a, submittedAt: at(i) })),
+    );
     expect(s.changesRequestedBy.map((r) => r.association).sort()).toEqual(['COLLABORATOR', 'MEMBER', 'OWNER']);
   });
 

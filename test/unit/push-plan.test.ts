@@ -18,7 +18,8 @@ const event = (name: string) => fileURLToPath(new URL(`../fixtures/events/${name
 const SAME_REPO = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event('pull_request.opened.json') };
 const FORK_PR = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event('pull_request.opened.fork.json') };
 const FORK_TARGET = {
-  GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_EVENT_PATH: event('pull_request.opened.fork.json'),
+  GITHUB_EVENT_NAME: 'pull_request_target',
+  GITHUB_EVENT_PATH: event('pull_request.opened.fork.json'),
 };
 const forkMeta = (maintainerCanModify: boolean) =>
   meta({ headRepoFullName: 'Codertocat/demo-repo', maintainerCanModify });
@@ -44,11 +45,20 @@ async function plan(over: Partial<PushPlanInput>, github: Partial<FakeGitHubOpti
   fake = await startFakeGitHub({ ...REPO, pulls, ...github });
   const octokit = createClient({ token: 't', baseUrl: fake.url, log: () => undefined, retryAfterBaseValue: 1 });
   const result = await planPush({
-    octokit, repo: REPO, meta: meta(), git, mode: 'fix', allowForkFixes: false, fork: false,
-    identity: { login: 'github-actions[bot]', kind: 'actions' }, env: SAME_REPO, ...over,
+    octokit,
+    repo: REPO,
+    meta: meta(),
+    git,
+    mode: 'fix',
+    allowForkFixes: false,
+    fork: false,
+    identity: { login: 'github-actions[bot]', kind: 'actions' },
+    env: SAME_REPO,
+    ...over,
   });
   // The permission reads: GET /repos/{owner}/{repo}.
-  const asked = fake.requests.filter((r) => r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+$/.test(r.path))
+  const asked = fake.requests
+    .filter((r) => r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+$/.test(r.path))
     .map((r) => r.path);
   return { ...result, asked };
 }
@@ -56,7 +66,11 @@ async function plan(over: Partial<PushPlanInput>, github: Partial<FakeGitHubOpti
 it('a same-repository PR with a token that can write pushes to origin', async () => {
   const p = await plan({}, { repoPermissions: { admin: false, push: true, pull: true } });
   expect(p).toEqual({
-    canPush: true, reason: null, readOnlyToken: null, remote: 'origin', asked: ['/repos/octo-org/demo-repo'],
+    canPush: true,
+    reason: null,
+    readOnlyToken: null,
+    remote: 'origin',
+    asked: ['/repos/octo-org/demo-repo'],
   });
 });
 

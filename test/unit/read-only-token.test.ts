@@ -55,12 +55,18 @@ describe('writeRefusal', () => {
 
   async function errorOf(opts: { readOnly: boolean; fail?: { status: number; body: unknown } }): Promise<unknown> {
     fake = await startFakeGitHub({
-      owner: 'octo-org', repo: 'demo-repo',
+      owner: 'octo-org',
+      repo: 'demo-repo',
       token: { kind: 'actions', ...(opts.readOnly ? { readOnly: true as const } : {}) },
       pulls: [{ number: 7, title: 'T', user: 'alice', headRef: 'x' }],
     });
     if (opts.fail) fake.failNext({ method: 'POST', path: /\/comments$/, ...opts.fail, times: 5 });
-    const octokit = createClient({ token: 'ghs_test', baseUrl: fake.url, log: () => undefined, retryAfterBaseValue: 1 });
+    const octokit = createClient({
+      token: 'ghs_test',
+      baseUrl: fake.url,
+      log: () => undefined,
+      retryAfterBaseValue: 1,
+    });
     const comment = octokit.rest.issues.createComment({ ...REPO, issue_number: 7, body: 'x' });
     return comment.then(
       () => null,
@@ -68,7 +74,7 @@ describe('writeRefusal', () => {
     );
   }
 
-  it('reads GitHub\'s refusal: the request, its message and the permissions the endpoint needs', async () => {
+  it("reads GitHub's refusal: the request, its message and the permissions the endpoint needs", async () => {
     const refusal = writeRefusal(await errorOf({ readOnly: true }));
     expect(refusal).toEqual({
       request: 'POST /repos/octo-org/demo-repo/issues/7/comments',
@@ -76,8 +82,8 @@ describe('writeRefusal', () => {
       accepted: 'issues=write; pull_requests=write',
     });
     expect(describeRefusal(refusal!)).toBe(
-      'GitHub refused POST /repos/octo-org/demo-repo/issues/7/comments: "Resource not accessible by integration"'
-        + ' (the endpoint needs issues=write; pull_requests=write)',
+      'GitHub refused POST /repos/octo-org/demo-repo/issues/7/comments: "Resource not accessible by integration"' +
+        ' (the endpoint needs issues=write; pull_requests=write)',
     );
   });
 
@@ -92,7 +98,7 @@ describe('writeRefusal', () => {
 });
 
 describe('readOnlyAdvice', () => {
-  it('says why, and links GitHub\'s pull_request_target docs and security notes', () => {
+  it("says why, and links GitHub's pull_request_target docs and security notes", () => {
     const text = readOnlyAdvice('because');
     expect(text).toContain('because');
     expect(text).toContain('https://docs.github.com/en/actions/reference/security/securely-using-pull_request_target');

@@ -25,8 +25,12 @@ const REVIEWER = envelope({ conclusion: 'approve', findings: [], fullReport: 'fi
 const analyzerSays = (ids: number[]) =>
   envelope({
     pendingIssues: ids.map((id) => ({
-      id: `THREAD-${id}`, priority: 'P1', category: 'review-thread', title: `Thread ${id} asks for a change`,
-      description: 'd', source: { type: 'human', reviewId: id },
+      id: `THREAD-${id}`,
+      priority: 'P1',
+      category: 'review-thread',
+      title: `Thread ${id} asks for a change`,
+      description: 'd',
+      source: { type: 'human', reviewId: id },
     })),
   });
 
@@ -76,7 +80,10 @@ describe('review threads by outside contributors', () => {
     const analyzer = calls.find((c) => c.role === 'analyzer')!;
     const file = path.join(analyzer.contextDir, 'threads.json');
     const seen = JSON.parse(await readFile(file, 'utf8')) as { id: string; outsider: boolean }[];
-    expect(seen.map((t) => [t.id, t.outsider])).toEqual([['PRRT_writer', false], ['PRRT_outsider', true]]);
+    expect(seen.map((t) => [t.id, t.outsider])).toEqual([
+      ['PRRT_writer', false],
+      ['PRRT_outsider', true],
+    ]);
   });
 
   it('alone, do not keep the round from converging, and a failing analyzer does not fail it', async () => {

@@ -48,7 +48,10 @@ const round = (e: RoleEnv, n: number, sessions: ReviewerSessions) =>
 
 it('resumes each reviewer its own session in the next round, with the resumed prompt', async () => {
   const calls: Invocation[] = [];
-  const e = await env(sessionfulAdapter(calls, () => false, approve), []);
+  const e = await env(
+    sessionfulAdapter(calls, () => false, approve),
+    [],
+  );
   const sessions: ReviewerSessions = new Map();
   await round(e, 1, sessions);
   expect(Object.fromEntries(sessions)).toEqual({ 'reviewer-1': expect.any(String), 'reviewer-2': expect.any(String) });
@@ -73,14 +76,20 @@ it('starts a fresh session with the whole prompt when a reviewer cannot resume',
   const calls: Invocation[] = [];
   const log: string[] = [];
   let forgetNow = false;
-  const e = await env(sessionfulAdapter(calls, () => forgetNow, approve), log);
+  const e = await env(
+    sessionfulAdapter(calls, () => forgetNow, approve),
+    log,
+  );
   const sessions: ReviewerSessions = new Map();
   await round(e, 1, sessions);
   const firstIds = [...sessions.values()];
   forgetNow = true;
   const second = await round(e, 2, sessions);
   // Both reviewers succeeded, each in one record for its two calls.
-  expect(second.record.agents.map((a) => [a.name, a.status])).toEqual([['reviewer-1', 'ok'], ['reviewer-2', 'ok']]);
+  expect(second.record.agents.map((a) => [a.name, a.status])).toEqual([
+    ['reviewer-1', 'ok'],
+    ['reviewer-2', 'ok'],
+  ]);
   const r2 = calls.filter((c) => c.round === 2);
   expect(r2).toHaveLength(4);
   const fresh = r2.filter((c) => !c.sessionId);
@@ -93,13 +102,33 @@ it('starts a fresh session with the whole prompt when a reviewer cannot resume',
 });
 
 describe('the later-round part of the prompt', () => {
-  const earlier = [{ id: 'BUG-1', priority: 'P1' as const, category: 'correctness', file: 'a.ts', line: 1, title: 'Off by one', fate: 'fixed' as const }];
+  const earlier = [
+    {
+      id: 'BUG-1',
+      priority: 'P1' as const,
+      category: 'correctness',
+      file: 'a.ts',
+      line: 1,
+      title: 'Off by one',
+      fate: 'fixed' as const,
+    },
+  ];
   const withDelta = (patch: string) =>
     prContext({ delta: { fromSha: 'a'.repeat(40), toSha: 'b'.repeat(40), patch, truncated: false, commits: [] } });
   const prompt = async (patch: string) => {
     const calls: Invocation[] = [];
-    const e = await env(sessionfulAdapter(calls, () => false, approve), []);
-    await runReviewRound(e, { round: 2, ctx: withDelta(patch), reviewers: [spec], analyzer: spec, fixedBefore: [], earlier });
+    const e = await env(
+      sessionfulAdapter(calls, () => false, approve),
+      [],
+    );
+    await runReviewRound(e, {
+      round: 2,
+      ctx: withDelta(patch),
+      reviewers: [spec],
+      analyzer: spec,
+      fixedBefore: [],
+      earlier,
+    });
     return calls[0]!.prompt;
   };
 

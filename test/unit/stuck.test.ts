@@ -6,7 +6,14 @@ import { thread } from '../factories.js';
 
 // Round N: the fixer reported this finding fixed.
 const fixedInRound1 = normalizeFinding(
-  { priority: 'P1', category: 'correctness', file: 'src/math.js', line: 2, title: 'add() subtracts instead of adding', description: '' },
+  {
+    priority: 'P1',
+    category: 'correctness',
+    file: 'src/math.js',
+    line: 2,
+    title: 'add() subtracts instead of adding',
+    description: '',
+  },
   'reviewer-1',
 );
 const before = [fingerprint(fixedInRound1)];
@@ -35,7 +42,14 @@ describe('markStuck', () => {
 
   it('a different problem in the same file is not stuck', () => {
     const other = normalizeFinding(
-      { priority: 'P1', category: 'correctness', file: 'src/math.js', line: 2, title: 'divide() does not guard against zero', description: '' },
+      {
+        priority: 'P1',
+        category: 'correctness',
+        file: 'src/math.js',
+        line: 2,
+        title: 'divide() does not guard against zero',
+        description: '',
+      },
       'reviewer-1',
     );
     expect(markStuck([other], before)).toEqual({ active: [other], stuck: [] });
@@ -49,8 +63,14 @@ describe('markStuck', () => {
   });
 
   it('keeps the order of the findings it is given', () => {
-    const a = normalizeFinding({ priority: 'P2', category: 'quality', file: 'src/a.js', line: 1, title: 'Long function', description: '' }, 'r');
-    const b = normalizeFinding({ priority: 'P2', category: 'quality', file: 'src/b.js', line: 1, title: 'Dead code branch', description: '' }, 'r');
+    const a = normalizeFinding(
+      { priority: 'P2', category: 'quality', file: 'src/a.js', line: 1, title: 'Long function', description: '' },
+      'r',
+    );
+    const b = normalizeFinding(
+      { priority: 'P2', category: 'quality', file: 'src/b.js', line: 1, title: 'Dead code branch', description: '' },
+      'r',
+    );
     expect(markStuck([b, a], []).active).toEqual([b, a]);
   });
 });

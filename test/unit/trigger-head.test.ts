@@ -32,8 +32,16 @@ const HOUR = 3_600_000;
 
 function command(over: { requestedSha?: string | null; commentCreatedAt?: string | null } = {}): PrTarget {
   return {
-    kind: 'issue_comment', eventName: 'issue_comment', number: 7, actor: 'alice', actorType: 'User',
-    commentBody: '/review-loop', commentId: 1, requestedSha: null, commentCreatedAt: iso(0), ...over,
+    kind: 'issue_comment',
+    eventName: 'issue_comment',
+    number: 7,
+    actor: 'alice',
+    actorType: 'User',
+    commentBody: '/review-loop',
+    commentId: 1,
+    requestedSha: null,
+    commentCreatedAt: iso(0),
+    ...over,
   };
 }
 

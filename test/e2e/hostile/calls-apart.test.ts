@@ -22,11 +22,17 @@ beforeEach(async () => {
   mkdirSync(loot);
   chmodSync(loot, 0o777);
   // What a later call runs if the planted config reaches it: it says which call it ran in.
-  writeFileSync(path.join(loot, 'monitor.sh'), '#!/bin/sh\necho "ran in ${REVIEW_LOOP_HOOK:-a call}" >> "$SPY_LOOT/stolen.txt"\n',
-    { mode: 0o755 });
+  writeFileSync(
+    path.join(loot, 'monitor.sh'),
+    '#!/bin/sh\necho "ran in ${REVIEW_LOOP_HOOK:-a call}" >> "$SPY_LOOT/stolen.txt"\n',
+    { mode: 0o755 },
+  );
   // A process that starts its successor and exits, again and again.
-  writeFileSync(path.join(loot, 'hop.sh'), '#!/bin/sh\nsleep 0.2\necho alive >> "$SPY_LOOT/hop.txt"\n' +
-    'setsid /bin/sh "$SPY_LOOT/hop.sh" hop-marker &\n', { mode: 0o755 });
+  writeFileSync(
+    path.join(loot, 'hop.sh'),
+    '#!/bin/sh\nsleep 0.2\necho alive >> "$SPY_LOOT/hop.txt"\n' + 'setsid /bin/sh "$SPY_LOOT/hop.sh" hop-marker &\n',
+    { mode: 0o755 },
+  );
   const plant = [
     '#!/bin/sh',
     'printf "[core]\\n\\tfsmonitor = %s\\n" "$SPY_LOOT/monitor.sh" >> "$HOME/.gitconfig"',
@@ -40,22 +46,25 @@ afterEach(async () => {
   await world.close();
 });
 
-it.each(PRIVILEGE_PATHS)('keeps what one call plants or leaves running away from the next, $how', async ({ asRunnerUser }) => {
-  const r = await world.run({
-    asRunnerUser,
-    rules: PLANTED_BUG_RULES,
-    inputs: { 'verify-env': 'SPY_LOOT', verify: `sh ${path.join(loot, 'plant.sh')}\nnpm test` },
-    extraEnv: { SPY_LOOT: loot },
-  });
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  expect(r.outputs.status).toBe('converged');
-  // The planted fsmonitor never ran in a later call.
-  const stolen = path.join(loot, 'stolen.txt');
-  expect(existsSync(stolen) ? readFileSync(stolen, 'utf8') : '').toBe('');
-  // The hopping process did not outlive the verify call: nothing of it runs, and it wrote at most
-  // what it could before the call ended.
-  const running = spawnSync('pgrep', ['-f', 'hop-marker'], { encoding: 'utf8' }).stdout.trim();
-  expect(running).toBe('');
-  // The loop still did its job.
-  expect((await world.headLog())[0]!.body).toContain('Review-Loop-Round: 1');
-});
+it.each(PRIVILEGE_PATHS)(
+  'keeps what one call plants or leaves running away from the next, $how',
+  async ({ asRunnerUser }) => {
+    const r = await world.run({
+      asRunnerUser,
+      rules: PLANTED_BUG_RULES,
+      inputs: { 'verify-env': 'SPY_LOOT', verify: `sh ${path.join(loot, 'plant.sh')}\nnpm test` },
+      extraEnv: { SPY_LOOT: loot },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs.status).toBe('converged');
+    // The planted fsmonitor never ran in a later call.
+    const stolen = path.join(loot, 'stolen.txt');
+    expect(existsSync(stolen) ? readFileSync(stolen, 'utf8') : '').toBe('');
+    // The hopping process did not outlive the verify call: nothing of it runs, and it wrote at most
+    // what it could before the call ended.
+    const running = spawnSync('pgrep', ['-f', 'hop-marker'], { encoding: 'utf8' }).stdout.trim();
+    expect(running).toBe('');
+    // The loop still did its job.
+    expect((await world.headLog())[0]!.body).toContain('Review-Loop-Round: 1');
+  },
+);

@@ -48,11 +48,14 @@ afterEach(async () => {
   await world.close();
 });
 
-
 /** Host pids of running processes whose command line is exactly `cmdline`. */
 function running(cmdline: string): number[] {
   const r = spawnSync('pgrep', ['-x', '-f', cmdline], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).map(Number).filter((pid) => alive(pid));
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => alive(pid));
 }
 
 /** Running, not gone and not a zombie (a killed orphan waits for init to reap it). */
@@ -80,41 +83,44 @@ function runWith(isolation?: string, asRunnerUser = false) {
   });
 }
 
-it.each(PRIVILEGE_PATHS)('keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind, $how', async ({ asRunnerUser }) => {
-  const r = await runWith(undefined, asRunnerUser);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  expect(r.outputs.status).toBe('converged');
+it.each(PRIVILEGE_PATHS)(
+  'keeps the token out of reach of agents, verify commands and hooks, and kills what they leave behind, $how',
+  async ({ asRunnerUser }) => {
+    const r = await runWith(undefined, asRunnerUser);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs.status).toBe('converged');
 
-  const all = hunts();
-  expect(new Set(all.map((h) => h.role))).toEqual(new Set(['hook', 'reviewer', 'fixer', 'verify']));
-  for (const h of all) {
-    // The hunt really ran as someone else, in a PID namespace of its own: the action is not even
-    // among the processes it can see (without namespaces it is, and its environ and memory are
-    // out of reach of another uid: test/sandbox/sandbox.test.ts).
-    expect(h.uid, h.role).not.toBe(0);
-    expect(h.ancestors.map((a) => a.cmdline).join('\n'), h.role).not.toContain('dist/index.js');
-    for (const a of h.ancestors) {
-      expect(a.environHasToken, `${h.role} read the token from ${a.cmdline}`).toBe(false);
-      expect(a.mem.found, `${h.role} found the token in the memory of ${a.cmdline}`).toBe(false);
+    const all = hunts();
+    expect(new Set(all.map((h) => h.role))).toEqual(new Set(['hook', 'reviewer', 'fixer', 'verify']));
+    for (const h of all) {
+      // The hunt really ran as someone else, in a PID namespace of its own: the action is not even
+      // among the processes it can see (without namespaces it is, and its environ and memory are
+      // out of reach of another uid: test/sandbox/sandbox.test.ts).
+      expect(h.uid, h.role).not.toBe(0);
+      expect(h.ancestors.map((a) => a.cmdline).join('\n'), h.role).not.toContain('dist/index.js');
+      for (const a of h.ancestors) {
+        expect(a.environHasToken, `${h.role} read the token from ${a.cmdline}`).toBe(false);
+        expect(a.mem.found, `${h.role} found the token in the memory of ${a.cmdline}`).toBe(false);
+      }
+      expect(h.othersWithToken, h.role).toEqual([]);
+      // What it left behind with setsid and without the marker did not outlive the step.
+      for (const cmdline of h.sleepers) expect(running(cmdline), `${h.role} left ${cmdline} running`).toEqual([]);
     }
-    expect(h.othersWithToken, h.role).toEqual([]);
-    // What it left behind with setsid and without the marker did not outlive the step.
-    for (const cmdline of h.sleepers) expect(running(cmdline), `${h.role} left ${cmdline} running`).toEqual([]);
-  }
-  // Least privilege for the environment: a deploy key never reaches PR code; verify gets what
-  // verify-env names, agents do not.
-  for (const h of all) expect(h.envNames, h.role).not.toContain('DEPLOY_KEY');
-  expect(all.find((h) => h.role === 'verify')!.envNames).toContain('NPM_TOKEN');
-  expect(all.find((h) => h.role === 'fixer')!.envNames).not.toContain('NPM_TOKEN');
-  // The product still did its job: the fix was pushed.
-  const log = await world.headLog();
-  expect(log[0]!.body).toContain('Review-Loop-Round: 1');
-  expect(r.stdout).toMatch(/run as the unprivileged user prl-[0-9a-f]+/);
-  // The sandbox user is really gone: its account, and no warning that removing it failed.
-  const user = /run as the unprivileged user (prl-[0-9a-f]+)/.exec(r.stdout)![1]!;
-  expect(spawnSync('getent', ['passwd', user]).status, `${user} is still there`).toBe(2);
-  expect(r.stdout).not.toContain('removing the sandbox user');
-});
+    // Least privilege for the environment: a deploy key never reaches PR code; verify gets what
+    // verify-env names, agents do not.
+    for (const h of all) expect(h.envNames, h.role).not.toContain('DEPLOY_KEY');
+    expect(all.find((h) => h.role === 'verify')!.envNames).toContain('NPM_TOKEN');
+    expect(all.find((h) => h.role === 'fixer')!.envNames).not.toContain('NPM_TOKEN');
+    // The product still did its job: the fix was pushed.
+    const log = await world.headLog();
+    expect(log[0]!.body).toContain('Review-Loop-Round: 1');
+    expect(r.stdout).toMatch(/run as the unprivileged user prl-[0-9a-f]+/);
+    // The sandbox user is really gone: its account, and no warning that removing it failed.
+    const user = /run as the unprivileged user (prl-[0-9a-f]+)/.exec(r.stdout)![1]!;
+    expect(spawnSync('getent', ['passwd', user]).status, `${user} is still there`).toBe(2);
+    expect(r.stdout).not.toContain('removing the sandbox user');
+  },
+);
 
 it('says plainly in the log and the summary when isolation is turned off', async () => {
   const r = await runWith('off');

@@ -41,7 +41,10 @@ const CONFIRM_OK: ScenarioRule = {
   role: 'confirm',
   edits: { 'regression.test.js': REGRESSION_TEST },
   answer: {
-    findingId: 'x', confirmed: true, testFile: 'regression.test.js', testCommand: 'node regression.test.js',
+    findingId: 'x',
+    confirmed: true,
+    testFile: 'regression.test.js',
+    testCommand: 'node regression.test.js',
     explanation: 'add(1, 1) is 0',
   },
 };
@@ -79,7 +82,7 @@ function recordPrompts(w: World): string {
     "const prompt = readFileSync(0, 'utf8');",
     'const e = process.env;',
     // Not the pid: each sandboxed call has a PID namespace of its own, where pids repeat.
-    "const name = `prompt-${e.REVIEW_LOOP_AGENT_NAME}-r${e.REVIEW_LOOP_ROUND}-${randomUUID()}.txt`;",
+    'const name = `prompt-${e.REVIEW_LOOP_AGENT_NAME}-r${e.REVIEW_LOOP_ROUND}-${randomUUID()}.txt`;',
     'writeFileSync(path.join(path.dirname(e.SCRIPTED_AGENT_LOG), name), prompt, { mode: 0o644 });',
     'const agent = process.argv[2];',
     "const r = spawnSync(process.execPath, [agent], { input: prompt, stdio: ['pipe', 'inherit', 'inherit'] });",
@@ -123,7 +126,8 @@ function seenBy(role: string): { source: string; texts: string[] }[] {
   const calls = world.agentCalls().filter((c) => c.role === role);
   expect(calls.length, `the ${role} ran`).toBeGreaterThan(0);
   const files = calls.flatMap((c) =>
-    [...contextFiles(c)].map(([name, content]) => ({ source: `${c.name}: ${name}`, texts: texts(name, content) })));
+    [...contextFiles(c)].map(([name, content]) => ({ source: `${c.name}: ${name}`, texts: texts(name, content) })),
+  );
   const name = calls[0]!.name;
   return [...files, ...prompts(name).map((p, i) => ({ source: `${name}: prompt ${i + 1}`, texts: [p] }))];
 }

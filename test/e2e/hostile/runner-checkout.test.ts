@@ -42,45 +42,50 @@ afterEach(async () => {
   await world.close();
 });
 
+it.each(PRIVILEGE_PATHS)(
+  'leaves no credential of the checkout, its submodules, an earlier step or RUNNER_TEMP in reach, $how',
+  async ({ asRunnerUser }) => {
+    const r = await world.run({
+      asRunnerUser,
+      rules: PLANTED_BUG_RULES,
+      inputs: {
+        'verify-env': 'HUNTER_LOG,HUNTER_NEEDLES_FILE,HUNTER_LOOK_IN',
+        verify: `node ${HUNTER} verify\nnpm test`,
+      },
+      extraEnv: { HUNTER_LOG: huntLog, HUNTER_NEEDLES_FILE: needlesFile, HUNTER_LOOK_IN: runnerTemp },
+      prepare: async (checkout) => {
+        const header = ['http.https://github.com/.extraheader', `AUTHORIZATION: basic ${PERSISTED}`];
+        await checkout.git(['config', '--local', ...header]);
+        const moduleConfig = path.join(checkout.dir, '.git', 'modules', 'lib', 'config');
+        mkdirSync(path.dirname(moduleConfig), { recursive: true });
+        writeFileSync(moduleConfig, '[core]\n\tbare = false\n', { mode: 0o644 });
+        await checkout.git(['config', '--file', moduleConfig, ...header]);
+        // The earlier step's files are ignored by the project (else the checkout would be dirty).
+        await appendFile(path.join(checkout.dir, '.git', 'info', 'exclude'), 'gha-creds-*.json\n');
+        writeFileSync(path.join(checkout.dir, 'gha-creds-5f2a.json'), `{"token":"${OIDC}"}\n`, { mode: 0o600 });
+        mkdirSync(runnerTemp, { recursive: true, mode: 0o755 });
+        writeFileSync(
+          path.join(runnerTemp, 'git-credentials-7d1e.config'),
+          `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${SECOND_CHECKOUT}\n`,
+          { mode: 0o644 },
+        );
+      },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs.status).toBe('converged');
 
-it.each(PRIVILEGE_PATHS)('leaves no credential of the checkout, its submodules, an earlier step or RUNNER_TEMP in reach, $how', async ({ asRunnerUser }) => {
-  const r = await world.run({
-    asRunnerUser,
-    rules: PLANTED_BUG_RULES,
-    inputs: {
-      'verify-env': 'HUNTER_LOG,HUNTER_NEEDLES_FILE,HUNTER_LOOK_IN',
-      verify: `node ${HUNTER} verify\nnpm test`,
-    },
-    extraEnv: { HUNTER_LOG: huntLog, HUNTER_NEEDLES_FILE: needlesFile, HUNTER_LOOK_IN: runnerTemp },
-    prepare: async (checkout) => {
-      const header = ['http.https://github.com/.extraheader', `AUTHORIZATION: basic ${PERSISTED}`];
-      await checkout.git(['config', '--local', ...header]);
-      const moduleConfig = path.join(checkout.dir, '.git', 'modules', 'lib', 'config');
-      mkdirSync(path.dirname(moduleConfig), { recursive: true });
-      writeFileSync(moduleConfig, '[core]\n\tbare = false\n', { mode: 0o644 });
-      await checkout.git(['config', '--file', moduleConfig, ...header]);
-      // The earlier step's files are ignored by the project (else the checkout would be dirty).
-      await appendFile(path.join(checkout.dir, '.git', 'info', 'exclude'), 'gha-creds-*.json\n');
-      writeFileSync(path.join(checkout.dir, 'gha-creds-5f2a.json'), `{"token":"${OIDC}"}\n`, { mode: 0o600 });
-      mkdirSync(runnerTemp, { recursive: true, mode: 0o755 });
-      writeFileSync(path.join(runnerTemp, 'git-credentials-7d1e.config'),
-        `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${SECOND_CHECKOUT}\n`, { mode: 0o644 });
-    },
-  });
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  expect(r.outputs.status).toBe('converged');
-
-  const all = hunts();
-  expect(new Set(all.map((h) => h.role))).toEqual(new Set(['hook', 'verify']));
-  for (const h of all) {
-    // It really looked: the checkout's files were in reach.
-    expect(h.filesSeen, h.role).toBeGreaterThan(3);
-    expect(h.filesWithToken, h.role).toEqual([]);
-  }
-  // The log says what was removed and what was left as it was.
-  expect(r.stdout).toContain('modules/lib/config');
-  expect(r.stdout).toMatch(/untracked entries were in the checkout before the run[^\n]*gha-creds-5f2a\.json/);
-  // The product still did its job: the fix was pushed.
-  const log = await world.headLog();
-  expect(log[0]!.body).toContain('Review-Loop-Round: 1');
-});
+    const all = hunts();
+    expect(new Set(all.map((h) => h.role))).toEqual(new Set(['hook', 'verify']));
+    for (const h of all) {
+      // It really looked: the checkout's files were in reach.
+      expect(h.filesSeen, h.role).toBeGreaterThan(3);
+      expect(h.filesWithToken, h.role).toEqual([]);
+    }
+    // The log says what was removed and what was left as it was.
+    expect(r.stdout).toContain('modules/lib/config');
+    expect(r.stdout).toMatch(/untracked entries were in the checkout before the run[^\n]*gha-creds-5f2a\.json/);
+    // The product still did its job: the fix was pushed.
+    const log = await world.headLog();
+    expect(log[0]!.body).toContain('Review-Loop-Round: 1');
+  },
+);

@@ -31,7 +31,10 @@ const headRef = () => `refs/heads/${world.sandbox.headRef}`;
 /** Someone pushes a new head whose committer date claims an old time (git lets anyone write any date). */
 async function pushBackdated(committerDate: string): Promise<string> {
   const clone = await world.sandbox.cloneAt(world.sandbox.headRef);
-  writeFileSync(path.join(clone.dir, 'src/math.js'), 'function add(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add };\n');
+  writeFileSync(
+    path.join(clone.dir, 'src/math.js'),
+    'function add(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add };\n',
+  );
   const env = { ...world.sandbox.devEnv, GIT_AUTHOR_DATE: committerDate, GIT_COMMITTER_DATE: committerDate };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: clone.dir, env, encoding: 'utf8' }).trim();
   git('commit', '-qam', 'Make add faster');
@@ -64,9 +67,12 @@ describe('/review-loop <sha>', () => {
 
   it('is refused when the head moved after the maintainer looked: names both heads, posts nothing', async () => {
     const seen = world.sandbox.headSha;
-    const moved = await world.sandbox.pushFromAnotherClone({ 'src/math.js': 'module.exports = { add: () => 0 };\n' }, {
-      branch: world.sandbox.headRef,
-    });
+    const moved = await world.sandbox.pushFromAnotherClone(
+      { 'src/math.js': 'module.exports = { add: () => 0 };\n' },
+      {
+        branch: world.sandbox.headRef,
+      },
+    );
     const r = await world.run(byAlice(`/review-loop ${seen.slice(0, 10)}`));
     expectRefused(r, seen.slice(0, 10), moved);
   });

@@ -34,7 +34,10 @@ export interface CiRunState {
 
 /** Looks a commit's files up for a CI script (null: no such file at that commit). */
 export type ReadAt = (sha: string, path: string) => Promise<string | null>;
-export type CiScript = (sha: string, read: (path: string) => Promise<string | null>) => FakeCiJob[] | Promise<FakeCiJob[]>;
+export type CiScript = (
+  sha: string,
+  read: (path: string) => Promise<string | null>,
+) => FakeCiJob[] | Promise<FakeCiJob[]>;
 
 const base = (f: string): string => f.split('/').pop() ?? f;
 
@@ -42,7 +45,10 @@ export class FakeCi {
   readonly runs: CiRunState[] = [];
   private readonly started = new Set<string>();
 
-  constructor(private readonly script: CiScript | undefined, private readonly read: ReadAt) {}
+  constructor(
+    private readonly script: CiScript | undefined,
+    private readonly read: ReadAt,
+  ) {}
 
   /** CI of one event on a commit: the runs of every scripted workflow, or of `only` (a dispatch). */
   async trigger(sha: string, branch: string, event: string, only?: string): Promise<void> {
@@ -50,7 +56,9 @@ export class FakeCi {
     const key = `${sha}:${event}:${only ?? '*'}`;
     if (this.started.has(key)) return;
     this.started.add(key);
-    const jobs = (await this.script(sha, (p) => this.read(sha, p))).filter((j) => !only || base(j.workflow) === base(only));
+    const jobs = (await this.script(sha, (p) => this.read(sha, p))).filter(
+      (j) => !only || base(j.workflow) === base(only),
+    );
     const byWorkflow = new Map<string, FakeCiJob[]>();
     for (const j of jobs) byWorkflow.set(j.workflow, [...(byWorkflow.get(j.workflow) ?? []), j]);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -58,10 +66,21 @@ export class FakeCi {
       // Run ids are unique across a repository: apart from the runs tests register (the action's own).
       const id = 5_000_000 + nextId();
       this.runs.push({
-        id, checkSuiteId: id + 700_000, path, name: base(path).replace(/\.ya?ml$/, ''), headSha: sha, headBranch: branch,
-        event, createdAt: now,
+        id,
+        checkSuiteId: id + 700_000,
+        path,
+        name: base(path).replace(/\.ya?ml$/, ''),
+        headSha: sha,
+        headBranch: branch,
+        event,
+        createdAt: now,
         jobs: list.map((j) => ({
-          id: nextId(), runId: id, name: j.job, log: j.log ?? '', pendingPolls: j.pendingPolls ?? 0, startedAt: now,
+          id: nextId(),
+          runId: id,
+          name: j.job,
+          log: j.log ?? '',
+          pendingPolls: j.pendingPolls ?? 0,
+          startedAt: now,
           attempts: [...(j.earlier ?? []), j.conclusion].map((conclusion) => ({ id: nextId(), conclusion })),
         })),
       });

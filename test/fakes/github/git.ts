@@ -23,7 +23,14 @@ export interface GitPath {
   entries?: { type: 'file' | 'dir' | 'submodule'; name: string; sha: string; size: number }[];
 }
 
-const STATUS: Record<string, string> = { A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed' };
+const STATUS: Record<string, string> = {
+  A: 'added',
+  D: 'removed',
+  M: 'modified',
+  R: 'renamed',
+  C: 'copied',
+  T: 'changed',
+};
 const ZERO_SHA = /^0{40}$/;
 
 export class OriginRepo {
@@ -35,7 +42,9 @@ export class OriginRepo {
   private async git(args: string[], encoding: 'utf8' | 'buffer' = 'utf8'): Promise<string | Buffer> {
     const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
     const { stdout } = await exec('git', ['--git-dir', this.dir, '-c', 'core.quotepath=false', ...args], {
-      env, encoding, maxBuffer: 256 * 1024 * 1024,
+      env,
+      encoding,
+      maxBuffer: 256 * 1024 * 1024,
     });
     return stdout;
   }
@@ -101,15 +110,19 @@ export class OriginRepo {
     } catch {
       return null;
     }
-    if (type === 'blob') return { type: 'file', sha, content: (await this.git(['cat-file', 'blob', sha], 'buffer')) as Buffer };
+    if (type === 'blob')
+      return { type: 'file', sha, content: (await this.git(['cat-file', 'blob', sha], 'buffer')) as Buffer };
     if (type !== 'tree') return null;
     const listing = String(await this.git(['ls-tree', '-z', '-l', sha]));
-    const entries = listing.split('\0').filter(Boolean).map((line) => {
-      const [meta = '', name = ''] = line.split('\t');
-      const [, kind, entrySha = '', size] = meta.split(/\s+/);
-      const t = kind === 'tree' ? 'dir' : kind === 'commit' ? 'submodule' : 'file';
-      return { type: t as 'file' | 'dir' | 'submodule', name, sha: entrySha, size: Number(size) || 0 };
-    });
+    const entries = listing
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => {
+        const [meta = '', name = ''] = line.split('\t');
+        const [, kind, entrySha = '', size] = meta.split(/\s+/);
+        const t = kind === 'tree' ? 'dir' : kind === 'commit' ? 'submodule' : 'file';
+        return { type: t as 'file' | 'dir' | 'submodule', name, sha: entrySha, size: Number(size) || 0 };
+      });
     return { type: 'dir', sha, entries };
   }
 }
@@ -125,7 +138,7 @@ function parseRaw(out: string): Omit<GitFile, 'additions' | 'deletions'>[] {
     const letter = status.charAt(0);
     const twoPaths = letter === 'R' || letter === 'C';
     const first = parts[++i] ?? '';
-    const second = twoPaths ? parts[++i] ?? '' : undefined;
+    const second = twoPaths ? (parts[++i] ?? '') : undefined;
     files.push({
       filename: second ?? first,
       status: STATUS[letter] ?? 'modified',

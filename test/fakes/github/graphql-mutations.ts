@@ -38,7 +38,12 @@ export function mutations(ctx: Ctx): Node {
       c.minimizedReason = input.classifier.toLowerCase();
       return {
         clientMutationId: input.clientMutationId ?? null,
-        minimizedComment: { __typename: 'IssueComment', isMinimized: true, minimizedReason: c.minimizedReason, viewerCanMinimize: true },
+        minimizedComment: {
+          __typename: 'IssueComment',
+          isMinimized: true,
+          minimizedReason: c.minimizedReason,
+          viewerCanMinimize: true,
+        },
       };
     },
     markPullRequestReadyForReview: ({ input }: { input: { pullRequestId: string; clientMutationId?: string } }) => {

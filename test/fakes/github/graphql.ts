@@ -26,7 +26,9 @@ const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, con
     throw new Error(`fake GitHub: ${info.parentType.name}.${info.fieldName} is not implemented by the fake`);
   }
   const value = obj[info.fieldName];
-  return typeof value === 'function' ? (value as (a: unknown, c: unknown, i: unknown) => unknown).call(obj, args, context, info) : value;
+  return typeof value === 'function'
+    ? (value as (a: unknown, c: unknown, i: unknown) => unknown).call(obj, args, context, info)
+    : value;
 };
 
 async function handle(ctx: Ctx): Promise<Reply> {

@@ -36,7 +36,10 @@ export interface Route {
 
 /** '/repos/:owner/:repo/contents/:path+' -> a regex with named groups (`+` spans slashes). */
 export function route(method: string, template: string, handler: Handler): Route {
-  const source = template.replace(/:(\w+)(\+?)/g, (_m, name: string, plus: string) => `(?<${name}>${plus ? '.+' : '[^/]+'})`);
+  const source = template.replace(
+    /:(\w+)(\+?)/g,
+    (_m, name: string, plus: string) => `(?<${name}>${plus ? '.+' : '[^/]+'})`,
+  );
   return { method, pattern: new RegExp(`^${source}/?$`), handler };
 }
 

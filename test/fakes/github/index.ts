@@ -47,11 +47,13 @@ export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitH
   const failures: FailureRule[] = [];
   let url = '';
   const web = (opts.serverUrl ?? 'https://github.com').replace(/\/+$/, '');
-  const server = createServer(createHandler({
-    base: () => ({ state, data, origin, urls: { api: url, web } }),
-    failures,
-    record: (r) => requests.push(r),
-  }));
+  const server = createServer(
+    createHandler({
+      base: () => ({ state, data, origin, urls: { api: url, web } }),
+      failures,
+      record: (r) => requests.push(r),
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
@@ -64,12 +66,17 @@ export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitH
     dispatches: state.dispatches,
     writes: () => requests.filter((r) => r.method !== 'GET' && !(r.method === 'POST' && r.path === '/graphql')),
     comments: (n) => state.comments(n).map((c) => ({ ...c, user: { ...c.user } })),
-    failNext: (rule) => { failures.push({ ...rule }); },
-    clearRequests: () => { requests.length = 0; },
-    close: () => new Promise<void>((resolve, reject) => {
-      // Octokit keeps connections alive; without this, close() waits for them to time out.
-      server.closeAllConnections();
-      server.close((err) => (err ? reject(err) : resolve()));
-    }),
+    failNext: (rule) => {
+      failures.push({ ...rule });
+    },
+    clearRequests: () => {
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Octokit keeps connections alive; without this, close() waits for them to time out.
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
   };
 }

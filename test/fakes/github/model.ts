@@ -1,7 +1,10 @@
 // What the fake stores per PR: the inputs, completed with ids, timestamps and defaults.
 import type { AccountType, AuthorAssociation, FakeActivityInput, FakePullInput, FakeReviewInput } from './types.js';
 
-export interface Actor { login: string; type: AccountType }
+export interface Actor {
+  login: string;
+  type: AccountType;
+}
 
 export interface PullState extends Omit<FakePullInput, 'reviews' | 'reviewThreads' | 'comments'> {
   id: number;
@@ -17,20 +20,35 @@ export interface PullState extends Omit<FakePullInput, 'reviews' | 'reviewThread
 }
 
 export interface CommentState {
-  id: number; issueNumber: number; user: Actor; body: string;
-  authorAssociation: AuthorAssociation; createdAt: string; updatedAt: string;
+  id: number;
+  issueNumber: number;
+  user: Actor;
+  body: string;
+  authorAssociation: AuthorAssociation;
+  createdAt: string;
+  updatedAt: string;
   /** Set by minimizeComment: the classifier, lower-case as GraphQL's minimizedReason shows it. */
   minimizedReason?: string;
 }
 
 export interface ReviewState {
-  id: number; prNumber: number; user: Actor; state: FakeReviewInput['state'];
-  authorAssociation: AuthorAssociation; body: string; submittedAt: string; commitId?: string;
+  id: number;
+  prNumber: number;
+  user: Actor;
+  state: FakeReviewInput['state'];
+  authorAssociation: AuthorAssociation;
+  body: string;
+  submittedAt: string;
+  commitId?: string;
 }
 
 interface ThreadCommentState {
-  id: string; databaseId: number; body: string; author: string | null;
-  authorAssociation: AuthorAssociation; createdAt: string;
+  id: string;
+  databaseId: number;
+  body: string;
+  author: string | null;
+  authorAssociation: AuthorAssociation;
+  createdAt: string;
   /** The review that holds it (comments posted with a review), else null. */
   reviewId?: number | null;
   /** The commit it was made on. */
@@ -38,22 +56,43 @@ interface ThreadCommentState {
 }
 
 export interface ThreadState {
-  id: string; prNumber: number; isResolved: boolean; isOutdated: boolean;
-  path: string; line: number | null; comments: ThreadCommentState[];
+  id: string;
+  prNumber: number;
+  isResolved: boolean;
+  isOutdated: boolean;
+  path: string;
+  line: number | null;
+  comments: ThreadCommentState[];
   /** First line of a multi-line thread. */
   startLine: number | null;
   /** Who resolved it (login), when resolved through the API. */
   resolvedBy?: string | null;
 }
 
-export interface LabelState { id: number; name: string; color: string; description: string | null }
+export interface LabelState {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+}
 
 export interface WorkflowRunState {
-  id: number; workflowId: number; path: string; name: string; event: string;
-  headSha: string; headBranch: string; createdAt: string;
+  id: number;
+  workflowId: number;
+  path: string;
+  name: string;
+  event: string;
+  headSha: string;
+  headBranch: string;
+  createdAt: string;
 }
 
 export interface ActivityState {
-  id: number; ref: string; before: string; after: string; timestamp: string;
-  activityType: NonNullable<FakeActivityInput['activityType']>; actor: string | null;
+  id: number;
+  ref: string;
+  before: string;
+  after: string;
+  timestamp: string;
+  activityType: NonNullable<FakeActivityInput['activityType']>;
+  actor: string | null;
 }

@@ -22,12 +22,15 @@ export class PullDataSource {
   ) {}
 
   async shas(pull: PullState): Promise<{ headSha: string; baseSha: string }> {
-    if (!this.origin) return { headSha: this.state.staticSha(pull, 'head'), baseSha: this.state.staticSha(pull, 'base') };
+    if (!this.origin)
+      return { headSha: this.state.staticSha(pull, 'head'), baseSha: this.state.staticSha(pull, 'base') };
     const fork = pull.headRepoFullName.toLowerCase() !== this.state.fullName.toLowerCase();
     const forkDir = fork ? this.forkDirs[pull.headRepoFullName] : undefined;
     if (forkDir) await this.origin.mirror(forkDir, `refs/heads/${pull.headRef}`, `refs/pull/${pull.number}/head`);
     // A fork's branch is not in the base repo; GitHub mirrors it as refs/pull/N/head.
-    const candidates = fork ? [`refs/pull/${pull.number}/head`, `refs/heads/${pull.headRef}`] : [`refs/heads/${pull.headRef}`];
+    const candidates = fork
+      ? [`refs/pull/${pull.number}/head`, `refs/heads/${pull.headRef}`]
+      : [`refs/heads/${pull.headRef}`];
     let headSha: string | null = null;
     for (const ref of candidates) {
       headSha = await this.origin.revParse(ref);

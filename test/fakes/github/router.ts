@@ -17,7 +17,14 @@ import { isRestWrite, restRefusal } from './token-access.js';
 import type { FailureRule, RecordedRequest } from './types.js';
 
 const ROUTES: Route[] = [
-  ...repoRoutes, ...pullRoutes, ...reviewRoutes, ...issueRoutes, ...labelRoutes, ...checkRoutes, ...actionRoutes, ...commitRoutes,
+  ...repoRoutes,
+  ...pullRoutes,
+  ...reviewRoutes,
+  ...issueRoutes,
+  ...labelRoutes,
+  ...checkRoutes,
+  ...actionRoutes,
+  ...commitRoutes,
   ...graphqlRoutes,
 ];
 
@@ -80,7 +87,8 @@ function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = {
     'x-github-media-type': 'github.v3; format=json',
     'x-github-request-id': `FAKE:${Math.random().toString(16).slice(2, 10).toUpperCase()}`,
-    'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999',
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': '4999',
     'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
     ...(reply.body !== undefined && !isText ? { 'content-type': 'application/json; charset=utf-8' } : {}),
     ...reply.headers,
@@ -103,7 +111,15 @@ export function createHandler(deps: RouterDeps): (req: IncomingMessage, res: Ser
       const method = (req.method ?? 'GET').toUpperCase();
       const headers = headersOf(req);
       const body = await readBody(req);
-      const ctx: Ctx = { ...deps.base(), method, path: url.pathname, query: url.searchParams, headers, body, params: {} };
+      const ctx: Ctx = {
+        ...deps.base(),
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers,
+        body,
+        params: {},
+      };
       let reply: Reply;
       try {
         reply = takeFailure(deps.failures, method, url.pathname) ?? (await dispatch(ctx));
@@ -113,7 +129,15 @@ export function createHandler(deps: RouterDeps): (req: IncomingMessage, res: Ser
       }
       const recordedHeaders = { ...headers };
       if (recordedHeaders.authorization) recordedHeaders.authorization = redact(recordedHeaders.authorization);
-      deps.record({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: recordedHeaders, body, status: reply.status, receivedAt });
+      deps.record({
+        method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: recordedHeaders,
+        body,
+        status: reply.status,
+        receivedAt,
+      });
       send(res, reply);
     })();
   };

@@ -3,20 +3,49 @@
 import { FakeCi } from './ci.js';
 import { ACTIONS_BOT, fakeSha, isoNow, nextId, nodeId, userId } from './ids.js';
 import type {
-  ActivityState, Actor, CommentState, LabelState, PullState, ReviewState, ThreadState, WorkflowRunState,
+  ActivityState,
+  Actor,
+  CommentState,
+  LabelState,
+  PullState,
+  ReviewState,
+  ThreadState,
+  WorkflowRunState,
 } from './model.js';
 import type {
-  AccountType, AuthorAssociation, FakeActivityInput, FakeCommentInput, FakeGitHubOptions, FakePullInput, FakeReviewInput,
-  FakeThreadInput, FakeWorkflowRunInput, Permission, RecordedDispatch, TokenScope,
+  AccountType,
+  AuthorAssociation,
+  FakeActivityInput,
+  FakeCommentInput,
+  FakeGitHubOptions,
+  FakePullInput,
+  FakeReviewInput,
+  FakeThreadInput,
+  FakeWorkflowRunInput,
+  Permission,
+  RecordedDispatch,
+  TokenScope,
 } from './types.js';
 
 export type {
-  ActivityState, Actor, CommentState, LabelState, PullState, ReviewState, ThreadState, WorkflowRunState,
+  ActivityState,
+  Actor,
+  CommentState,
+  LabelState,
+  PullState,
+  ReviewState,
+  ThreadState,
+  WorkflowRunState,
 } from './model.js';
 
-type PullPatch = Partial<Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>>;
+type PullPatch = Partial<
+  Pick<PullState, 'title' | 'body' | 'state' | 'merged' | 'draft' | 'headSha' | 'baseSha' | 'files' | 'diff'>
+>;
 
-const actorOf = (login: string, type?: AccountType): Actor => ({ login, type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User') });
+const actorOf = (login: string, type?: AccountType): Actor => ({
+  login,
+  type: type ?? (login.endsWith('[bot]') ? 'Bot' : 'User'),
+});
 
 export class FakeState {
   readonly owner: string;
@@ -47,8 +76,12 @@ export class FakeState {
     for (const r of opts.workflowRuns ?? []) this.addWorkflowRun(r);
   }
 
-  get fullName(): string { return `${this.owner}/${this.repo}`; }
-  get defaultBranch(): string { return this.opts.defaultBranch ?? 'main'; }
+  get fullName(): string {
+    return `${this.owner}/${this.repo}`;
+  }
+  get defaultBranch(): string {
+    return this.opts.defaultBranch ?? 'main';
+  }
   /** The user behind a user token (PAT); undefined for installation tokens (GITHUB_TOKEN, App tokens). */
   get tokenLogin(): string | undefined {
     const t = this.opts.token;
@@ -56,10 +89,14 @@ export class FakeState {
   }
 
   /** GITHUB_TOKEN and App tokens are installation tokens: no user behind them. */
-  get isInstallationToken(): boolean { return this.tokenLogin === undefined; }
+  get isInstallationToken(): boolean {
+    return this.tokenLogin === undefined;
+  }
 
   /** The read-only GITHUB_TOKEN of a fork PR's `pull_request` job: every write is refused. */
-  get tokenReadOnly(): boolean { return this.opts.token?.readOnly === true; }
+  get tokenReadOnly(): boolean {
+    return this.opts.token?.readOnly === true;
+  }
 
   /** Whether the token may write `scope` (a read-only token may write nothing; a PAT is its user). */
   canWrite(scope: TokenScope): boolean {
@@ -84,7 +121,9 @@ export class FakeState {
     return this.collaborators.get(login) ?? 'none';
   }
 
-  setPermission(login: string, permission: Permission): void { this.collaborators.set(login, permission); }
+  setPermission(login: string, permission: Permission): void {
+    this.collaborators.set(login, permission);
+  }
 
   /** GitHub's author_association for someone who did not get one explicitly. */
   associationOf(login: string, fallback: AuthorAssociation = 'NONE'): AuthorAssociation {
@@ -104,7 +143,8 @@ export class FakeState {
       baseRef: input.baseRef ?? this.defaultBranch,
       headRepoFullName: input.headRepoFullName ?? this.fullName,
       authorAssociation: input.authorAssociation ?? this.associationOf(input.user, 'CONTRIBUTOR'),
-      createdAt: created, updatedAt: created,
+      createdAt: created,
+      updatedAt: created,
       closedAt: closed ? created : null,
       mergedAt: input.merged ? created : null,
       labels: [],
@@ -134,45 +174,67 @@ export class FakeState {
     return pull;
   }
 
-  comments(number: number): CommentState[] { return this.issueComments.filter((c) => c.issueNumber === number); }
+  comments(number: number): CommentState[] {
+    return this.issueComments.filter((c) => c.issueNumber === number);
+  }
 
   addComment(number: number, input: FakeCommentInput): CommentState {
     this.requirePull(number);
     const at = input.createdAt ?? isoNow();
     const comment: CommentState = {
-      id: nextId(), issueNumber: number, user: actorOf(input.login, input.type), body: input.body,
-      authorAssociation: input.authorAssociation ?? this.associationOf(input.login), createdAt: at, updatedAt: at,
+      id: nextId(),
+      issueNumber: number,
+      user: actorOf(input.login, input.type),
+      body: input.body,
+      authorAssociation: input.authorAssociation ?? this.associationOf(input.login),
+      createdAt: at,
+      updatedAt: at,
     };
     this.issueComments.push(comment);
     return comment;
   }
 
-  reviews(number: number): ReviewState[] { return this.reviewList.filter((r) => r.prNumber === number); }
+  reviews(number: number): ReviewState[] {
+    return this.reviewList.filter((r) => r.prNumber === number);
+  }
 
   addReview(number: number, input: FakeReviewInput): ReviewState {
     this.requirePull(number);
     const review: ReviewState = {
-      id: nextId(), prNumber: number, user: actorOf(input.login), state: input.state,
+      id: nextId(),
+      prNumber: number,
+      user: actorOf(input.login),
+      state: input.state,
       authorAssociation: input.authorAssociation ?? this.associationOf(input.login),
-      body: input.body ?? '', submittedAt: input.submittedAt ?? isoNow(),
+      body: input.body ?? '',
+      submittedAt: input.submittedAt ?? isoNow(),
       ...(input.commitId ? { commitId: input.commitId } : {}),
     };
     this.reviewList.push(review);
     return review;
   }
 
-  threads(number: number): ThreadState[] { return this.threadList.filter((t) => t.prNumber === number); }
+  threads(number: number): ThreadState[] {
+    return this.threadList.filter((t) => t.prNumber === number);
+  }
 
   addThread(number: number, input: FakeThreadInput): ThreadState {
     this.requirePull(number);
     const thread: ThreadState = {
-      id: input.id ?? nodeId('PRRT', nextId()), prNumber: number,
-      isResolved: input.isResolved ?? false, isOutdated: input.isOutdated ?? false,
-      path: input.path, line: input.line === undefined ? null : input.line, startLine: input.startLine ?? null,
+      id: input.id ?? nodeId('PRRT', nextId()),
+      prNumber: number,
+      isResolved: input.isResolved ?? false,
+      isOutdated: input.isOutdated ?? false,
+      path: input.path,
+      line: input.line === undefined ? null : input.line,
+      startLine: input.startLine ?? null,
       comments: input.comments.map((c) => {
         const databaseId = c.databaseId ?? nextId();
         return {
-          id: c.id ?? nodeId('PRRC', databaseId), databaseId, body: c.body, author: c.author,
+          id: c.id ?? nodeId('PRRC', databaseId),
+          databaseId,
+          body: c.body,
+          author: c.author,
           authorAssociation: c.authorAssociation ?? (c.author ? this.associationOf(c.author) : 'NONE'),
           createdAt: c.createdAt ?? isoNow(),
         };
@@ -203,8 +265,12 @@ export class FakeState {
   addReply(thread: ThreadState, actor: Actor, body: string): ThreadState['comments'][number] {
     const databaseId = nextId();
     const reply = {
-      id: nodeId('PRRC', databaseId), databaseId, body, author: actor.login,
-      authorAssociation: actor.type === 'Bot' ? 'NONE' as const : this.associationOf(actor.login), createdAt: isoNow(),
+      id: nodeId('PRRC', databaseId),
+      databaseId,
+      body,
+      author: actor.login,
+      authorAssociation: actor.type === 'Bot' ? ('NONE' as const) : this.associationOf(actor.login),
+      createdAt: isoNow(),
       reviewId: null,
     };
     thread.comments.push(reply);
@@ -233,9 +299,13 @@ export class FakeState {
   /** A run of one of the repository's workflows; every run of one file shares its workflow_id. */
   addWorkflowRun(input: FakeWorkflowRunInput): WorkflowRunState {
     const run: WorkflowRunState = {
-      id: input.id, workflowId: userId(`workflow:${this.fullName}/${input.path}`), path: input.path,
-      name: input.name ?? input.path.split('/').pop() ?? input.path, event: input.event ?? 'pull_request',
-      headSha: input.headSha ?? fakeSha(`run:${input.id}`), headBranch: input.headBranch ?? this.defaultBranch,
+      id: input.id,
+      workflowId: userId(`workflow:${this.fullName}/${input.path}`),
+      path: input.path,
+      name: input.name ?? input.path.split('/').pop() ?? input.path,
+      event: input.event ?? 'pull_request',
+      headSha: input.headSha ?? fakeSha(`run:${input.id}`),
+      headBranch: input.headBranch ?? this.defaultBranch,
       createdAt: isoNow(),
     };
     this.workflowRuns.set(run.id, run);
@@ -247,8 +317,12 @@ export class FakeState {
     const ref = input.ref.startsWith('refs/') ? input.ref : `refs/heads/${input.ref}`;
     const previous = this.activityList.filter((a) => a.ref === ref).at(-1);
     const entry: ActivityState = {
-      id: nextId(), ref, before: input.before ?? previous?.after ?? '0'.repeat(40), after: input.after,
-      timestamp: input.timestamp ?? isoNow(), activityType: input.activityType ?? 'push',
+      id: nextId(),
+      ref,
+      before: input.before ?? previous?.after ?? '0'.repeat(40),
+      after: input.after,
+      timestamp: input.timestamp ?? isoNow(),
+      activityType: input.activityType ?? 'push',
       actor: input.actor === undefined ? this.owner : input.actor,
     };
     this.activityList.push(entry);

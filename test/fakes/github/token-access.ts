@@ -12,22 +12,30 @@ import type { Reply } from './http.js';
 
 const REFUSED = 'Resource not accessible by integration';
 
-interface WriteEndpoint { method: string; path: RegExp; accepted: string; doc: string }
+interface WriteEndpoint {
+  method: string;
+  path: RegExp;
+  accepted: string;
+  doc: string;
+}
 
 /** Endpoints whose needed permissions we know ("Permissions required for GitHub Apps" on docs.github.com). */
 const KNOWN: WriteEndpoint[] = [
   {
-    method: 'POST', path: /^\/repos\/[^/]+\/[^/]+\/issues\/[^/]+\/comments\/?$/,
+    method: 'POST',
+    path: /^\/repos\/[^/]+\/[^/]+\/issues\/[^/]+\/comments\/?$/,
     accepted: 'issues=write; pull_requests=write',
     doc: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
   },
   {
-    method: 'POST', path: /^\/repos\/[^/]+\/[^/]+\/pulls\/[^/]+\/(reviews|comments\/[^/]+\/replies)\/?$/,
+    method: 'POST',
+    path: /^\/repos\/[^/]+\/[^/]+\/pulls\/[^/]+\/(reviews|comments\/[^/]+\/replies)\/?$/,
     accepted: 'pull_requests=write',
     doc: 'https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request',
   },
   {
-    method: 'POST', path: /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/dispatches\/?$/,
+    method: 'POST',
+    path: /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/dispatches\/?$/,
     accepted: 'actions=write',
     doc: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event',
   },
@@ -73,7 +81,8 @@ export function mutationRefusal(query: string, operationName: string | null): Re
   return json(200, {
     data: Object.fromEntries(fields.map((f) => [key(f), null])),
     errors: fields.map((f) => ({
-      type: 'FORBIDDEN', path: [key(f)],
+      type: 'FORBIDDEN',
+      path: [key(f)],
       locations: f.loc ? [{ line: f.loc.startToken.line, column: f.loc.startToken.column }] : [],
       message: REFUSED,
     })),

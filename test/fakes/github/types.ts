@@ -3,7 +3,7 @@
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 export type AuthorAssociation =
-  | 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIMER' | 'FIRST_TIME_CONTRIBUTOR' | 'MANNEQUIN' | 'NONE';
+  'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIMER' | 'FIRST_TIME_CONTRIBUTOR' | 'MANNEQUIN' | 'NONE';
 export type AccountType = 'User' | 'Bot' | 'Organization';
 /** The token permissions the fake checks writes against (a workflow's `permissions:` keys). */
 export type TokenScope = 'contents' | 'pull_requests' | 'issues';

@@ -20,19 +20,42 @@ let seq = 0;
 const nextId = (prefix: string): string => `${prefix}_${Date.now().toString(36)}${(++seq).toString(36)}`;
 
 function anthropic(r: TextReply | ToolReply, model: string, u: ReplyUsage): Encoded {
-  const message = { id: nextId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null };
-  const start = sse('message_start', { type: 'message_start', message: { ...message, usage: { input_tokens: u.inputTokens, output_tokens: 1 } } });
+  const message = {
+    id: nextId('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+  };
+  const start = sse('message_start', {
+    type: 'message_start',
+    message: { ...message, usage: { input_tokens: u.inputTokens, output_tokens: 1 } },
+  });
   let block: string[];
   if (isTool(r)) {
     const id = r.tool.id ?? nextId('toolu');
     block = [
-      sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id, name: r.tool.name, input: {} } }),
-      sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(r.tool.input) } }),
+      sse('content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id, name: r.tool.name, input: {} },
+      }),
+      sse('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(r.tool.input) },
+      }),
     ];
   } else {
     block = [
       sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-      sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: r.text } }),
+      sse('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: r.text },
+      }),
     ];
   }
   const stop = isTool(r) ? 'tool_use' : 'end_turn';
@@ -40,7 +63,11 @@ function anthropic(r: TextReply | ToolReply, model: string, u: ReplyUsage): Enco
     start,
     ...block,
     sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
-    sse('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: u.outputTokens } }),
+    sse('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stop, stop_sequence: null },
+      usage: { output_tokens: u.outputTokens },
+    }),
     sse('message_stop', { type: 'message_stop' }),
   ]);
 }
@@ -48,11 +75,30 @@ function anthropic(r: TextReply | ToolReply, model: string, u: ReplyUsage): Enco
 function responses(r: TextReply | ToolReply, model: string, u: ReplyUsage): Encoded {
   let item: Record<string, unknown>;
   if (isTool(r) && typeof r.tool.input === 'string') {
-    item = { type: 'custom_tool_call', id: nextId('ctc'), call_id: r.tool.id ?? nextId('call'), name: r.tool.name, input: r.tool.input, status: 'completed' };
+    item = {
+      type: 'custom_tool_call',
+      id: nextId('ctc'),
+      call_id: r.tool.id ?? nextId('call'),
+      name: r.tool.name,
+      input: r.tool.input,
+      status: 'completed',
+    };
   } else if (isTool(r)) {
-    item = { type: 'function_call', id: nextId('fc'), call_id: r.tool.id ?? nextId('call'), name: r.tool.name, arguments: JSON.stringify(r.tool.input) };
+    item = {
+      type: 'function_call',
+      id: nextId('fc'),
+      call_id: r.tool.id ?? nextId('call'),
+      name: r.tool.name,
+      arguments: JSON.stringify(r.tool.input),
+    };
   } else {
-    item = { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: r.text, annotations: [] }] };
+    item = {
+      type: 'message',
+      id: nextId('msg'),
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: r.text, annotations: [] }],
+    };
   }
   const usage = {
     input_tokens: u.inputTokens,
@@ -69,12 +115,31 @@ function responses(r: TextReply | ToolReply, model: string, u: ReplyUsage): Enco
 }
 
 function chat(r: TextReply | ToolReply, model: string, u: ReplyUsage): Encoded {
-  const base = { id: nextId('chatcmpl'), object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
-  const chunk = (delta: unknown, finish: string | null): string => sse(null, { ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const base = {
+    id: nextId('chatcmpl'),
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+  };
+  const chunk = (delta: unknown, finish: string | null): string =>
+    sse(null, { ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
   const body = isTool(r)
-    ? { tool_calls: [{ index: 0, id: r.tool.id ?? nextId('call'), type: 'function', function: { name: r.tool.name, arguments: JSON.stringify(r.tool.input) } }] }
+    ? {
+        tool_calls: [
+          {
+            index: 0,
+            id: r.tool.id ?? nextId('call'),
+            type: 'function',
+            function: { name: r.tool.name, arguments: JSON.stringify(r.tool.input) },
+          },
+        ],
+      }
     : { content: r.text };
-  const usage = { prompt_tokens: u.inputTokens, completion_tokens: u.outputTokens, total_tokens: u.inputTokens + u.outputTokens };
+  const usage = {
+    prompt_tokens: u.inputTokens,
+    completion_tokens: u.outputTokens,
+    total_tokens: u.inputTokens + u.outputTokens,
+  };
   return stream([
     chunk({ role: 'assistant', content: '' }, null),
     chunk(body, null),
@@ -85,10 +150,16 @@ function chat(r: TextReply | ToolReply, model: string, u: ReplyUsage): Encoded {
 }
 
 function geminiBody(r: TextReply | ToolReply, model: string, u: ReplyUsage): unknown {
-  const part = isTool(r) ? { functionCall: { name: r.tool.name, args: r.tool.input, ...(r.tool.id ? { id: r.tool.id } : {}) } } : { text: r.text };
+  const part = isTool(r)
+    ? { functionCall: { name: r.tool.name, args: r.tool.input, ...(r.tool.id ? { id: r.tool.id } : {}) } }
+    : { text: r.text };
   return {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: u.inputTokens, candidatesTokenCount: u.outputTokens, totalTokenCount: u.inputTokens + u.outputTokens },
+    usageMetadata: {
+      promptTokenCount: u.inputTokens,
+      candidatesTokenCount: u.outputTokens,
+      totalTokenCount: u.inputTokens + u.outputTokens,
+    },
     modelVersion: model,
   };
 }
@@ -96,7 +167,11 @@ function geminiBody(r: TextReply | ToolReply, model: string, u: ReplyUsage): unk
 /** Each provider's error type for a status, as its API sends it. */
 function errorType(protocol: Protocol, status: number): string {
   if (protocol === 'anthropic') {
-    const types: Record<number, string> = { 401: 'authentication_error', 429: 'rate_limit_error', 529: 'overloaded_error' };
+    const types: Record<number, string> = {
+      401: 'authentication_error',
+      429: 'rate_limit_error',
+      529: 'overloaded_error',
+    };
     return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
   }
   if (protocol === 'gemini') {
@@ -108,8 +183,12 @@ function errorType(protocol: Protocol, status: number): string {
 
 const DAILY_QUOTA = {
   '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-  violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_requests_per_model_per_day',
-    quotaId: 'GenerateRequestsPerDayPerProjectPerModel' }],
+  violations: [
+    {
+      quotaMetric: 'generativelanguage.googleapis.com/generate_requests_per_model_per_day',
+      quotaId: 'GenerateRequestsPerDayPerProjectPerModel',
+    },
+  ],
 };
 
 function errorBody(protocol: Protocol, r: ErrorReply): unknown {
@@ -134,7 +213,11 @@ export function encodeReply(protocol: Protocol, reply: Reply, askedModel: string
     return { status: reply.error, contentType: 'application/json', chunks: body, ...headers };
   }
   if (isTool(reply) && typeof reply.tool.input === 'string' && protocol !== 'responses') {
-    return encodeReply(protocol, { error: 400, message: 'fake script: string tool input needs the Responses protocol' }, askedModel);
+    return encodeReply(
+      protocol,
+      { error: 400, message: 'fake script: string tool input needs the Responses protocol' },
+      askedModel,
+    );
   }
   const model = reply.model ?? askedModel ?? 'fake-model';
   const usage = reply.usage ?? DEFAULT_USAGE;

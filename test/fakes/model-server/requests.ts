@@ -42,7 +42,8 @@ function responsesEntries(body: Obj): Entry[] {
     if (type.endsWith('_call_output')) out.push({ texts: [], results: [textOf(item.output)], isPrompt: false });
     else if (type === 'message') {
       out.push({ texts: [textOf(item.content)], results: [], isPrompt: item.role === 'user' });
-    } else if (type.endsWith('_call')) out.push({ texts: [str(item.arguments) || str(item.input)], results: [], isPrompt: false });
+    } else if (type.endsWith('_call'))
+      out.push({ texts: [str(item.arguments) || str(item.input)], results: [], isPrompt: false });
   }
   return out;
 }
@@ -52,7 +53,9 @@ function chatEntries(body: Obj): Entry[] {
     .filter(isObj)
     .map((m) => {
       if (m.role === 'tool') return { texts: [], results: [textOf(m.content)], isPrompt: false };
-      const calls = arr(m.tool_calls).filter(isObj).map((c) => JSON.stringify(c.function));
+      const calls = arr(m.tool_calls)
+        .filter(isObj)
+        .map((c) => JSON.stringify(c.function));
       return { texts: [textOf(m.content), ...calls], results: [], isPrompt: m.role === 'user' };
     });
 }
@@ -62,7 +65,9 @@ function geminiEntries(body: Obj): Entry[] {
   const out: Entry[] = [{ texts: [sys], results: [], isPrompt: false }];
   for (const c of arr(body.contents).filter(isObj)) {
     const parts = arr(c.parts).filter(isObj);
-    const results = parts.filter((p) => isObj(p.functionResponse)).map((p) => JSON.stringify((p.functionResponse as Obj).response));
+    const results = parts
+      .filter((p) => isObj(p.functionResponse))
+      .map((p) => JSON.stringify((p.functionResponse as Obj).response));
     const texts = parts.filter((p) => typeof p.text === 'string').map((p) => str(p.text));
     texts.push(...parts.filter((p) => isObj(p.functionCall)).map((p) => JSON.stringify(p.functionCall)));
     out.push({ texts, results, isPrompt: c.role === 'user' && results.length === 0 });
@@ -72,7 +77,12 @@ function geminiEntries(body: Obj): Entry[] {
 
 function toolNamesOf(protocol: Protocol, body: Obj): string[] {
   const tools = arr(body.tools).filter(isObj);
-  if (protocol === 'gemini') return tools.flatMap((t) => arr(t.functionDeclarations).filter(isObj).map((d) => str(d.name)));
+  if (protocol === 'gemini')
+    return tools.flatMap((t) =>
+      arr(t.functionDeclarations)
+        .filter(isObj)
+        .map((d) => str(d.name)),
+    );
   if (protocol === 'chat') return tools.map((t) => (isObj(t.function) ? str(t.function.name) : str(t.name)));
   return tools.map((t) => str(t.name) || str(t.type));
 }
@@ -90,8 +100,20 @@ export function readModelRequest(
   entries.forEach((e, i) => e.isPrompt && (lastPrompt = i));
   const toolResults = entries.flatMap((e) => e.results);
   const resultsSincePrompt = entries.slice(lastPrompt + 1).flatMap((e) => e.results).length;
-  const transcript = entries.flatMap((e) => [...e.texts, ...e.results]).filter(Boolean).join('\n');
+  const transcript = entries
+    .flatMap((e) => [...e.texts, ...e.results])
+    .filter(Boolean)
+    .join('\n');
   const { urlModel, ...req } = raw;
   const model = urlModel ?? (typeof body.model === 'string' ? body.model : null);
-  return { protocol, ...req, model, toolNames: toolNamesOf(protocol, body), toolResults, resultsSincePrompt, transcript, index };
+  return {
+    protocol,
+    ...req,
+    model,
+    toolNames: toolNamesOf(protocol, body),
+    toolResults,
+    resultsSincePrompt,
+    transcript,
+    index,
+  };
 }

@@ -66,7 +66,11 @@ function routeOf(path: string): Route | 'count' | null {
   const gemini = /\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/.exec(path);
   if (gemini) {
     if (gemini[2] === 'countTokens') return 'count';
-    return { protocol: 'gemini', streaming: gemini[2] === 'streamGenerateContent', urlModel: decodeURIComponent(gemini[1]!) };
+    return {
+      protocol: 'gemini',
+      streaming: gemini[2] === 'streamGenerateContent',
+      urlModel: decodeURIComponent(gemini[1]!),
+    };
   }
   if (path.endsWith('/messages/count_tokens')) return 'count';
   if (path.endsWith('/messages')) return { protocol: 'anthropic', streaming: true };
@@ -114,10 +118,18 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":42,"totalTokens":42}');
       return;
     }
-    const raw = { method: req.method ?? 'POST', url: req.url ?? path, headers: req.headers, body, urlModel: route.urlModel };
+    const raw = {
+      method: req.method ?? 'POST',
+      url: req.url ?? path,
+      headers: req.headers,
+      body,
+      urlModel: route.urlModel,
+    };
     const modelReq = readModelRequest(route.protocol, raw, requests.length);
     const unauthorized = opts.apiKey !== undefined && !carriesKey(req, opts.apiKey);
-    const picked: Reply = unauthorized ? { error: 401, message: 'invalid api key (fake model server)' } : pick(script, modelReq, listIndex++);
+    const picked: Reply = unauthorized
+      ? { error: 401, message: 'invalid api key (fake model server)' }
+      : pick(script, modelReq, listIndex++);
     const tokens = opts.countTokens ? counter.count(body) : undefined;
     const reply = tokens && !picked.usage ? { ...picked, usage: measuredUsage(tokens, replyText(picked)) } : picked;
     const recorded: RecordedRequest = { ...modelReq, reply, ...(tokens ? { tokens } : {}) };

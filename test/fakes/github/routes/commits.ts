@@ -38,16 +38,24 @@ async function noticeBranches(ctx: Ctx, refs: string[]): Promise<void> {
     const known = state.activityList.filter((a) => a.ref === ref);
     const newest = [...known].sort((a, b) => a.timestamp.localeCompare(b.timestamp)).at(-1);
     if (newest?.after === sha) continue;
-    state.recordPush(known.length === 0
-      ? { ref, after: sha, activityType: 'branch_creation', timestamp: secondBefore(state.startedAt) }
-      : { ref, after: sha });
+    state.recordPush(
+      known.length === 0
+        ? { ref, after: sha, activityType: 'branch_creation', timestamp: secondBefore(state.startedAt) }
+        : { ref, after: sha },
+    );
   }
 }
 
 function activityJson(ctx: Ctx, a: ActivityState): Record<string, unknown> {
   return {
-    id: a.id, node_id: nodeId('RA', a.id), before: a.before, after: a.after, ref: a.ref, timestamp: a.timestamp,
-    activity_type: a.activityType, actor: a.actor === null ? null : simpleUser(ctx.urls, a.actor),
+    id: a.id,
+    node_id: nodeId('RA', a.id),
+    before: a.before,
+    after: a.after,
+    ref: a.ref,
+    timestamp: a.timestamp,
+    activity_type: a.activityType,
+    actor: a.actor === null ? null : simpleUser(ctx.urls, a.actor),
   };
 }
 
@@ -67,7 +75,10 @@ async function listActivities(ctx: Ctx): Promise<Reply> {
   const list = state.activityList
     .filter((a) => (!ref || a.ref === ref) && (!type || a.activityType === type) && (!actor || a.actor === actor))
     .sort((a, b) => (asc ? 1 : -1) * (a.timestamp.localeCompare(b.timestamp) || a.id - b.id));
-  return paginate(ctx, list.map((a) => activityJson(ctx, a)));
+  return paginate(
+    ctx,
+    list.map((a) => activityJson(ctx, a)),
+  );
 }
 
 interface CommitFields {
@@ -87,8 +98,10 @@ async function readCommit(gitDir: string, sha: string): Promise<CommitFields> {
   // GitHub writes git dates in UTC with a Z.
   const utc = (d: string): string => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
-    tree, parents: parents.trim().split(' ').filter(Boolean),
-    author: { name: an, email: ae, date: utc(ad) }, committer: { name: cn, email: ce, date: utc(cd) },
+    tree,
+    parents: parents.trim().split(' ').filter(Boolean),
+    author: { name: an, email: ae, date: utc(ad) },
+    committer: { name: cn, email: ce, date: utc(cd) },
     message: message.join('\0').replace(/\n+$/, ''),
   };
 }
@@ -111,15 +124,23 @@ async function getCommit(ctx: Ctx): Promise<Reply> {
   const api = `${urls.api}/repos/${state.fullName}`;
   const web = `${urls.web}/${state.fullName}`;
   return json(200, {
-    url: `${api}/commits/${sha}`, sha, node_id: nodeId('C', parseInt(sha.slice(0, 8), 16)),
-    html_url: `${web}/commit/${sha}`, comments_url: `${api}/commits/${sha}/comments`,
+    url: `${api}/commits/${sha}`,
+    sha,
+    node_id: nodeId('C', parseInt(sha.slice(0, 8), 16)),
+    html_url: `${web}/commit/${sha}`,
+    comments_url: `${api}/commits/${sha}/comments`,
     commit: {
-      url: `${api}/git/commits/${sha}`, author: c.author, committer: c.committer, message: c.message, comment_count: 0,
+      url: `${api}/git/commits/${sha}`,
+      author: c.author,
+      committer: c.committer,
+      message: c.message,
+      comment_count: 0,
       tree: { sha: c.tree, url: `${api}/git/trees/${c.tree}` },
       verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
     },
     // Commits by people without a GitHub account (the sandbox's test identities) carry no user.
-    author: null, committer: null,
+    author: null,
+    committer: null,
     parents: c.parents.map((p) => ({ sha: p, url: `${api}/commits/${p}`, html_url: `${web}/commit/${p}` })),
   });
 }

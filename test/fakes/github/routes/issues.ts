@@ -19,10 +19,16 @@ function commentJson(ctx: Ctx, c: CommentState): Json {
   const { urls, state } = ctx;
   const repoApi = `${urls.api}/repos/${state.fullName}`;
   return {
-    id: c.id, node_id: nodeId('IC', c.id), url: `${repoApi}/issues/comments/${c.id}`,
+    id: c.id,
+    node_id: nodeId('IC', c.id),
+    url: `${repoApi}/issues/comments/${c.id}`,
     html_url: `${urls.web}/${state.fullName}/pull/${c.issueNumber}#issuecomment-${c.id}`,
-    body: c.body, user: simpleUser(urls, c.user.login, c.user.type), created_at: c.createdAt, updated_at: c.updatedAt,
-    issue_url: `${repoApi}/issues/${c.issueNumber}`, author_association: c.authorAssociation,
+    body: c.body,
+    user: simpleUser(urls, c.user.login, c.user.type),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+    issue_url: `${repoApi}/issues/${c.issueNumber}`,
+    author_association: c.authorAssociation,
     performed_via_github_app: null,
   };
 }
@@ -30,7 +36,10 @@ function commentJson(ctx: Ctx, c: CommentState): Json {
 function listComments(ctx: Ctx): Reply {
   const n = numberParam(ctx);
   if (n === null || !ctx.state.pulls.has(n)) return notFound(DOC.list);
-  return paginate(ctx, ctx.state.comments(n).map((c) => commentJson(ctx, c)));
+  return paginate(
+    ctx,
+    ctx.state.comments(n).map((c) => commentJson(ctx, c)),
+  );
 }
 
 function createComment(ctx: Ctx): Reply {
@@ -41,15 +50,27 @@ function createComment(ctx: Ctx): Reply {
     return scopeRefusal('issues=write; pull_requests=write', DOC.create);
   }
   const input = ctx.body;
-  if (typeof input !== 'object' || input === null || !('body' in input)) return invalidRequest('"body" wasn\'t supplied.', DOC.create);
+  if (typeof input !== 'object' || input === null || !('body' in input))
+    return invalidRequest('"body" wasn\'t supplied.', DOC.create);
   const body = (input as { body: unknown }).body;
-  if (typeof body !== 'string') return invalidRequest(`For 'properties/body', ${JSON.stringify(body)} is not a string.`, DOC.create);
-  const problem = body.trim() === '' ? 'body cannot be blank'
-    : body.length > MAX_COMMENT_CHARS ? `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)` : null;
-  if (problem) return validationFailed([{ resource: 'IssueComment', code: 'custom', field: 'body', message: problem }], DOC.create);
+  if (typeof body !== 'string')
+    return invalidRequest(`For 'properties/body', ${JSON.stringify(body)} is not a string.`, DOC.create);
+  const problem =
+    body.trim() === ''
+      ? 'body cannot be blank'
+      : body.length > MAX_COMMENT_CHARS
+        ? `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`
+        : null;
+  if (problem)
+    return validationFailed(
+      [{ resource: 'IssueComment', code: 'custom', field: 'body', message: problem }],
+      DOC.create,
+    );
   const actor = ctx.state.tokenActor();
   const comment = ctx.state.addComment(n, {
-    login: actor.login, type: actor.type, body,
+    login: actor.login,
+    type: actor.type,
+    body,
     authorAssociation: actor.type === 'Bot' ? 'NONE' : ctx.state.associationOf(actor.login),
   });
   const out = commentJson(ctx, comment);

@@ -16,7 +16,15 @@ const DOC = {
 
 export function labelJson(ctx: Ctx, l: LabelState): Json {
   const url = `${ctx.urls.api}/repos/${ctx.state.fullName}/labels/${encodeURIComponent(l.name)}`;
-  return { id: l.id, node_id: nodeId('LA', l.id), url, name: l.name, description: l.description, color: l.color, default: false };
+  return {
+    id: l.id,
+    node_id: nodeId('LA', l.id),
+    url,
+    name: l.name,
+    description: l.description,
+    color: l.color,
+    default: false,
+  };
 }
 
 const onPull = (ctx: Ctx, n: number): Json[] =>
@@ -40,7 +48,8 @@ function removeLabel(ctx: Ctx): Reply {
   const n = numberParam(ctx);
   if (n === null || !ctx.state.pulls.has(n)) return notFound(DOC.remove);
   if (!ctx.state.canWrite('pull_requests')) return scopeRefusal('issues=write; pull_requests=write', DOC.remove);
-  if (!ctx.state.removeLabel(n, decodeURIComponent(ctx.params.name ?? ''))) return apiError(404, 'Label does not exist', DOC.remove);
+  if (!ctx.state.removeLabel(n, decodeURIComponent(ctx.params.name ?? '')))
+    return apiError(404, 'Label does not exist', DOC.remove);
   return json(200, onPull(ctx, n));
 }
 

@@ -32,8 +32,9 @@ const LIST_FILES_MAX = 3000;
 function diffTooLarge(data: PullData): Reply | null {
   let message: string;
   if (data.files.length > DIFF_MAX_FILES) {
-    message = `Sorry, the diff exceeded the maximum number of files (${DIFF_MAX_FILES}). `
-      + "Consider using 'List pull requests files' API or locally cloning the repository instead.";
+    message =
+      `Sorry, the diff exceeded the maximum number of files (${DIFF_MAX_FILES}). ` +
+      "Consider using 'List pull requests files' API or locally cloning the repository instead.";
   } else if (lineCount(data.diff) > DIFF_MAX_LINES) {
     message = `Sorry, the diff exceeded the maximum number of lines (${DIFF_MAX_LINES})`;
   } else return null;
@@ -58,7 +59,13 @@ function side(ctx: Ctx, pull: PullState, which: 'head' | 'base', sha: string): J
   const repo = fork ? { ...base, fullName, ownerType: 'User' as const, fork: true } : base;
   const owner = fullName.split('/')[0] ?? '';
   const ref = which === 'head' ? pull.headRef : pull.baseRef;
-  return { label: `${owner}:${ref}`, ref, sha, user: simpleUser(ctx.urls, owner, repo.ownerType), repo: repository(ctx.urls, repo) };
+  return {
+    label: `${owner}:${ref}`,
+    ref,
+    sha,
+    user: simpleUser(ctx.urls, owner, repo.ownerType),
+    repo: repository(ctx.urls, repo),
+  };
 }
 
 function pullJson(ctx: Ctx, pull: PullState, data: PullData): Json {
@@ -68,26 +75,65 @@ function pullJson(ctx: Ctx, pull: PullState, data: PullData): Json {
   const html = `${urls.web}/${state.fullName}/pull/${pull.number}`;
   const issue = `${repoApi}/issues/${pull.number}`;
   const links = {
-    self: url, html, issue, comments: `${issue}/comments`, review_comments: `${url}/comments`,
-    review_comment: `${repoApi}/pulls/comments{/number}`, commits: `${url}/commits`, statuses: `${repoApi}/statuses/${data.headSha}`,
+    self: url,
+    html,
+    issue,
+    comments: `${issue}/comments`,
+    review_comments: `${url}/comments`,
+    review_comment: `${repoApi}/pulls/comments{/number}`,
+    commits: `${url}/commits`,
+    statuses: `${repoApi}/statuses/${data.headSha}`,
   };
   const threadComments = state.threads(pull.number).reduce((n, t) => n + t.comments.length, 0);
   return {
-    url, id: pull.id, node_id: nodeId('PR', pull.id), html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`,
-    issue_url: issue, commits_url: links.commits, review_comments_url: links.review_comments,
-    review_comment_url: links.review_comment, comments_url: links.comments, statuses_url: links.statuses,
-    number: pull.number, state: pull.state, locked: false, title: pull.title,
-    user: simpleUser(urls, pull.user, pull.userType), body: pull.body ?? null, milestone: null,
+    url,
+    id: pull.id,
+    node_id: nodeId('PR', pull.id),
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    issue_url: issue,
+    commits_url: links.commits,
+    review_comments_url: links.review_comments,
+    review_comment_url: links.review_comment,
+    comments_url: links.comments,
+    statuses_url: links.statuses,
+    number: pull.number,
+    state: pull.state,
+    locked: false,
+    title: pull.title,
+    user: simpleUser(urls, pull.user, pull.userType),
+    body: pull.body ?? null,
+    milestone: null,
     labels: pull.labels.map((name) => labelJson(ctx, state.labels.get(name)!)),
-    active_lock_reason: null, created_at: pull.createdAt, updated_at: pull.updatedAt, closed_at: pull.closedAt,
-    merged_at: pull.mergedAt, merge_commit_sha: null, assignee: null, assignees: [], requested_reviewers: [],
-    requested_teams: [], head: side(ctx, pull, 'head', data.headSha), base: side(ctx, pull, 'base', data.baseSha),
+    active_lock_reason: null,
+    created_at: pull.createdAt,
+    updated_at: pull.updatedAt,
+    closed_at: pull.closedAt,
+    merged_at: pull.mergedAt,
+    merge_commit_sha: null,
+    assignee: null,
+    assignees: [],
+    requested_reviewers: [],
+    requested_teams: [],
+    head: side(ctx, pull, 'head', data.headSha),
+    base: side(ctx, pull, 'base', data.baseSha),
     _links: Object.fromEntries(Object.entries(links).map(([k, href]) => [k, { href }])),
-    author_association: pull.authorAssociation ?? 'CONTRIBUTOR', auto_merge: null, draft: pull.draft ?? false,
-    merged: pull.merged ?? false, mergeable: pull.state === 'open' ? true : null, rebaseable: pull.state === 'open' ? true : null,
-    mergeable_state: pull.state === 'open' ? 'clean' : 'unknown', merged_by: pull.merged ? simpleUser(urls, state.owner) : null,
-    comments: state.comments(pull.number).length, review_comments: threadComments, maintainer_can_modify: Boolean(pull.maintainerCanModify),
-    commits: data.commits, additions: sum(data, 'additions'), deletions: sum(data, 'deletions'), changed_files: data.files.length,
+    author_association: pull.authorAssociation ?? 'CONTRIBUTOR',
+    auto_merge: null,
+    draft: pull.draft ?? false,
+    merged: pull.merged ?? false,
+    mergeable: pull.state === 'open' ? true : null,
+    rebaseable: pull.state === 'open' ? true : null,
+    mergeable_state: pull.state === 'open' ? 'clean' : 'unknown',
+    merged_by: pull.merged ? simpleUser(urls, state.owner) : null,
+    comments: state.comments(pull.number).length,
+    review_comments: threadComments,
+    maintainer_can_modify: Boolean(pull.maintainerCanModify),
+    commits: data.commits,
+    additions: sum(data, 'additions'),
+    deletions: sum(data, 'deletions'),
+    changed_files: data.files.length,
   };
 }
 
@@ -102,7 +148,11 @@ async function getPull(ctx: Ctx): Promise<Reply> {
     const refused = diffTooLarge(data);
     if (refused) return refused;
     // The charset suffix makes Octokit read the body as text.
-    return { status: 200, headers: { 'content-type': 'application/vnd.github.v3.diff; charset=utf-8' }, body: data.diff };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/vnd.github.v3.diff; charset=utf-8' },
+      body: data.diff,
+    };
   }
   if (/application\/vnd\.github(\.v3)?\.patch/.test(accept)) {
     return apiError(415, 'Unsupported media type: the fake GitHub serves diffs, not patches', DOC.get);
@@ -119,7 +169,11 @@ async function listFiles(ctx: Ctx): Promise<Reply> {
   const entries = data.files.slice(0, LIST_FILES_MAX).map((f) => {
     const path = f.filename.split('/').map(encodeURIComponent).join('/');
     return {
-      sha: f.sha, filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions,
+      sha: f.sha,
+      filename: f.filename,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
       changes: f.additions + f.deletions,
       blob_url: `${urls.web}/${state.fullName}/blob/${data.headSha}/${path}`,
       raw_url: `${urls.web}/${state.fullName}/raw/${data.headSha}/${path}`,
@@ -140,11 +194,17 @@ async function listReviews(ctx: Ctx): Promise<Reply> {
   const reviews = state.reviews(pull.number).map((r) => {
     const html = `${urls.web}/${state.fullName}/pull/${pull.number}#pullrequestreview-${r.id}`;
     return {
-      id: r.id, node_id: nodeId('PRR', r.id), user: simpleUser(urls, r.user.login, r.user.type), body: r.body,
-      state: r.state, html_url: html, pull_request_url: prUrl,
+      id: r.id,
+      node_id: nodeId('PRR', r.id),
+      user: simpleUser(urls, r.user.login, r.user.type),
+      body: r.body,
+      state: r.state,
+      html_url: html,
+      pull_request_url: prUrl,
       _links: { html: { href: html }, pull_request: { href: prUrl } },
       ...(r.state === 'PENDING' ? {} : { submitted_at: r.submittedAt }),
-      commit_id: r.commitId ?? headSha, author_association: r.authorAssociation,
+      commit_id: r.commitId ?? headSha,
+      author_association: r.authorAssociation,
     };
   });
   return paginate(ctx, reviews);

@@ -20,7 +20,14 @@ const DOC = {
   reply: 'https://docs.github.com/rest/pulls/comments#create-a-reply-for-a-review-comment',
 };
 
-interface CommentInput { path: string; body: string; line?: number; side?: string; start_line?: number; start_side?: string }
+interface CommentInput {
+  path: string;
+  body: string;
+  line?: number;
+  side?: string;
+  start_line?: number;
+  start_side?: string;
+}
 
 /** The new-file line ranges of each file's hunks in a unified diff. */
 function hunksByFile(diff: string): Map<string, [number, number][]> {
@@ -67,16 +74,27 @@ function commentProblem(c: CommentInput, hunks: Map<string, [number, number][]>)
   return null;
 }
 
-function reviewJson(ctx: Ctx, pull: PullState, r: { id: number; body: string; commitId: string; submittedAt: string }): Json {
+function reviewJson(
+  ctx: Ctx,
+  pull: PullState,
+  r: { id: number; body: string; commitId: string; submittedAt: string },
+): Json {
   const { urls, state } = ctx;
   const prUrl = `${urls.api}/repos/${state.fullName}/pulls/${pull.number}`;
   const html = `${urls.web}/${state.fullName}/pull/${pull.number}#pullrequestreview-${r.id}`;
   const actor = state.tokenActor();
   return {
-    id: r.id, node_id: nodeId('PRR', r.id), user: simpleUser(urls, actor.login, actor.type), body: r.body,
-    state: 'COMMENTED', html_url: html, pull_request_url: prUrl,
+    id: r.id,
+    node_id: nodeId('PRR', r.id),
+    user: simpleUser(urls, actor.login, actor.type),
+    body: r.body,
+    state: 'COMMENTED',
+    html_url: html,
+    pull_request_url: prUrl,
     _links: { html: { href: html }, pull_request: { href: prUrl } },
-    submitted_at: r.submittedAt, commit_id: r.commitId, author_association: 'NONE',
+    submitted_at: r.submittedAt,
+    commit_id: r.commitId,
+    author_association: 'NONE',
   };
 }
 
@@ -87,7 +105,8 @@ async function createReview(ctx: Ctx): Promise<Reply> {
   if (!ctx.state.canWrite('pull_requests')) return scopeRefusal('pull_requests=write', DOC.create);
   const input = (ctx.body ?? {}) as { body?: unknown; event?: unknown; commit_id?: unknown; comments?: unknown };
   // The action only ever comments: APPROVE and REQUEST_CHANGES are not modelled (and must not be sent).
-  if (input.event !== 'COMMENT') return apiError(501, `The fake GitHub models event COMMENT only, not ${String(input.event)}`, DOC.create);
+  if (input.event !== 'COMMENT')
+    return apiError(501, `The fake GitHub models event COMMENT only, not ${String(input.event)}`, DOC.create);
   const comments = (Array.isArray(input.comments) ? input.comments : []) as CommentInput[];
   const body = typeof input.body === 'string' ? input.body : '';
   // "body: Required when using REQUEST_CHANGES or COMMENT" (REST docs); with inline comments an
@@ -102,11 +121,17 @@ async function createReview(ctx: Ctx): Promise<Reply> {
   const commitId = typeof input.commit_id === 'string' ? input.commit_id : data.headSha;
   const actor = ctx.state.tokenActor();
   const review = ctx.state.addReview(pull.number, {
-    login: actor.login, state: 'COMMENTED', body, commitId, authorAssociation: 'NONE',
+    login: actor.login,
+    state: 'COMMENTED',
+    body,
+    commitId,
+    authorAssociation: 'NONE',
   });
   for (const c of comments) {
     const thread = ctx.state.addThread(pull.number, {
-      path: c.path, line: c.line ?? null, startLine: c.start_line ?? null,
+      path: c.path,
+      line: c.line ?? null,
+      startLine: c.start_line ?? null,
       comments: [{ body: c.body, author: actor.login, authorAssociation: 'NONE' }],
     });
     Object.assign(thread.comments[0]!, { reviewId: review.id, commitId });
@@ -126,17 +151,32 @@ function reviewCommentJson(ctx: Ctx, thread: ThreadState, index: number): Json {
   const login = c.author ?? 'ghost';
   const commit = c.commitId ?? first.commitId ?? '0'.repeat(40);
   return {
-    url, pull_request_review_id: c.reviewId ?? first.reviewId ?? null, id: c.databaseId, node_id: c.id,
-    diff_hunk: '@@', path: thread.path, position: thread.line, original_position: thread.line,
-    commit_id: commit, original_commit_id: commit,
+    url,
+    pull_request_review_id: c.reviewId ?? first.reviewId ?? null,
+    id: c.databaseId,
+    node_id: c.id,
+    diff_hunk: '@@',
+    path: thread.path,
+    position: thread.line,
+    original_position: thread.line,
+    commit_id: commit,
+    original_commit_id: commit,
     ...(index > 0 ? { in_reply_to_id: first.databaseId } : {}),
-    user: simpleUser(urls, login, login.endsWith('[bot]') ? 'Bot' : 'User'), body: c.body,
-    created_at: c.createdAt, updated_at: c.createdAt, html_url: html, pull_request_url: prUrl,
+    user: simpleUser(urls, login, login.endsWith('[bot]') ? 'Bot' : 'User'),
+    body: c.body,
+    created_at: c.createdAt,
+    updated_at: c.createdAt,
+    html_url: html,
+    pull_request_url: prUrl,
     author_association: c.authorAssociation,
     _links: { self: { href: url }, html: { href: html }, pull_request: { href: prUrl } },
-    start_line: thread.startLine, original_start_line: thread.startLine,
-    ...(thread.startLine ? { start_side: 'RIGHT' } : {}), line: thread.line ?? undefined, original_line: thread.line ?? undefined,
-    side: 'RIGHT', subject_type: 'line',
+    start_line: thread.startLine,
+    original_start_line: thread.startLine,
+    ...(thread.startLine ? { start_side: 'RIGHT' } : {}),
+    line: thread.line ?? undefined,
+    original_line: thread.line ?? undefined,
+    side: 'RIGHT',
+    subject_type: 'line',
   };
 }
 
