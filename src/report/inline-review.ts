@@ -128,10 +128,13 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
   const answerDismissals = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
     const byId = new Map(own.map((t) => [t.id, t]));
     for (const { finding, dismissal } of rec.dismissed ?? []) {
-      const t = byId.get(dismissal.thread);
-      if (!t) continue;
-      if (await reply(t, dismissalNote(dismissal))) s.log(`answered the dismissal of ${finding.id} in its thread`);
-      if (!t.isResolved) await resolve(t, `${finding.id}: dismissed by ${dismissal.by}`);
+      // The thread it was dismissed in, and the finding's threads at its other places.
+      const asked = byId.get(dismissal.thread);
+      const threads = new Set([...(asked ? [asked] : []), ...threadsFor(own, dismissal.finding)]);
+      for (const t of threads) {
+        if (await reply(t, dismissalNote(dismissal))) s.log(`answered the dismissal of ${finding.id} in its thread`);
+        if (!t.isResolved) await resolve(t, `${finding.id}: dismissed by ${dismissal.by}`);
+      }
     }
     for (const r of rec.refusedDismissals ?? []) {
       const t = byId.get(r.thread);
