@@ -6,7 +6,8 @@
 // GitHub); this module reads the threads and applies the verdicts. Pure.
 import type { ReviewThread } from '../domain/pull-request.js';
 import { ownThreads, sameLogin } from './own-threads.js';
-import { sameProblem, type Comparable } from './similarity.js';
+import { categoryCode } from './finding-id.js';
+import { sameProblem, titleSimilarity, type Comparable } from './similarity.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import type { DismissalRequest, Dismissal, DismissedFinding, Finding, RefusedDismissal } from '../domain/findings.js';
 
@@ -19,6 +20,8 @@ const COMMAND = /^\s*\/review-loop\s+dismiss(?=\s|$)([\s\S]*)$/i;
 const MAX_REASON_CHARS = 300;
 /** The line of an inline comment that gives priority, agreement, category and id (report/inline-comment.ts). */
 const META_LINE = / · \d+\/\d+ reviewers? · category /;
+/** Title words two findings must share (Jaccard) to be one problem without a line to place them. */
+const NEARLY_SAME_TITLE = 0.8;
 /** A thread with this many comments may have more the query did not return (it reads 50). */
 const COMMENTS_READ = 50;
 
@@ -114,8 +117,11 @@ export function withCached(
 
 /**
  * Splits agent findings into those no dismissal covers and the dismissed. A finding is the
- * dismissed one when it has its id, or is the same problem: by title anywhere in the file (fixes
- * move lines), or, near the thread's line, by what its text says (another reviewer's words).
+ * dismissed one when it has its id, or when it is the same kind of problem (category) and the same
+ * problem by the agreement rules at a place near the thread's line (GitHub moves the line with the
+ * diff): by its title, or by what its text says (another reviewer's words). A thread with no line
+ * (outdated) covers only the same kind of problem in nearly the same title. A dismissal silences
+ * one problem, never a file: a finding of the same kind further down the file is another one.
  */
 export function splitDismissed(
   findings: readonly Finding[],
@@ -130,10 +136,10 @@ export function splitDismissed(
     const covers = (d: Dismissal): boolean => {
       if (ids.has(d.finding.id)) return true;
       const about: Comparable = { ...d.finding, line: d.line, ...(d.text ? { description: d.text } : {}) };
-      return (
-        sameProblem({ ...about, line: null }, f, { useLines: false, ...moved }) ||
-        (d.line !== null && sameProblem(about, f, { useLines: true, crossReviewer: true, ...moved }))
-      );
+      if (categoryCode(about.category) !== categoryCode(f.category)) return false;
+      if (d.line !== null) return sameProblem(about, f, { useLines: true, crossReviewer: true, ...moved });
+      const follow = (file: string | null) => (file && renames?.get(file)) ?? file;
+      return follow(about.file) === follow(f.file) && titleSimilarity(about.title, f.title) >= NEARLY_SAME_TITLE;
     };
     const d = f.source.type === 'agent' ? dismissals.find(covers) : undefined;
     if (d) dismissed.push({ finding: f, dismissal: d });

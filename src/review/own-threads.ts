@@ -76,16 +76,12 @@ function threadFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThrea
 }
 
 /**
- * Our threads about a finding: for each file, the newest with its id (a finding with several
- * places has a comment on each, its mark naming that place's file); else, as threadFor, the newest
- * that is the same problem.
+ * Our threads about a finding: every one with its id (a finding with several places has a comment
+ * on each, two of them maybe in one file); else, as threadFor, the newest that is the same problem.
  */
 export function threadsFor(threads: readonly OwnThread[], f: FixedFingerprint): OwnThread[] {
-  const byFile = new Map<string | null, OwnThread>();
-  for (const t of [...threads].reverse()) {
-    if (t.finding.id === f.id && !byFile.has(t.finding.file)) byFile.set(t.finding.file, t);
-  }
-  if (byFile.size > 0) return [...byFile.values()];
+  const withId = threads.filter((t) => t.finding.id === f.id);
+  if (withId.length > 0) return withId;
   const same = threadFor(threads, f);
   return same ? [same] : [];
 }

@@ -81,7 +81,9 @@ export function titleSimilarity(a: string, b: string, words: (title: string) => 
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
+  // Two texts with no words to compare (say, titles in a script without ASCII words) are not
+  // known to say the same: as alike as every other pair of such texts, they would all be one.
+  if (a.size === 0 && b.size === 0) return 0;
   const inter = sharedCount(a, b);
   return inter / (a.size + b.size - inter);
 }

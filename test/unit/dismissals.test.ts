@@ -156,15 +156,26 @@ describe('the cache of earlier runs', () => {
 describe('applying dismissals', () => {
   const [request] = dismissalRequests([ourThread(STYLE, { isResolved: true, resolvedBy: 'maintainer' })], BOT, []);
 
-  it('drops the dismissed finding by its id, and by its title at a moved line or in a renamed file', () => {
-    const moved = { ...STYLE, id: 'DOC-moved', line: 40, file: 'lib/math.js' };
+  it('drops the dismissed finding by its id, and by its title near its line in a renamed file; not far away', () => {
+    const renamed = { ...STYLE, id: 'DOC-renamed', line: 2, file: 'lib/math.js' };
+    // The same words 40 lines down are another place, maybe another instance: not silenced.
+    const far = { ...STYLE, id: 'DOC-far', line: 40 };
     const renames = new Map([['src/math.js', 'lib/math.js']]);
-    const { kept, dismissed } = splitDismissed([STYLE, moved, BUG], [request!], renames);
-    expect(kept.map((f) => f.id)).toEqual([BUG.id]);
+    const { kept, dismissed } = splitDismissed([STYLE, renamed, far, BUG], [request!], renames);
+    expect(kept.map((f) => f.id)).toEqual(['DOC-far', BUG.id]);
     expect(dismissed.map((d) => [d.finding.id, d.dismissal.by])).toEqual([
       [STYLE.id, 'maintainer'],
-      ['DOC-moved', 'maintainer'],
+      ['DOC-renamed', 'maintainer'],
     ]);
+  });
+
+  it('a thread with no line (outdated) covers only the same kind of problem in nearly the same title', () => {
+    const outdated = { ...request!, line: null };
+    const same = { ...STYLE, id: 'DOC-same', line: 30 };
+    const other = { ...STYLE, id: 'DOC-other', line: 30, title: 'add() has no JSDoc for its errors' };
+    const bug = { ...STYLE, id: 'BUG-same-title', category: 'bug', line: 30 };
+    const { kept } = splitDismissed([same, other, bug], [outdated]);
+    expect(kept.map((f) => f.id)).toEqual(['DOC-other', 'BUG-same-title']);
   });
 
   it("drops another reviewer's words for the same problem near the thread's line", () => {
