@@ -1,4 +1,4 @@
-// Issue 10, part 4: what a two-round loop sends to the models, measured rather than promised.
+// What a two-round loop sends to the models, measured rather than promised.
 // The bundled action runs the demo PR (a planted bug, fixed in round 1, clean in round 2) with
 // the real CLIs (Claude Code, Gemini CLI, Codex and OpenCode reviewers, a Claude Code fixer)
 // against the fake model server, which counts the tokens of every request it is sent
@@ -9,7 +9,7 @@
 // model following it would: a whole reviewer prompt → diff.patch and files.json, plus
 // earlier-findings.json and delta.patch when it holds the later-round part and not their text; a
 // resumed session's prompt → only those two, when not in the prompt (it has read the rest).
-// The same script plays the build before issue 10 (BENCH_BEFORE_REV, default below) and this one.
+// The same script plays an earlier build (BENCH_BEFORE_REV, default below) and this one.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ import {
 import { createWorld, type RunResult } from '../test/e2e/harness.js';
 import { PANEL_KEY, panelFixerReply, plantedBugReview, realCliPanel, reviewRound } from '../test/e2e/real-cli-panel.js';
 
-/** The last commit before issue 10 (issue 9's last). */
+/** The last commit before the budget, later rounds' delta and resumed reviewer sessions. */
 const BEFORE_REV = process.env.BENCH_BEFORE_REV ?? '238b3b4';
 
 const lastMatch = (text: string, re: RegExp) => [...text.matchAll(re)].at(-1)?.[1];

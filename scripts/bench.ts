@@ -4,7 +4,7 @@
 // - the sanitizer and the grouping stay fast on large inputs (200k-character reports,
 //   500 findings);
 // - one whole review → fix → re-review run of the bundled action, wall time;
-// - the tokens a two-round loop sends to the models, before and after issue 10 (bench-tokens.ts).
+// - the tokens a two-round loop sends to the models, before and after the later-round changes (bench-tokens.ts).
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,7 +24,7 @@ import { tokenBenchRows } from './bench-tokens.js';
 const rows: [string, string, string][] = [];
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
-// Issue 10: tokens of a two-round loop with the real CLIs, before and after; a half budget.
+// Tokens of a two-round loop with the real CLIs, before and after; a half budget.
 // BENCH_ONLY=tokens runs just this part.
 if (process.env.BENCH_ONLY === 'grouping') {
   rows.push(...groupingBenchRows());
@@ -79,7 +79,7 @@ rows.push([
   'per call, 10 calls',
 ]);
 
-// Issue 7, part 6: fitting a hostile hidden state into a comment ends, in bounded time:
+// Fitting a hostile hidden state into a comment ends, in bounded time:
 // 10,000 fixed findings whose 10,000-character file names are characters the state escapes.
 const hostileFile = '-/'.repeat(5_000);
 const hostileFixed = Array.from({ length: 10_000 }, (_, i) => ({
@@ -144,7 +144,7 @@ try {
   await world.close();
 }
 
-// Issue 8, part 1: a 3,000-file, 100,000-line PR (past the 300 files / 20,000 lines of GitHub's diff media type)
+// A 3,000-file, 100,000-line PR (past the 300 files / 20,000 lines of GitHub's diff media type)
 // gathered from the checkout and handed to the first agent: time from the action's start to the reviewer's call
 // (the call log's mtime), and the action's peak RSS (a preloaded module reports it at exit). Target ≤ 2 s, ≤ 256 MB.
 // The same for the one-file sample PR shows the fixed cost of a run (start-up, checkout, sandbox user).
@@ -189,7 +189,7 @@ rows.push(['3,000 files / 100,000 lines: start → first agent', largeTime, `${l
 const [smallTime, smallNote] = await timeToFirstAgent();
 rows.push(['1 file / 2 lines: start → first agent', smallTime, `${smallNote}; the fixed cost of a run`]);
 
-// Issue 8, part 4: the action's own time in a review-only round, and the requests it makes,
+// The action's own time in a review-only round, and the requests it makes,
 // against a small PR. The round runs from the log line that opens it ("round 1: reviewing …") to
 // "posted the review report" (the run's one-time set-up before the loop is in the run's figure); the agents' own durations (report JSON) are taken out. Targets:
 // ≤ 300 ms median, ≤ 6 requests. The whole run (node start-up, sandbox user, checkout) is shown too.
@@ -238,7 +238,7 @@ rows.push([
   'small PR, the report included; target ≤ 6',
 ]);
 
-// Issue 9, part 6: what a runner loads, and how long the bundle takes to start and stop at a
+// What a runner loads, and how long the bundle takes to start and stop at a
 // config error (no request made). dist/main.js is the action; dist/index.js turns source maps on;
 // the chunks main.js imports statically load with it (a chunk reached by import() only when used).
 const startChunks = [...(await readFile('dist/main.js', 'utf8')).matchAll(/from"\.\/(chunk-[\w]+\.js)"/g)].map(

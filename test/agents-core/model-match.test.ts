@@ -1,4 +1,4 @@
-// SPEC §4: the model that answered must be the model asked for, give or take a
+// The model that answered must be the model asked for (docs/agents.md), give or take a
 // date or version suffix and a provider prefix.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

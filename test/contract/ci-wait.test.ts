@@ -1,4 +1,4 @@
-// Waiting for a head's checks (issue 12) through the real Octokit client against the fake's CI:
+// Waiting for a head's checks (docs/ci.md) through the real Octokit client against the fake's CI:
 // what counts as done, failing, flaky or without a verdict, and the job log behind the redirect.
 import { afterEach, expect, it } from 'vitest';
 import { jobLog } from '../../src/ci/checks-api.js';

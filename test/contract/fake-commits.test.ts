@@ -1,5 +1,6 @@
-// The fake's activity log and single commits (issue 7, part 9), checked against GitHub's
-// OpenAPI description (test/fixtures/openapi/subset.json) and against what GitHub does.
+// The fake's activity log and single commits (from which the action tells the head a
+// `/review-loop` comment's author saw), checked against GitHub's OpenAPI description
+// (test/fixtures/openapi/subset.json) and against what GitHub does.
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';

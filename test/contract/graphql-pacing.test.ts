@@ -1,6 +1,6 @@
 // The action's client paces content-creating requests a second apart (GitHub's advice for
-// POST/PATCH/PUT/DELETE), but not GraphQL queries, which only read (issue 8, part 4: the
-// throttling plugin paced every POST /graphql like a write).
+// POST/PATCH/PUT/DELETE), but not GraphQL queries, which only read (the
+// throttling plugin used to pace every POST /graphql like a write).
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 7, part 4: who wrote a review thread decides whether it blocks. GraphQL gives every
+// Who wrote a review thread decides whether it blocks. GraphQL gives every
 // PullRequestReviewComment an `authorAssociation` (CommentAuthorAssociation); the fake serves
 // it as GitHub does, and the action's query (validated against the schema) reads it.
 import { parse, validate } from 'graphql';

@@ -1,4 +1,4 @@
-// A hard budget for the whole run (issue 10): max-tokens and max-cost-usd, end to end with the
+// A hard budget for the whole run (docs/budgets.md): max-tokens and max-cost-usd, end to end with the
 // real bundle. The scripted agents say what each call spent through $REVIEW_LOOP_USAGE_FILE.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Spending } from '../../src/budget/budget.js';

@@ -1,4 +1,4 @@
-// The loop reacts to CI (issue 12), end to end with the real bundle: the fake GitHub runs the
+// The loop reacts to CI (docs/ci.md), end to end with the real bundle: the fake GitHub runs the
 // repository's CI as the test scripts it per commit (a PR's head gets its CI; a fix pushed with
 // GITHUB_TOKEN gets CI only through dispatch-workflows, as on GitHub).
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Proven confirmation with a real CLI (issue 13): Claude Code as the confirmer writes a failing
+// Proven confirmation with a real CLI: Claude Code as the confirmer writes a failing
 // test through its shell tool and names its command; the action runs it on the PR head (it
 // fails), the Claude Code fixer fixes the bug, the action runs it again (it passes), and the fix
 // commit ships the test with the evidence in the report.

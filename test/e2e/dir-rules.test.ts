@@ -1,4 +1,4 @@
-// Rules per folder (issue 21): a REVIEW.md in any folder applies to the changed files below it,
+// Rules per folder (docs/repository-config.md): a REVIEW.md in any folder applies to the changed files below it,
 // nearest first, read from the base branch (the PR's own edit of a rules file does not count), and
 // the report says which were used.
 import { afterEach, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The fixer's contract as a real model needs it (issue 19): an issue it does not do and does not
+// The fixer's contract as a real model needs it: an issue it does not do and does not
 // think wrong (an optional one left for later, a duplicate of another) has a place of its own,
 // `deferredIssues`, counted apart from fixed and rejected and still open; the prompt says the
 // action makes the commit and installs nothing.

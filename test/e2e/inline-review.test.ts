@@ -1,4 +1,4 @@
-// Findings on the lines of the diff (issue 11), end to end with the real bundle: one review per
+// Findings on the lines of the diff, end to end with the real bundle: one review per
 // round with inline comments (one with a suggestion block), the fixed finding's thread answered
 // and resolved after the push, the rejected one left open with the reason, no duplicate thread in
 // round 2, the round-1 reports minimized, the label added and the draft marked ready; a human's

@@ -1,6 +1,6 @@
-// Issue 8: PRs past GitHub's diff limits. The diff media type refuses more than 300 files or
+// PRs past GitHub's diff limits. The diff media type refuses more than 300 files or
 // 20,000 lines (406 too_large) and "List pull requests files" stops at 3,000 files; the action
-// takes the diff and the file list from the checkout instead (SPEC §5), keeps the diff within
+// takes the diff and the file list from the checkout instead, keeps the diff within
 // its budget, says "large-diff sampled" when it cut, and keeps the prompt small.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Later rounds with the real Claude Code CLI against the fake model server (issue 10): the
+// Later rounds with the real Claude Code CLI against the fake model server: the
 // round-2 reviewer resumes its session, is told which finding the fixer rejected and why, and a
 // model that respects the reason does not report it again; the loop converges.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Later rounds check the fixes and the delta (issue 10, part 2), end to end with the real bundle:
+// Later rounds check the fixes and the delta (docs/how-a-run-goes.md), end to end with the real bundle:
 // a round-2 reviewer gets the round-1 findings with their fate and the change since round 1.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

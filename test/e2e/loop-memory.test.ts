@@ -1,4 +1,4 @@
-// Loop semantics end to end (issue 4): stuck findings, memory across runs, loop safety,
+// Loop semantics end to end: stuck findings, memory across runs, loop safety,
 // max-rounds and dispatches, against the fake GitHub and a bare origin.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findingId } from '../../src/review/finding-id.js';
@@ -240,7 +240,8 @@ describe('loop safety and dispatches', () => {
     expect(r.code).toBe(0);
     expect(r.outputs.rounds).toBe('2');
     expect(r.outputs.fixed).toBe('2');
-    // The payload's titles are fenced as untrusted data (issue 7, part 4): compare the ids.
+    // Titles in the payload are fenced as untrusted data (docs/decisions/0003-untrusted-text-is-data.md):
+    // compare the ids.
     const docId = findingId(DOC_FINDING);
     expect(world.fixPayloads().map((p) => p.issuesToFix.map((f) => f.id))).toEqual([[BUG_ID], [docId]]);
     const comments = world.github.comments(7);

@@ -37,7 +37,7 @@ it('runs a full loop with a four-CLI panel of reviewers and a Claude Code fixer'
     new Set(['anthropic', 'gemini', 'responses', 'chat']),
   );
   expect(JSON.stringify(models.requests)).not.toContain(TOKEN);
-  // Round 2: each CLI resumed its reviewer's session (issue 10): the request carries the round-1
+  // Round 2: each CLI resumed its reviewer's session: the request carries the round-1
   // prompt before the short resumed one, and not the whole reviewer prompt again.
   for (const protocol of ['anthropic', 'gemini', 'responses', 'chat']) {
     const round2 = models.requests.filter((q) => q.protocol === protocol && q.transcript.includes('Review round 2 of'));

@@ -1,4 +1,4 @@
-// Confirmation the action proves itself (issue 13), end to end with the real bundle and scripted
+// Confirmation the action proves itself, end to end with the real bundle and scripted
 // agents: the confirmer names the command of its test; the action runs it on the PR head with only
 // the test added (it must fail) and after the fix (it must pass), and shows the evidence.
 import { afterEach, beforeEach, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The repo config file read from the base branch: presets, instructions, path filters and
-// lifecycle hooks (SPEC §3, §9), through the real bundle.
+// lifecycle hooks (docs/repository-config.md), through the real bundle.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';

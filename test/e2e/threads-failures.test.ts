@@ -1,4 +1,4 @@
-// Human review threads and the failure policy end to end (SPEC §5, §7): threads never go
+// Human review threads and the failure policy end to end: threads never go
 // to the fixer, a failed analyzer stops the loop, and every failure is explained once.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -36,7 +36,7 @@ describe('human review threads', () => {
     expect(r.outputs.rounds).toBe('1');
     const [payload, ...more] = world.fixPayloads();
     expect(more).toEqual([]);
-    // Titles reach the fixer fenced as untrusted data (issue 7, part 4).
+    // Titles reach the fixer fenced as untrusted data (docs/decisions/0003-untrusted-text-is-data.md).
     expect(payload!.issuesToFix.map((f) => f.title.includes(`\n${BUG_FINDING.title}\n`))).toEqual([true]);
     expect(JSON.stringify(payload)).not.toContain('THREAD-');
     expect((await world.headLog())[0]!.body).toContain('Review-Loop-Round: 1');

@@ -1,4 +1,4 @@
-// Which token the action runs with (issue 8, parts 2 and 3), end to end against the fake
+// Which token the action runs with (docs/tokens-and-forks.md), end to end against the fake
 // GitHub: the read-only GITHUB_TOKEN of a fork PR's pull_request job, a token refused on its
 // first write, and a GitHub App's installation token, which GET /user refuses and whose
 // comments are authored by `<slug>[bot]`.

@@ -1,4 +1,4 @@
-// Who may start a run with `/review-loop` (SPEC §2, §8), and `fail-on` gating (SPEC §3).
+// Who may start a run with `/review-loop` (docs/security.md), and `fail-on` gating (docs/how-a-run-goes.md).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, type RunOptions, type World } from './harness.js';
 import { BUG_FINDING, reviewerAnswer } from './scenarios.js';

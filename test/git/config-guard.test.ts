@@ -1,4 +1,4 @@
-// Issue 7, part 3: once the action has pinned the checkout's local git config (before any agent
+// Once the action has pinned the checkout's local git config (before any agent
 // runs), every git command it runs sees that config and nothing a fixer or a verify command
 // wrote since: a filter (gitattributes(5) "filter": clean/smudge/process commands) planted in
 // .git/config must never run inside the action's own `git add` or `git checkout`.

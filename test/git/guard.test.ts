@@ -1,4 +1,4 @@
-// Issue 7, part 3: what the push guard refuses besides workflows, symlinks leaving the
+// What the push guard refuses besides workflows, symlinks leaving the
 // repository and `..` paths: the files that decide which code GitHub Actions runs (composite
 // and local actions, `action.yml`/`action.yaml` anywhere, since `uses: ./any/dir` loads one) and
 // submodules (`.gitmodules`, gitlinks), which make a checkout fetch code from another repository.

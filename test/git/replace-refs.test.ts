@@ -1,4 +1,4 @@
-// Issue 7, part 3: `git replace` and grafts change what diff, ls-tree and cat-file show, but not
+// `git replace` and grafts change what diff, ls-tree and cat-file show, but not
 // what `git push` sends (git-replace(1): replacements are used "by all Git commands except those
 // doing reachability traversal (prune, pack transfer and fsck)"). A fixer or a verify command
 // that can write .git must not be able to show the push guard one tree and push another.

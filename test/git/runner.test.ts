@@ -87,7 +87,7 @@ describe('createGit', () => {
   });
 });
 
-// Issue 7, part 3: a verify command running without isolation can write the runner user's
+// A verify command running without isolation can write the runner user's
 // global config, its XDG config and attributes, or the checkout's .git/config. None of it may
 // run code inside the action's own git commands, whether or not the local config is pinned yet.
 describe('createGit: config the action did not write', () => {

@@ -1,4 +1,4 @@
-// Issue 7, part 5: nothing printed by the action can be read by the runner as a workflow command,
+// Nothing printed by the action can be read by the runner as a workflow command,
 // and nothing printed shows a secret, whichever module produced the line.
 import { describe, expect, it } from 'vitest';
 import type { ActionIO, Annotation } from '../../src/domain/io.js';

@@ -1,6 +1,6 @@
-// Issue 7, part 5: agent text must not speak with the bot's voice. Every string of the hostile
-// corpus goes through the report helpers (block() for prose, inline() for one-line fields) and
-// is rendered by a real CommonMark + GFM parser; nothing live may come out.
+// Agent text must not speak with the bot's voice (docs/decisions/0009-reports-are-neutralised.md).
+// Every string of the hostile corpus goes through the report helpers (block() for prose, inline()
+// for one-line fields) and is rendered by a real CommonMark + GFM parser; nothing live may come out.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { block, inline } from '../../src/report/format.js';

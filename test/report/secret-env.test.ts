@@ -1,4 +1,4 @@
-// Issue 7, part 7: the exact values redacted besides the token come from the environment.
+// The exact values redacted besides the token come from the environment.
 import { describe, expect, it } from 'vitest';
 import { redactSecrets, REDACTED } from '../../src/security/sanitize.js';
 import { looksSecretName, secretValuesFromEnv, tokenForms } from '../../src/security/secret-env.js';

@@ -1,4 +1,4 @@
-// Issue 7, part 7: the redactor against a corpus of common secret formats (fake values, assembled
+// The redactor against a corpus of common secret formats (fake values, assembled
 // at run time) and of look-alikes that must survive (git shas, digests, ids, ordinary code), and
 // against 200 KB of near-matches for every rule, which must stay fast (no catastrophic backtracking).
 import { readFileSync } from 'node:fs';

@@ -120,7 +120,7 @@ describe('parsePrTarget: issue_comment', () => {
   });
 });
 
-describe('/review-loop <sha> (issue 7, part 9)', () => {
+describe('/review-loop <sha>: the head the commenter saw', () => {
   const sha = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 
   it('reads a full or short sha after the command, lower-cased, and ignores the rest of the comment', () => {
@@ -156,7 +156,7 @@ describe('parsePrTarget: other events', () => {
   });
 });
 
-describe('parsePrTarget: workflow_run (issue 12)', () => {
+describe('parsePrTarget: workflow_run (CI as a reviewer)', () => {
   const run = (over: Payload = {}, action = 'completed'): Payload => ({
     action,
     workflow_run: {

@@ -78,7 +78,7 @@ describe('checkAccounting', () => {
   });
 });
 
-describe('payloadForAgents (issue 7, part 4)', () => {
+describe('payloadForAgents: agent text as fenced, untrusted data', () => {
   const hostile = finding({
     id: 'SEC-1a2b3c4d',
     file: 'src/a.js',

@@ -1,4 +1,4 @@
-// The pure parts of the inline review (issue 11): which lines of the head a comment may sit on,
+// The pure parts of the inline review: which lines of the head a comment may sit on,
 // the comment a finding becomes, and which threads are ours.
 import { describe, expect, it } from 'vitest';
 import { commentRange, diffLines } from '../../src/github/diff-lines.js';

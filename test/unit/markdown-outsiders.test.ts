@@ -1,4 +1,4 @@
-// The review report's "comments from outside contributors" (issue 7, part 4).
+// The review report's "comments from outside contributors".
 import { describe, expect, it } from 'vitest';
 import { renderReviewReport } from '../../src/report/markdown.js';
 import { outsidersSection } from '../../src/report/markdown-outsiders.js';

@@ -1,4 +1,4 @@
-// Issue 7, part 4: threads by people without write access in one review round. They are
+// Threads by people without write access in one review round. They are
 // analysed (marked) and listed, but neither block convergence nor count; an analyzer that
 // fails on them alone does not fail the round. Driven through a real registry with an
 // in-memory adapter that answers per role.

@@ -1,4 +1,4 @@
-// Reviewers resume their CLI session from round to round (issue 10, part 3): the resumed call
+// Reviewers resume their CLI session from round to round: the resumed call
 // gets the short resumed prompt, the same state home and the session id; a session that cannot
 // be resumed gives a fresh session with the whole prompt, and one record for the two calls.
 import { mkdtemp, rm } from 'node:fs/promises';

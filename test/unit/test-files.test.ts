@@ -1,4 +1,4 @@
-// What a confirmer may change (issue 13): test files only.
+// What a confirmer may change: test files only (docs/decisions/0013-proven-confirmation.md).
 import { expect, it } from 'vitest';
 import { isTestFile } from '../../src/fix/test-files.js';
 

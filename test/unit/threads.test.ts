@@ -121,7 +121,7 @@ describe('threadFindings', () => {
   });
 });
 
-describe('writers and outside contributors (issue 7, part 4)', () => {
+describe('writers and outside contributors', () => {
   const by = (authorAssociation: string, body = 'Please rename this.') => comment({ authorAssociation, body });
   const outsider = thread({
     id: 'PRRT_outsider',
@@ -152,7 +152,7 @@ describe('writers and outside contributors (issue 7, part 4)', () => {
     });
   });
 
-  it("goes by who started the thread: replies change nothing (SPEC §5: the thread's author)", () => {
+  it("goes by the thread's author, who started it: replies change nothing", () => {
     expect(startedByWriter(thread({ comments: [by('NONE'), by('MEMBER', 'Good catch, please fix.')] }))).toBe(false);
     expect(startedByWriter(thread({ comments: [by('COLLABORATOR'), by('NONE', '+1')] }))).toBe(true);
   });

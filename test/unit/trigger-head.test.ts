@@ -1,4 +1,4 @@
-// Issue 7, part 9: a /review-loop comment covers the head its author saw. The real Octokit
+// A /review-loop comment covers the head its author saw (docs/security.md). The real Octokit
 // against the fake GitHub, whose activity log and commits come from a real git origin.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/github/client.js';

@@ -1,4 +1,4 @@
-// Issue 7, part 2: the files agent CLIs read at start (settings, MCP servers, hooks,
+// The files agent CLIs read at start (settings, MCP servers, hooks,
 // plugins, skills, .env) come from the base branch before any agent runs, on a PR from
 // the same repository too, and fix commits leave them out. What each CLI does with the
 // ones that remain is tested against the real binaries in test/agents/hostile-config.test.ts.

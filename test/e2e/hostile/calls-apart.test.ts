@@ -1,8 +1,8 @@
-// One call cannot reach the next (issue 18, attacks 3 and 4): a verify command plants a git
-// fsmonitor hook in its HOME's ~/.gitconfig and leaves a process that keeps starting its
-// successor; a later call (the next round's before-review hook runs `git status`) must not run
-// the planted hook, and nothing of the verify call may live on. On both privilege paths; the loop
-// still fixes and pushes.
+// One call cannot reach the next (two of the threats found on real runners, docs/security.md): a
+// verify command plants a git fsmonitor hook in its HOME's ~/.gitconfig and leaves a process that
+// keeps starting its successor; a later call (the next round's before-review hook runs `git status`)
+// must not run the planted hook, and nothing of the verify call may live on. On both privilege
+// paths; the loop still fixes and pushes.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

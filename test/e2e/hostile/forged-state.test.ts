@@ -1,4 +1,4 @@
-// Issue 7, part 6: the hidden state in our comments is the action's memory, and every workflow
+// The hidden state in our comments is the action's memory, and every workflow
 // of the repository posts as github-actions[bot]. A state is trusted only when it names this
 // workflow job and a run of this workflow that GitHub knows (GET actions/runs/{run_id}); a
 // forged "converged" state must not make the run skip or let fail-on pass. And an agent's

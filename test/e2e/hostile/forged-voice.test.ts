@@ -1,4 +1,4 @@
-// Issue 7, parts 5 and 7: a reviewer, the confirm agent and the fixer (each steered by PR content)
+// A reviewer, the confirm agent and the fixer (each steered by PR content)
 // answer with text that tries to speak with the bot's voice: a GFM alert saying the PR is safe to
 // merge, a team mention, a raw <img> and a markdown image on an outside host, workflow commands
 // for the log, a live-looking Stripe key and the value of a password variable of the workflow.

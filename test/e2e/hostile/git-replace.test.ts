@@ -1,4 +1,4 @@
-// Issue 7, part 3, end to end: a fixer and a verify command that can write .git (isolation off:
+// End to end: a fixer and a verify command that can write .git (isolation off:
 // with the sandbox user they cannot write it at all, so this tests the next line of defence)
 // try to push a workflow the guard never saw, hidden with `git replace`, and to run code inside
 // the action's own git through a filter planted in .git/config in an earlier gate loop.

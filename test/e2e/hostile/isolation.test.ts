@@ -1,4 +1,4 @@
-// Issue 7, part 1: an agent, a verify command and a hook — each running PR-influenced code —
+// An agent, a verify command and a hook — each running PR-influenced code —
 // walk their ancestors' /proc/<pid>/environ and /proc/<pid>/mem and every other process's
 // environ looking for the token, and leave a process behind with setsid and without the marker
 // variable. With isolation (the default: these tests run as root, so the action can create its

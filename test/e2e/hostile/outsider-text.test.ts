@@ -1,4 +1,4 @@
-// Issue 7, part 4: text written by outsiders reaches the agents that change the code only as
+// Text written by outsiders reaches the agents that change the code only as
 // fenced data, or not at all. A review thread (anyone may open one) never reaches the fixer,
 // the gate or the confirmer; a thread by someone without write access is listed in the report
 // but neither blocks the loop nor counts for fail-on; finding text an agent wrote reaches

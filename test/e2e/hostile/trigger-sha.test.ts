@@ -1,4 +1,4 @@
-// Issue 7, part 9: `/review-loop` runs what the maintainer saw, not whatever the PR head is
+// `/review-loop` runs what the maintainer saw, not whatever the PR head is
 // when the run starts. `/review-loop <sha>` runs only when that sha is the head; a bare
 // `/review-loop` runs only when the head arrived before the comment was written. A refusal
 // says why in the log and the job summary, posts nothing and runs no agent.

@@ -1,4 +1,4 @@
-// The fake's CI (issue 12): GitHub Actions runs of a commit, their jobs (each a check run of the
+// The fake's CI: GitHub Actions runs of a commit, their jobs (each a check run of the
 // same name in the commit's check suite) and the jobs' logs, as a test scripts them per commit.
 // When runs exist for a commit follows GitHub: the PR's own head gets its `pull_request` CI when
 // the fake first sees it; a push the action makes with GITHUB_TOKEN starts no workflow ("events

@@ -1,4 +1,4 @@
-// The GraphQL mutations the action sends (issue 11), with GitHub's refusals. None of their
+// The GraphQL mutations the action sends, with GitHub's refusals. None of their
 // permission rules is documented; what the fake refuses follows public reports:
 // - resolveReviewThread needs contents: write besides pull-requests: write, else FORBIDDEN
 //   "Resource not accessible by integration" (github/gh-aw#35726, oven-sh/bun#36959);

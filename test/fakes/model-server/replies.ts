@@ -1,5 +1,5 @@
-// Encodes a Reply in each CLI's wire protocol: the minimal SSE streams recorded as
-// working in shared/reference/cli-agents.md ("Minimal response that worked").
+// Encodes a Reply in each CLI's wire protocol: the minimal SSE streams each real
+// CLI accepts (the adapter tests in test/agents/ run the real binaries against them).
 import type { ErrorReply, Protocol, Reply, ReplyUsage, TextReply, ToolReply } from './script.js';
 
 export interface Encoded {

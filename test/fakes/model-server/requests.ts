@@ -1,6 +1,6 @@
 // Reads a model request of any of the four protocols into one ModelRequest shape,
-// so scripts and assertions need not know which CLI sent it. Shapes as captured
-// from the real CLIs in shared/reference/cli-agents.md.
+// so scripts and assertions need not know which CLI sent it. Shapes as the real CLIs send
+// them (the adapter tests in test/agents/ run the real binaries against this server).
 import type { ModelRequest, Protocol } from './script.js';
 
 type Obj = Record<string, unknown>;

@@ -1,4 +1,4 @@
-// CI as the REST API shows it (issue 12): a commit's check runs (one per job attempt, named after
+// CI as the REST API shows it: a commit's check runs (one per job attempt, named after
 // the job, in the check suite of its workflow run), the workflow runs of a commit, and job logs.
 // GET …/actions/jobs/{job_id}/logs answers 302 to a plain-text file whose link "expires after 1
 // minute" (REST docs); each line starts with a timestamp. A job still running has no log yet (404).

@@ -1,4 +1,4 @@
-// Labels on a PR (issue 11: converged-label). GitHub creates a label the repository lacks when
+// Labels on a PR (the converged-label input). GitHub creates a label the repository lacks when
 // it is added to an issue, grey (`ededed`) and without a description (github/docs#35718);
 // labelling a PR needs pull-requests: write, and creating the label issues: write too.
 // Removing a label the issue does not carry is 404 "Label does not exist".

@@ -1,4 +1,4 @@
-// Pull request reviews with inline comments, and replies to review comments (issue 11).
+// Pull request reviews with inline comments, and replies to review comments.
 // What GitHub refuses, as seen in public reports (GitHub documents none of these texts):
 // - a comment on a line outside the diff's hunks: 422 `{"message": "Unprocessable Entity",
 //   "errors": ["Line could not be resolved"]}` (max-sixty/tend#252), and the whole review is
