@@ -46,7 +46,7 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
       kinds: s.kinds,
       agentConfig: s.agentConfig,
       agentVersions: s.agentVersions,
-      ...(s.cacheClis ? { installCache: actionsInstallCache(s.env, s.log) } : {}),
+      ...(cacheUsable(s) ? { installCache: actionsInstallCache(s.env, s.log) } : {}),
       toolCacheDir: path.join(s.env.RUNNER_TOOL_CACHE || s.env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-clis'),
       baseEnv: s.env,
       secretValues: s.secrets,
@@ -63,4 +63,19 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
   });
   for (const kind of s.kinds) registry.get(kind);
   return { registry, commandEnv: agentEnv(s.env, {}, s.secrets, commandAllowlist(s.verifyEnvNames)) };
+}
+
+/**
+ * The Actions cache, when asked for and safe: a call that runs as the action's own user (no
+ * sandbox user) could read the job's cache token from the action's environment and save an entry
+ * under a CLI's key, which every later run would restore and run as the action.
+ */
+export function cacheUsable(s: Pick<RunAgentsSetup, 'cacheClis' | 'sandbox' | 'log'>): boolean {
+  if (!s.cacheClis) return false;
+  if (s.sandbox.user !== null) return true;
+  s.log(
+    "cache-clis: not used: agents and verify commands run as the action's own user (no sandbox), " +
+      'where they could read the cache token and plant an entry later runs would run',
+  );
+  return false;
 }

@@ -26,7 +26,7 @@ export const inputSchemaShape = {
   'agent-command': text(),
   'agent-config': agentConfig('agent-config').default(() => ({})),
   'agent-versions': agentVersions('agent-versions').default(() => ({})),
-  'cache-clis': boolean('cache-clis').default(true),
+  'cache-clis': boolean('cache-clis').default(false),
   reviewers: reviewerRefs('reviewers'),
   analyzer: singleRef('analyzer'),
   fixer: singleRef('fixer'),

@@ -76,6 +76,8 @@ export interface ReviewThread {
   path: string | null;
   line: number | null;
   comments: ThreadComment[];
+  /** How many comments the thread has; more than `comments` holds when GitHub returned only some. */
+  commentCount?: number;
 }
 
 export interface ReviewState {

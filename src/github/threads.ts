@@ -47,23 +47,33 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
             path
             line
             comments(first: 50) {
+              totalCount
               nodes {
-                id
-                databaseId
-                body
-                author {
-                  login
-                }
-                authorAssociation
-                path
-                line
-                createdAt
+                ...ThreadComment
+              }
+            }
+            latestComments: comments(last: 50) {
+              nodes {
+                ...ThreadComment
               }
             }
           }
         }
       }
     }
+  }
+
+  fragment ThreadComment on PullRequestReviewComment {
+    id
+    databaseId
+    body
+    author {
+      login
+    }
+    authorAssociation
+    path
+    line
+    createdAt
   }
 `;
 
@@ -107,7 +117,8 @@ interface ThreadsPage {
           isOutdated: boolean;
           path: string | null;
           line: number | null;
-          comments: { nodes: ThreadComment[] };
+          comments: { totalCount: number; nodes: ThreadComment[] };
+          latestComments: { nodes: ThreadComment[] };
         }[];
       };
     } | null;
@@ -140,7 +151,11 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
     if (!conn) break;
     totalCount = conn.totalCount;
     for (const n of conn.nodes) {
-      const comments = n.comments.nodes.map((c) => ({ ...c, author: c.author?.login ?? null }));
+      // The first comments say whose thread it is; the latest, what was said last (what the action
+      // answered already). A thread of more than 100 has a gap between them.
+      const seen = new Set(n.comments.nodes.map((c) => c.id));
+      const read = [...n.comments.nodes, ...n.latestComments.nodes.filter((c) => !seen.has(c.id))];
+      const comments = read.map((c) => ({ ...c, author: c.author?.login ?? null }));
       threads.push({
         id: n.id,
         isResolved: n.isResolved,
@@ -149,6 +164,7 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
         path: n.path,
         line: n.line,
         comments,
+        commentCount: n.comments.totalCount,
       });
     }
     if (!conn.pageInfo.hasNextPage) {

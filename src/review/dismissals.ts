@@ -22,8 +22,6 @@ const MAX_REASON_CHARS = 300;
 const META_LINE = / · \d+\/\d+ reviewers? · category /;
 /** Title words two findings must share (Jaccard) to be one problem without a line to place them. */
 const NEARLY_SAME_TITLE = 0.8;
-/** A thread with this many comments may have more the query did not return (it reads 50). */
-const COMMENTS_READ = 50;
 
 /** The reason a reply gives, or null when the reply is not the dismiss command. */
 export function dismissCommand(body: string): string | null {
@@ -109,7 +107,8 @@ export function withCached(
   cached: readonly Dismissal[],
   threads: readonly ReviewThread[],
 ): Dismissal[] {
-  const readWhole = new Set(threads.filter((t) => t.comments.length < COMMENTS_READ).map((t) => t.id));
+  const whole = (t: ReviewThread) => t.comments.length >= (t.commentCount ?? t.comments.length);
+  const readWhole = new Set(threads.filter(whole).map((t) => t.id));
   const have = new Set(accepted.map((d) => d.thread));
   const kept = cached.filter((d) => !readWhole.has(d.thread) && !have.has(d.thread) && have.add(d.thread));
   return [...accepted, ...kept];

@@ -89,17 +89,23 @@ export class AccessGrants {
    * its owner and mode, and so stays unreadable if it was private).
    */
   async workTree(top: string, before: ReadonlySet<string>): Promise<() => Promise<void>> {
-    const owner = await ownerOf(top);
-    const topMode = (await stat(top)).mode & 0o7777;
-    const { files, dirs, created } = await grantable(top, before);
+    const { files, dirs, created, shared } = await grantable(top, before);
+    // The top, and every folder that holds what an earlier step left (or a folder above it), stay
+    // their owner's: the user may add files there and change its own, but with the sticky bit it
+    // can neither remove nor rename an entry that is not its own (a 0600 `src/.env` moved to a
+    // name no one excludes would be staged by the action's user, who can read it).
+    const sticky = [top, ...shared];
+    const kept = await Promise.all(sticky.map(async (d) => ({ d, owner: await ownerOf(d), mode: await modeOf(d) })));
     await this.chownEach([...dirs, ...files]);
     if (created.length) await this.chownEach(created, ['-R']);
-    await mustAsRoot(this.privilege, ['chgrp', '--', String(this.user.gid), top]);
-    await mustAsRoot(this.privilege, ['chmod', 'g+rwx,+t', '--', top]);
+    await mustAsRoot(this.privilege, ['chgrp', '--', String(this.user.gid), ...sticky]);
+    await mustAsRoot(this.privilege, ['chmod', 'g+rwx,+t', '--', ...sticky]);
     return async () => {
-      await this.giveBack(top, owner);
-      await mustAsRoot(this.privilege, ['chgrp', '--', String(owner.gid), top]);
-      await mustAsRoot(this.privilege, ['chmod', (topMode & 0o7777).toString(8), '--', top]);
+      await this.giveBack(top, kept[0]!.owner);
+      for (const { d, owner, mode } of kept) {
+        await mustAsRoot(this.privilege, ['chgrp', '--', String(owner.gid), d]);
+        await mustAsRoot(this.privilege, ['chmod', mode.toString(8), '--', d]);
+      }
     };
   }
 
@@ -175,7 +181,20 @@ async function grantable(top: string, before: ReadonlySet<string>) {
   const untracked = (await untrackedEntries(top)).filter((rel) => !before.has(rel));
   const created: string[] = [];
   for (const rel of untracked) if (await realDir(path.dirname(rel))) created.push(path.join(top, rel));
-  return { files, dirs: [...dirs].map((d) => path.join(top, d)), created };
+  // The folders from the top down to each entry an earlier step left: shared, never the user's.
+  const shared = new Set<string>();
+  for (const rel of before) {
+    for (let d = path.dirname(rel); d !== '.' && !shared.has(d); d = path.dirname(d)) {
+      if (await realDir(d)) shared.add(d);
+    }
+  }
+  const owned = [...dirs].filter((d) => !shared.has(d));
+  return {
+    files,
+    dirs: owned.map((d) => path.join(top, d)),
+    created,
+    shared: [...shared].map((d) => path.join(top, d)),
+  };
 }
 
 /** Whether a folder of the checkout (relative; '.' is the top) and every folder above it are real folders. */
@@ -237,6 +256,10 @@ function* batches(paths: readonly string[]): Generator<string[]> {
     size += p.length + 1;
   }
   if (batch.length) yield batch;
+}
+
+async function modeOf(p: string): Promise<number> {
+  return (await stat(p)).mode & 0o7777;
 }
 
 async function ownerOf(p: string): Promise<Owner> {

@@ -47,7 +47,7 @@ describe('parseInputs', () => {
       allowedBots: [],
       dispatchWorkflows: [],
       allowForkFixes: false,
-      cacheClis: true,
+      cacheClis: false,
       isolation: 'auto',
       verifyEnv: [],
       agentEnv: [],

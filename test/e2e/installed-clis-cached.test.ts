@@ -31,7 +31,13 @@ it('installs Claude Code once, saves it, and restores it in the next run without
   const panel = await realCliPanel(models);
   // Only the system's PATH: no agent CLI on it, so the action installs what it runs.
   const { PATH: _panelPath, ...env } = panel.extraEnv;
-  const inputs = { ...panel.inputs, reviewers: 'claude:claude-sonnet-4-5', mode: 'review', 'fail-on': 'none' };
+  const inputs = {
+    ...panel.inputs,
+    reviewers: 'claude:claude-sonnet-4-5',
+    mode: 'review',
+    'fail-on': 'none',
+    'cache-clis': 'true',
+  };
   // RUNNER_TOOL_CACHE is one path on every hosted runner (/opt/hostedtoolcache), empty at the start
   // of each job; the cache client files an entry under the path it saved, so both runs use one.
   const toolCache = path.join(world.dir, 'hostedtoolcache');

@@ -1,7 +1,6 @@
-// Red-team: a finding with two places in ONE file gets a comment on each, but after its fix only
-// one of the two threads is answered and resolved: threadsFor keeps the newest thread per file
-// (own-threads.ts), and every place's mark names the same id and file. The other thread stays open
-// with no "Fixed in", although the loop fixed the finding.
+// A finding with two places in one file gets a comment on each, and after its fix both threads are
+// answered and resolved (every place's mark names the same id and file: both are its threads).
+// Found by a red-team review; one thread stayed open before the fix.
 import { afterEach, expect, it } from 'vitest';
 import { getOctokit } from '@actions/github';
 import type { ActionIO } from '../../src/domain/io.js';
