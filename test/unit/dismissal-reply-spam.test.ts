@@ -3,18 +3,12 @@
 // Reading only the first 50, the action never saw its own answer and posted one more every round:
 // anyone can reply in a thread of a public repository. Found by a red-team review; fails before.
 import { afterEach, expect, it } from 'vitest';
-import { getOctokit } from '@actions/github';
-import type { ActionIO } from '../../src/domain/io.js';
-import { getReviewThreads } from '../../src/github/threads.js';
 import { renderInlineComment } from '../../src/report/inline-comment.js';
-import { createInlineReview } from '../../src/report/inline-review.js';
-import { createPublisher } from '../../src/report/publish.js';
 import { dismissalTracker } from '../../src/review/dismissals.js';
-import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';
-import { HEAD, finding, prContext, reviewRecord, shopAgent } from '../factories.js';
+import type { FakeGitHub } from '../fakes/github/index.js';
+import { finding, reviewRecord, shopAgent } from '../factories.js';
+import { BOT, inlineWorld } from './inline-world.js';
 
-const REPO = { owner: 'octo-org', repo: 'demo-repo' };
-const BOT = 'github-actions[bot]';
 const STYLE = finding({ id: 'DOCS-00c0ffee', priority: 'P3', category: 'docs', line: 1, title: 'add() has no JSDoc' });
 
 let fake: FakeGitHub;
@@ -22,53 +16,24 @@ afterEach(() => fake?.close());
 
 it('answers a refused dismissal once, even in a thread of 50 comments', async () => {
   const junk = Array.from({ length: 48 }, (_, i) => ({ author: 'mallory', body: `+1 (${i})` }));
-  fake = await startFakeGitHub({
-    ...REPO,
-    pulls: [
-      {
-        number: 7,
-        title: 'T',
-        user: 'alice',
-        headRef: 'feature/x',
-        headSha: HEAD,
-        diff: prContext().diff,
-        files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }],
-        reviewThreads: [
-          {
-            path: 'src/math.js',
-            line: 1,
-            comments: [
-              { author: BOT, body: renderInlineComment(STYLE, 1) },
-              ...junk,
-              { author: 'mallory', body: '/review-loop dismiss please' },
-            ],
-          },
-        ],
-      },
-    ],
-  });
-  const octokit = getOctokit('t', { baseUrl: fake.url });
-  const io = { warning: () => undefined } as unknown as ActionIO;
-  const inline = createInlineReview({
-    enabled: true,
-    octokit,
-    repo: REPO,
-    prNumber: 7,
-    ownLogin: BOT,
-    publisher: createPublisher({ octokit, repo: REPO, prNumber: 7, dryRun: false, secrets: [], io }),
-    reportCtx: {
-      serverUrl: 'https://github.com',
-      ...REPO,
-      prNumber: 7,
-      runUrl: null,
-      maxRounds: 3,
-      mode: 'fix' as const,
-      dryRun: false,
+  const world = await inlineWorld({
+    pull: {
+      headRef: 'feature/x',
+      reviewThreads: [
+        {
+          path: 'src/math.js',
+          line: 1,
+          comments: [
+            { author: BOT, body: renderInlineComment(STYLE, 1) },
+            ...junk,
+            { author: 'mallory', body: '/review-loop dismiss please' },
+          ],
+        },
+      ],
     },
-    redact: (t) => t,
-    log: () => undefined,
-    warn: () => undefined,
   });
+  ({ fake } = world);
+  const { inline } = world;
   const tracker = dismissalTracker({
     ownLogin: BOT,
     cached: [],
@@ -76,7 +41,7 @@ it('answers a refused dismissal once, even in a thread of 50 comments', async ()
     log: () => undefined,
   });
   for (let round = 1; round <= 3; round++) {
-    const ctx = prContext({ threads: (await getReviewThreads(octokit, REPO, 7)).threads });
+    const ctx = await world.context();
     const { dismissals, refused } = await tracker.forRound(ctx.threads, []);
     const rec = reviewRecord({
       round,

@@ -2,84 +2,33 @@
 // per round with a comment per placeable finding, no second comment on a finding with an open
 // thread of ours, "Fixed in" and resolved after a pushed fix, the fixer's reason on a rejected one,
 // a human's thread never touched, and a refused write that stops the inline view, not the run.
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { getOctokit } from '@actions/github';
-import type { Octokit } from '../../src/github/client.js';
-import { getReviewThreads } from '../../src/github/threads.js';
-import type { ActionIO } from '../../src/domain/io.js';
+import { afterEach, expect, it } from 'vitest';
 import { renderInlineComment } from '../../src/report/inline-comment.js';
-import { createInlineReview, type InlineReviewSetup } from '../../src/report/inline-review.js';
-import { createPublisher } from '../../src/report/publish.js';
+import type { InlineReviewSetup } from '../../src/report/inline-review.js';
 import { fingerprint } from '../../src/review/stuck.js';
 import type { Finding } from '../../src/domain/findings.js';
-import { startFakeGitHub, type FakeGitHub, type FakeGitHubOptions } from '../fakes/github/index.js';
-import { HEAD, finding, fixRecord, prContext, reviewRecord, shopAgent, threadFinding } from '../factories.js';
+import type { FakeGitHub, FakeGitHubOptions } from '../fakes/github/index.js';
+import { finding, fixRecord, reviewRecord, shopAgent, threadFinding } from '../factories.js';
+import { BOT, inlineWorld, REPO, type InlineWorld } from './inline-world.js';
 
-const REPO = { owner: 'octo-org', repo: 'demo-repo' };
-const BOT = 'github-actions[bot]';
 const FIX_SHA = '9c1185a5c5e9fc54612808977ee8f548b2258d31';
-const DIFF = prContext().diff;
 const BUG = finding();
 const STYLE = finding({ id: 'DOCS-00c0ffee', priority: 'P3', category: 'docs', line: 1, title: 'add() has no JSDoc' });
 const OUTSIDE = finding({ id: 'BUG-0badf00d', file: 'src/other.js', line: 3, title: 'other.js ignores errors' });
 const HUMAN = threadFinding();
 
 let fake: FakeGitHub;
-let octokit: Octokit;
 let warnings: string[];
-beforeEach(() => {
-  warnings = [];
-});
+let world: InlineWorld;
 afterEach(() => fake?.close());
 
 async function setup(github: Partial<FakeGitHubOptions> = {}, over: Partial<InlineReviewSetup> = {}) {
-  fake = await startFakeGitHub({
-    ...REPO,
-    pulls: [
-      {
-        number: 7,
-        title: 'T',
-        user: 'alice',
-        headRef: 'feature/planted-bug',
-        headSha: HEAD,
-        diff: DIFF,
-        files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }],
-      },
-    ],
-    ...github,
-  });
-  // Octokit without the action's pacing of writes a second apart (src/github/client.ts, tested in
-  // test/contract/graphql-pacing.test.ts): paced, the few writes of each test here took seconds.
-  octokit = getOctokit('t', { baseUrl: fake.url });
-  const io = { warning: (m: string) => warnings.push(m) } as unknown as ActionIO;
-  const reportCtx = {
-    serverUrl: 'https://github.com',
-    ...REPO,
-    prNumber: 7,
-    runUrl: null,
-    maxRounds: 3,
-    mode: 'fix' as const,
-    dryRun: false,
-  };
-  return createInlineReview({
-    enabled: true,
-    octokit,
-    repo: REPO,
-    prNumber: 7,
-    ownLogin: BOT,
-    publisher: createPublisher({ octokit, repo: REPO, prNumber: 7, dryRun: false, secrets: [], io }),
-    reportCtx,
-    redact: (t) => t,
-    log: () => undefined,
-    warn: (l) => warnings.push(l),
-    ...over,
-  });
+  world = await inlineWorld({ github, setup: over });
+  ({ fake, warnings } = world);
+  return world.inline;
 }
 
-/** The round's context as the loop reads it: the PR's threads fresh from GitHub. */
-async function context() {
-  return prContext({ threads: (await getReviewThreads(octokit, REPO, 7)).threads });
-}
+const context = () => world.context();
 
 const round = (findings: Finding[], stuck: Finding[] = []) =>
   reviewRecord({ findings, stuck, agents: [shopAgent({ name: 'reviewer-1' })] });
