@@ -28,6 +28,7 @@ export interface RunnerUser {
 
 /** Creates the user (root only); returns its removal. Sets the variable test workers read. */
 export function createRunnerUser(): () => void {
+  removeOrphans();
   const name = `prl-runner-${process.pid}`;
   const home = `/home/${name}`;
   execFileSync('useradd', ['--create-home', '--home-dir', home, '--shell', '/bin/sh', '--user-group', name]);
@@ -41,6 +42,30 @@ export function createRunnerUser(): () => void {
     spawnSync('pkill', ['-KILL', '-u', name]);
     spawnSync('userdel', ['--remove', name]);
   };
+}
+
+/**
+ * The runner users of suites that were killed before their teardown: each is named after its
+ * suite's process, which is gone. A suite running beside this one keeps its user.
+ */
+function removeOrphans(): void {
+  const users = spawnSync('getent', ['passwd'], { encoding: 'utf8' }).stdout ?? '';
+  for (const m of users.matchAll(/^prl-runner-(\d+):/gm)) {
+    if (alive(Number(m[1]))) continue;
+    const name = `prl-runner-${m[1]}`;
+    rmSync(`/etc/sudoers.d/${name}`, { force: true });
+    spawnSync('pkill', ['-KILL', '-u', name]);
+    spawnSync('userdel', ['--remove', name]);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The suite's runner user, or null where the suite did not make one (not root). */
