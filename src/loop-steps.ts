@@ -26,8 +26,8 @@ import type { Publisher } from './report/publish.js';
 import { createInlineReview } from './report/inline-review.js';
 import { writeAccess } from './github/permissions.js';
 import { dismissalTracker } from './review/dismissals.js';
-import { redactFinding } from './review/redact-finding.js';
-import type { Dismissal, Finding } from './domain/findings.js';
+import { redactRecord } from './review/redact-finding.js';
+import type { Dismissal } from './domain/findings.js';
 import type { Cancellation } from './cancellation.js';
 import { roundReports } from './report/round-reports.js';
 import type { StateWriter } from './report/state.js';
@@ -176,22 +176,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
       });
       const { record } = outcome;
       if (rules.length) record.ruleFiles = rules.map((r) => r.path);
-      const redacted = (fs: Finding[]) => fs.map((f) => redactFinding(f, w.redact));
-      const people = <T extends { reason: string }>(d: T): T => ({ ...d, reason: w.redact(d.reason) });
-      return {
-        ...outcome,
-        record: {
-          ...record,
-          findings: redacted(record.findings),
-          stuck: redacted(record.stuck),
-          dismissed: (record.dismissed ?? []).map((d) => ({
-            finding: redactFinding(d.finding, w.redact),
-            dismissal: people(d.dismissal),
-          })),
-          dismissals: (record.dismissals ?? []).map(people),
-          refusedDismissals: (record.refusedDismissals ?? []).map(people),
-        },
-      };
+      return { ...outcome, record: redactRecord(record, w.redact) };
     },
     fix: async (ctx, round, findings) => {
       const rec = await runFixRound(fixEnv, ctx, round, findings);

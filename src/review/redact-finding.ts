@@ -3,7 +3,7 @@
 // replies, the job summary, the log, annotations, the fix commit message. The hidden state is
 // written with characters escaped, where no later redaction would see a secret. So a finding is
 // redacted once, when the round produces it, and every place gets the redacted text.
-import type { Finding } from '../domain/findings.js';
+import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
 
 export function redactFinding(f: Finding, redact: (text: string) => string): Finding {
   const out: Finding = {
@@ -21,4 +21,24 @@ export function redactFinding(f: Finding, redact: (text: string) => string): Fin
     out.members = f.members.map((m) => ({ ...m, title: redact(m.title), description: redact(m.description) }));
   }
   return out;
+}
+
+/**
+ * A round's record with every finding redacted, and the reasons people gave for dismissals (a
+ * person may paste a secret as readily as an agent).
+ */
+export function redactRecord(rec: ReviewRoundRecord, redact: (text: string) => string): ReviewRoundRecord {
+  const findings = (fs: Finding[]) => fs.map((f) => redactFinding(f, redact));
+  const reason = <T extends { reason: string }>(d: T): T => ({ ...d, reason: redact(d.reason) });
+  return {
+    ...rec,
+    findings: findings(rec.findings),
+    stuck: findings(rec.stuck),
+    dismissed: (rec.dismissed ?? []).map((d) => ({
+      finding: redactFinding(d.finding, redact),
+      dismissal: reason(d.dismissal),
+    })),
+    dismissals: (rec.dismissals ?? []).map(reason),
+    refusedDismissals: (rec.refusedDismissals ?? []).map(reason),
+  };
 }

@@ -102,9 +102,12 @@ export class AccessGrants {
     await mustAsRoot(this.privilege, ['chmod', 'g+rwx,+t', '--', ...sticky]);
     return async () => {
       await this.giveBack(top, kept[0]!.owner);
-      for (const { d, owner, mode } of kept) {
-        await mustAsRoot(this.privilege, ['chgrp', '--', String(owner.gid), d]);
-        await mustAsRoot(this.privilege, ['chmod', mode.toString(8), '--', d]);
+      // One command per original group and per original mode: each is a sudo on hosted runners.
+      for (const [gid, dirs] of groupBy(kept, (k) => k.owner.gid)) {
+        await mustAsRoot(this.privilege, ['chgrp', '--', String(gid), ...dirs]);
+      }
+      for (const [mode, dirs] of groupBy(kept, (k) => k.mode)) {
+        await mustAsRoot(this.privilege, ['chmod', mode.toString(8), '--', ...dirs]);
       }
     };
   }
@@ -256,6 +259,16 @@ function* batches(paths: readonly string[]): Generator<string[]> {
     size += p.length + 1;
   }
   if (batch.length) yield batch;
+}
+
+/** The folders of `kept` by a key (a group id, a mode), each key once. */
+function groupBy(
+  kept: readonly { d: string; owner: Owner; mode: number }[],
+  key: (k: (typeof kept)[number]) => number,
+) {
+  const by = new Map<number, string[]>();
+  for (const k of kept) by.set(key(k), [...(by.get(key(k)) ?? []), k.d]);
+  return by;
 }
 
 async function modeOf(p: string): Promise<number> {
