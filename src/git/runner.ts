@@ -1,6 +1,7 @@
 // The one place that starts git. execFile (not @actions/exec) so output is captured
 // quietly and each child's environment is explicit.
 import { execFile } from 'node:child_process';
+import { pathThenSystem, trustedProgram } from '../process/programs.js';
 import { ISOLATION_ENV, PROTECTIVE_CONFIG, USER_SCOPES_ENV } from './isolation.js';
 
 export interface GitResult {
@@ -137,17 +138,19 @@ export function subcommandOf(args: readonly string[]): string {
 
 function run(cwd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<GitResult> {
   return new Promise((resolve) => {
-    const child = execFile(
-      'git',
-      args,
-      { cwd, env, maxBuffer: MAX_BUFFER, encoding: 'utf8' },
-      (err, stdout, stderr) => {
-        if (!err) return resolve({ code: 0, stdout, stderr });
-        const code = typeof err.code === 'number' ? err.code : 128;
-        const extra = typeof err.code === 'number' ? '' : `${err.message}\n`;
-        resolve({ code, stdout: stdout ?? '', stderr: `${stderr ?? ''}${extra}` });
-      },
-    );
+    // By its absolute path, never through a PATH folder a call could have written (programs.ts).
+    let git: string;
+    try {
+      git = trustedProgram('git', pathThenSystem());
+    } catch (e) {
+      return resolve({ code: 127, stdout: '', stderr: e instanceof Error ? e.message : String(e) });
+    }
+    const child = execFile(git, args, { cwd, env, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (!err) return resolve({ code: 0, stdout, stderr });
+      const code = typeof err.code === 'number' ? err.code : 128;
+      const extra = typeof err.code === 'number' ? '' : `${err.message}\n`;
+      resolve({ code, stdout: stdout ?? '', stderr: `${stderr ?? ''}${extra}` });
+    });
     // Closing stdin always: some subcommands read it when given nothing.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');

@@ -8,6 +8,7 @@
 // killed, so no agent process outlives its call.
 import { spawn } from 'node:child_process';
 import { killLeftovers, newInvocationMarker } from './leftovers.js';
+import { trustedProgram } from './programs.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -85,9 +86,21 @@ function commandLine(spec: ProcessSpec): { command: string; args: string[] } {
   const inner = ['/usr/bin/env', ...keep, spec.command, ...spec.args];
   if (jail) {
     const argv = [...jail, ...inner];
-    return user ? { command: 'sudo', args: ['-n', '-E', '--', ...argv] } : { command: argv[0]!, args: argv.slice(1) };
+    return user ? { command: sudo(), args: ['-n', '-E', '--', ...argv] } : { command: argv[0]!, args: argv.slice(1) };
   }
-  return { command: 'sudo', args: ['-n', '-E', '-u', user!, '--', ...inner] };
+  return { command: sudo(), args: ['-n', '-E', '-u', user!, '--', ...inner] };
+}
+
+/**
+ * sudo by its absolute path: spawn would look it up through the call's PATH, whose folders a call
+ * may have been able to write. Where none is found the name stays, and the spawn fails as before.
+ */
+function sudo(): string {
+  try {
+    return trustedProgram('sudo', ['/usr/bin', '/bin', '/usr/sbin', '/sbin']);
+  } catch {
+    return 'sudo';
+  }
 }
 
 function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Promise<ProcessResult> {

@@ -11,6 +11,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pathThenSystem, trustedProgram } from '../process/programs.js';
 import { exec, mustAsRoot, type Privilege } from './privilege.js';
 import type { SandboxUser } from './user.js';
 
@@ -227,7 +228,7 @@ async function listed(top: string, args: string[]): Promise<string[]> {
   // The action's own git with nothing from the checkout that could run a program (no
   // fsmonitor, no hooks) and no global or system config.
   const r = await exec(
-    'git',
+    trustedProgram('git', pathThenSystem()),
     ['-C', top, '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', 'ls-files', '-z', ...args],
     GIT_ENV,
   );

@@ -4,19 +4,24 @@
 import { killLeftovers } from '../process/leftovers.js';
 import { asRoot, type Privilege } from './privilege.js';
 
-const ROUNDS = 5;
+const ROUNDS = 10;
 
-/** Kills every process whose real or effective uid is `uid`; repeats while some fork. */
+/**
+ * Kills every process whose real or effective uid is `uid`; repeats while some fork. pkill reads
+ * /proc one entry at a time, so a process forked while it reads can be missed: only two rounds in
+ * a row that find nothing end the sweep (one was not enough on a loaded machine).
+ */
 export async function killAllOf(privilege: Privilege, uid: number): Promise<void> {
-  for (let i = 0; i < ROUNDS; i++) {
-    // pkill exits 1 when nothing matched: then nothing of the user is left.
-    // Two commands: pkill(1) ANDs its criteria, and either id alone makes a process the user's.
+  let quiet = 0;
+  for (let i = 0; i < ROUNDS && quiet < 2; i++) {
+    // pkill exits 1 when nothing matched. Two commands: pkill(1) ANDs its criteria, and either id
+    // alone makes a process the user's.
     const [byReal, byEffective] = await Promise.all([
       asRoot(privilege, ['pkill', '-KILL', '-U', String(uid)]),
       asRoot(privilege, ['pkill', '-KILL', '-u', String(uid)]),
     ]);
-    if (byReal.code === 1 && byEffective.code === 1) return;
-    await new Promise((r) => setTimeout(r, 20));
+    quiet = byReal.code === 1 && byEffective.code === 1 ? quiet + 1 : 0;
+    if (quiet < 2) await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -2,6 +2,7 @@
 // container or a self-hosted runner run as root), or passwordless `sudo -n` works (GitHub's
 // hosted runners give the runner user NOPASSWD: ALL). Everything privileged goes through here.
 import { execFile } from 'node:child_process';
+import { trustedProgram } from '../process/programs.js';
 
 export type Privilege = 'root' | 'sudo';
 
@@ -11,12 +12,21 @@ export interface CommandResult {
   stderr: string;
 }
 
-// Privileged helpers need no secret and must not see one: PATH and a locale only.
-const HELPER_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C' };
+// Privileged helpers need no secret and must not see one: PATH and a locale only. Each is started
+// by its absolute path from these folders, checked as programs.ts checks them.
+const HELPER_FOLDERS: readonly string[] = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+const HELPER_ENV = { PATH: HELPER_FOLDERS.join(':'), LC_ALL: 'C' };
 
+/** Runs `command` (a name from HELPER_FOLDERS, or an absolute path); never rejects. */
 export function exec(command: string, args: string[], env: NodeJS.ProcessEnv = HELPER_ENV): Promise<CommandResult> {
   return new Promise((resolve) => {
-    execFile(command, args, { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    let program: string;
+    try {
+      program = trustedProgram(command, HELPER_FOLDERS);
+    } catch (e) {
+      return resolve({ code: 127, stdout: '', stderr: e instanceof Error ? e.message : String(e) });
+    }
+    execFile(program, args, { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) || (error && code === 127 ? error.message : '') });
     });
@@ -40,7 +50,15 @@ export async function detectPrivilege(): Promise<{ privilege: Privilege } | { pr
 export function asRoot(privilege: Privilege, argv: string[]): Promise<CommandResult> {
   const [command, ...args] = argv;
   if (!command) throw new Error('asRoot: empty command');
-  return privilege === 'root' ? exec(command, args) : exec('sudo', ['-n', '--', ...argv]);
+  if (privilege === 'root') return exec(command, args);
+  // sudo would look the command up in its own secure_path; it gets the path we checked instead.
+  let program: string;
+  try {
+    program = trustedProgram(command, HELPER_FOLDERS);
+  } catch (e) {
+    return Promise.resolve({ code: 127, stdout: '', stderr: e instanceof Error ? e.message : String(e) });
+  }
+  return exec('sudo', ['-n', '--', program, ...args]);
 }
 
 /** Like asRoot, but a non-zero exit throws with the command and its stderr. */

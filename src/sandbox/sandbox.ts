@@ -201,18 +201,36 @@ function jailArgs(
   hidden: string[],
 ): string[] {
   const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? []), home];
+  // A folder on PATH is never writable in a call, even where its mode lets everyone write (an image's
+  // /usr/local/bin 0777): a program planted there would run in later calls and in the job's later
+  // steps. So nothing named is mounted as it is at or below one, and one below a named path is
+  // mounted read-only again over it.
+  const onPath = pathFolders(spec);
+  const underPath = (p: string) => onPath.some((d) => inside(p, d) || inside(realpathOrSelf(p), d));
+  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p));
+  const coveredPath = onPath.filter((d) => asIs.some((p) => inside(d, p) || inside(d, realpathOrSelf(p))));
   const view: MountView = {
     hidden,
     writable,
-    readOnly: [spec.cwd, ...(access.readable ?? []), ...programFolders(spec, hidden), ACTION_ROOT].filter((p) =>
-      existsSync(p),
-    ),
-    asIs: shownPaths(spec, access, hidden),
+    readOnly: [
+      spec.cwd,
+      ...(access.readable ?? []),
+      ...programFolders(spec, hidden),
+      ...coveredPath,
+      ACTION_ROOT,
+    ].filter((p) => existsSync(p)),
+    asIs,
     protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
     cwd: spec.cwd,
   };
   const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
   return [bwrap, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];
+}
+
+/** The folders of the call's PATH outside its checkout, links resolved. */
+function pathFolders(spec: ProcessSpec): string[] {
+  const dirs = (spec.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d) && existsSync(d));
+  return [...new Set(dirs.map((d) => realpathOrSelf(d)))].filter((d) => !inside(d, spec.cwd));
 }
 
 /**
