@@ -4,6 +4,11 @@
 // worded each differently. A person expects three P1 findings, each reported by 2/2 reviewers, and a
 // fixer that gets each bug once; the fixer's recorded answer names the ids of every report it was
 // shown (nine), and must still be understood.
+//
+// The reviewed code is not kept in this repository: it is negotiator 0.6.2 as published on npm (a
+// devDependency pinned exactly, its integrity in package-lock.json), read from node_modules at run
+// time. pr.patch, the PR's description and the answers are this project's own data. The replay runs
+// no verify command and the fixer's answer edits nothing, so the published files are all it needs.
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
@@ -16,6 +21,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -23,6 +29,8 @@ import type { FileChanges } from '../fakes/git-sandbox.js';
 import { createWorld, ROOT, type World } from './harness.js';
 
 const RUN = path.join(ROOT, 'test/fixtures/real-model-runs/negotiator');
+/** The version pr.patch was written against: the PR's base commit. */
+const BASE_VERSION = '0.6.2';
 const BUGS = ['lib/charset.js', 'lib/encoding.js', 'lib/language.js'];
 
 let world: World;
@@ -40,11 +48,25 @@ function readTree(dir: string, prefix = ''): FileChanges {
   return files;
 }
 
+/** The PR's base: the folder npm installed negotiator into, checked to be the version pr.patch applies to. */
+function baseDir(): string {
+  const require = createRequire(import.meta.url);
+  const dir = path.dirname(require.resolve('negotiator/package.json'));
+  const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+  if (version !== BASE_VERSION) {
+    throw new Error(
+      `${dir} holds negotiator ${version}; the replayed PR is on ${BASE_VERSION}: ` +
+        `keep "negotiator": "${BASE_VERSION}" in package.json's devDependencies and run npm ci`,
+    );
+  }
+  return dir;
+}
+
 /** The files pr.patch changes, as they are after it: the PR's one commit. */
-function prFiles(): FileChanges {
+function prFiles(base: string): FileChanges {
   const work = mkdtempSync(path.join(tmpdir(), 'negotiator-pr-'));
   try {
-    cpSync(path.join(RUN, 'base'), work, { recursive: true });
+    cpSync(base, work, { recursive: true });
     const patch = path.join(RUN, 'pr.patch');
     execFileSync('git', ['apply', patch], { cwd: work });
     const numstat = execFileSync('git', ['apply', '--numstat', patch], { cwd: work, encoding: 'utf8' });
@@ -93,8 +115,9 @@ interface Shown {
 
 it('counts each problem once, with every reviewer that reported it, and hands the fixer each bug once', async () => {
   const [title, ...body] = readFileSync(path.join(RUN, 'pr-description.md'), 'utf8').split('\n');
+  const base = baseDir();
   world = await createWorld({
-    sandbox: { baseFiles: readTree(path.join(RUN, 'base')), prChanges: prFiles(), prMessage: 'Case-insensitive q' },
+    sandbox: { baseFiles: readTree(base), prChanges: prFiles(base), prMessage: 'Case-insensitive q' },
     pull: { title: title!.replace(/^#+\s*/, ''), body: body.join('\n') },
   });
   const agent = replayAgent(world);
