@@ -72,6 +72,15 @@ function steps(value: unknown): { uses: string; with?: Record<string, unknown> }
 
 const INPUTS = Object.keys(YAML.parse(read('action.yml')).inputs);
 
+/** A step's with: as the action would read it, less what the runner fills in (expressions). */
+function runnerInputs(given: Record<string, unknown> = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(given)
+      .map(([k, v]) => [k, String(v)] as const)
+      .filter(([, v]) => !v.includes('${{')),
+  );
+}
+
 describe('the workflows a user copies', () => {
   it('examples/ has one workflow per use case, each listed in examples/README.md', () => {
     expect(EXAMPLES.map((f) => path.basename(f)).sort()).toEqual([
@@ -135,14 +144,25 @@ describe('the workflows a user copies', () => {
     expect(seen).toBeGreaterThanOrEqual(EXAMPLES.length + 5);
   });
 
+  it('every snippet in the docs passes the action’s validation as written', () => {
+    const refused: string[] = [];
+    for (const file of DOCS) {
+      for (const { where, doc } of yamlDocs(file)) {
+        for (const step of steps(doc).filter((s) => s.uses.startsWith(`${ACTION}@`))) {
+          try {
+            resolveConfig({ inputs: { 'github-token': 'ghs_fromTheRunner', ...runnerInputs(step.with) } });
+          } catch (error) {
+            refused.push(`${where} ${(error as Error).message}`);
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
   it.each(EXAMPLES)('%s: its inputs pass the action’s validation as written', (file) => {
     const [step] = steps(YAML.parse(read(file))).filter((s) => s.uses.startsWith(`${ACTION}@`));
-    // What the runner fills in: expressions (a PR number, a secret) and action.yml's default token.
-    const inputs = Object.fromEntries(
-      Object.entries(step!.with ?? {})
-        .map(([k, v]) => [k, String(v)])
-        .filter(([, v]) => !v!.includes('${{')),
-    );
+    const inputs = runnerInputs(step!.with);
     const config = resolveConfig({
       inputs: { 'github-token': 'ghs_fromTheRunner', ...inputs },
       repoConfigText: read(CONFIG_EXAMPLE),
