@@ -7,14 +7,17 @@
 //   sides use sit in a shared chunk that main.js imports at start. The chunks lie beside main.js,
 //   so paths relative to import.meta.url (prompts/) are the same from every file;
 // - dist/index.js: a few lines that turn source maps on and then load dist/main.js, so a stack
-//   trace in a run's log names src/*.ts files and lines, not positions in a minified line.
+//   trace in a run's log names src/*.ts files and lines, not positions in a minified line;
+// - dist/licenses.txt: the licence of every third-party package in the bundle, from the build's
+//   metafile (scripts/bundle-licenses.mjs); minifying drops the few notices the code itself carries.
 // ESM output needs a require shim (in every file: a chunk is a module of its own): bundled CommonJS dependencies (tunnel, via
 // @actions/http-client) call require() on node builtins at run time.
 import { build } from 'esbuild';
+import { licenceNotices } from './scripts/bundle-licenses.mjs';
 import { rm, writeFile } from 'node:fs/promises';
 
 await rm('dist', { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
   splitting: true,
@@ -28,12 +31,16 @@ await build({
   sourcemap: 'linked',
   // Positions and names are what a stack trace needs; the sources themselves are in the repository.
   sourcesContent: false,
+  // The notices go to dist/licenses.txt whole, not as the scattered comments the code carries.
   legalComments: 'none',
+  metafile: true,
   logLevel: 'warning',
   banner: {
     js: "import { createRequire as __prlCreateRequire } from 'node:module'; const require = __prlCreateRequire(import.meta.url);",
   },
 });
+
+await writeFile('dist/licenses.txt', licenceNotices(result.metafile));
 
 // Source maps apply to modules loaded after they are turned on, hence the second file.
 // module.setSourceMapsSupport is Node 23.7+ (what action.yml runs); Node 20 has only the process switch.

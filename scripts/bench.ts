@@ -13,8 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { sanitize } from '../src/security/sanitize.js';
 import { composeComment } from '../src/report/state.js';
 import { stripHidden } from '../src/security/untrusted.js';
+import { installPinnedClis } from '../test/agents/cli-cache.js';
 import { generatedFiles } from '../test/fakes/git-sandbox.js';
-import { actionNode } from '../test/e2e/action-node.js';
+import { actionNode, installActionNode } from '../test/e2e/action-node.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { PLANTED_BUG_RULES, reviewerAnswer } from '../test/e2e/scenarios.js';
 import { groupingBenchRows } from './bench-grouping.js';
@@ -36,6 +37,10 @@ if (process.env.BENCH_ONLY === 'sandbox') {
   printRows();
   process.exit(0);
 }
+// What npm test's setup installs (test/agents/global-setup.ts), so a fresh clone benches as it
+// tests: the pinned CLIs the token rows run, and the Node 24 the bundle runs on.
+await installPinnedClis((line) => console.log(`[agent CLIs] ${line}`));
+await installActionNode((line) => console.log(`[action node] ${line}`));
 rows.push(...(await tokenBenchRows()));
 rows.push(...(await sandboxBenchRows()));
 if (process.env.BENCH_ONLY === 'tokens') {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the pinned agent CLIs into .cache/clis/<name>@<version>/ (skipping
-// those already there), for CI (.ci/run) and for a warm cache before `npm test`.
+// those already there): a warm cache before `npm test` or `npm run bench`, which install them too.
 // The logic lives in test/agents/cli-cache.ts; esbuild turns it into plain JS
 // here because Node 20 cannot import TypeScript.
 import { build } from 'esbuild';

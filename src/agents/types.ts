@@ -1,4 +1,4 @@
-// The one interface every agent CLI adapter implements (DESIGN.md, "Agents").
+// The one interface every agent CLI adapter implements (docs/agents.md lists the CLIs).
 import type { Usage } from '../domain/agent-run.js';
 export const AGENT_KINDS = ['claude', 'codex', 'opencode', 'gemini', 'command'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];

@@ -118,7 +118,7 @@ export interface ReviewRoundRecord {
   /** The `wait-for-checks` checks of this head; their failures are among `findings`. */
   ci?: CiRound;
   threadsTruncated: boolean;
-  /** Human review state (rule 0), computed from the API. */
+  /** Human review state (the maintainer veto of the consensus), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];
   /** The rules files of the changed folders the reviewers were given (review/dir-rules.ts). */
   ruleFiles?: string[];

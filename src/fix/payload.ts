@@ -26,7 +26,7 @@ export function buildFixPayload(prNumber: number, round: number, findings: Findi
 
 /**
  * fix-payload.json as the fixer and the gate read it: the same issues, their agent-written text
- * fenced as untrusted data (src/review/finding-data.ts).
+ * fenced as untrusted data (src/roles/finding-data.ts).
  */
 export function payloadForAgents(
   payload: FixPayload,

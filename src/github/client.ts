@@ -1,6 +1,7 @@
 // The one Octokit the action uses: @actions/github's client with retry and throttling.
 // The base URL is passed explicitly at call time because @actions/github captures
-// GITHUB_API_URL when it is first imported (DESIGN.md "Build").
+// GITHUB_API_URL once, when it is first imported: given explicitly, each client talks to the URL
+// it was given (a test process starts many fake GitHubs, each on a port of its own).
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';

@@ -1,4 +1,4 @@
-// PR metadata, read through the REST API, and the human review state (rule 0) computed from the
+// PR metadata, read through the REST API, and the human review state (the maintainer veto) computed from the
 // reviews that threads.ts reads with the first page of review threads.
 import type { Octokit } from './client.js';
 import type { PrMeta, RepoRef, ReviewState } from '../domain/pull-request.js';
@@ -28,10 +28,10 @@ export async function getPrMeta(octokit: Octokit, repo: RepoRef, number: number)
 // "List pull requests files" (at most 3,000 files) or the diff media type (refused past 300
 // files or 20,000 lines): https://docs.github.com/en/repositories/creating-and-managing-repositories/repository-limits
 
-const RULE0_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+const MAINTAINER_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
 /**
- * Rule 0 of the consensus, computed in code: a reviewer's latest decisive
+ * The maintainer veto, the consensus's first rule, computed in code: a reviewer's latest decisive
  * review (APPROVED, CHANGES_REQUESTED or DISMISSED; comments do not change it) counts
  * when it requests changes and the reviewer is an owner, member or collaborator.
  */
@@ -45,7 +45,7 @@ export function computeReviewState(
     latest.set(r.login, { state: r.state, association: r.association });
   }
   const changesRequestedBy = [...latest.entries()]
-    .filter(([, v]) => v.state === 'CHANGES_REQUESTED' && RULE0_ASSOCIATIONS.has(v.association))
+    .filter(([, v]) => v.state === 'CHANGES_REQUESTED' && MAINTAINER_ASSOCIATIONS.has(v.association))
     .map(([login, v]) => ({ login, association: v.association }));
   return { hasChangesRequested: changesRequestedBy.length > 0, changesRequestedBy };
 }

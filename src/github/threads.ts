@@ -79,7 +79,7 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
 
 const MAX_THREAD_PAGES = 3;
 
-/** A review as rule 0 reads it (pull-request.ts computeReviewState). */
+/** A review as the maintainer veto reads it (pull-request.ts computeReviewState). */
 interface ReviewEntry {
   login: string;
   state: string;

@@ -1,4 +1,4 @@
-// Spawning agent CLIs (DESIGN.md, "Agents"). Every child gets its own process
+// Spawning agent CLIs. Every child gets its own process
 // group so a timeout or our own shutdown can kill the CLI and everything it
 // started (shells, language servers, test runners) with one signal.
 //

@@ -1,5 +1,5 @@
-// The context folder an agent reads instead of a prompt stuffed with data
-// (DESIGN.md, "Agents"): one per round and role, created fresh, private (0700).
+// The context folder an agent reads instead of a prompt stuffed with data (docs/agents.md,
+// "The command agent", lists its files): one per round and role, created fresh, private (0700).
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 

@@ -5,7 +5,7 @@
 //
 // The neutraliser (neutralise.ts) leaves fenced code verbatim and defuses everything else, so
 // this model must agree with a real parser on which lines are fenced code; the tests in
-// test/security/neutralise.test.ts check it against micromark over a hostile corpus.
+// test/report/neutralise-fuzz.test.ts check it against micromark over a hostile corpus.
 // No I/O; one scanner per document.
 
 type LineKind =

@@ -1,6 +1,6 @@
 // The pinned agent CLIs for the test suite, installed once into .cache/clis/
-// (git-ignored). Used by the vitest global setup and by scripts/install-clis.mjs
-// (CI), so `npm test` on a fresh clone installs what it needs by itself.
+// (git-ignored). Used by the vitest global setup, npm run bench and scripts/install-clis.mjs,
+// so `npm test` and `npm run bench` on a fresh clone install what they need by themselves.
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
 // action.yml is the contract: its inputs, the zod schema and the tables of docs/configuration.md
 // must list the same names in the same groups; its outputs, OUTPUT_NAMES and that page the same outputs.
+// The agents table of docs/agents.md follows the pinned CLI versions and action.yml the same way.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,19 +102,34 @@ describe('scripts/gen-config-tables.mjs', () => {
     expect(result.status).toBe(0);
   });
 
-  it('reports a drifted page and rewrites it from action.yml', () => {
-    mkdirSync(join(temp, 'scripts'));
-    mkdirSync(join(temp, 'docs'));
-    cpSync(join(ROOT, 'scripts/gen-config-tables.mjs'), join(temp, 'scripts/gen-config-tables.mjs'));
-    cpSync(join(ROOT, 'action.yml'), join(temp, 'action.yml'));
+  it('reports a drifted page and rewrites it from action.yml and the pinned CLI versions', () => {
+    for (const dir of ['scripts', 'docs', 'src/agents']) mkdirSync(join(temp, dir), { recursive: true });
+    for (const file of ['scripts/gen-config-tables.mjs', 'action.yml', 'src/agents/cli-versions.ts']) {
+      cpSync(join(ROOT, file), join(temp, file));
+    }
     symlinkSync(join(ROOT, 'node_modules'), join(temp, 'node_modules'));
     const page = join(temp, 'docs/configuration.md');
     writeFileSync(page, configDoc.replace(/^\| `max-rounds` \| `3` \|.*$/m, '| `max-rounds` | `7` | stale |'));
+    // The agents table as it drifted before it was generated: a version and a default out of date.
+    const agentsDoc = readFileSync(join(ROOT, 'docs/agents.md'), 'utf8');
+    const agentsPage = join(temp, 'docs/agents.md');
+    const staleAgents = agentsDoc
+      .replace('`@openai/codex` 0.169.0', '`@openai/codex` 0.1.0')
+      .replace('(default: `false`)', '(default: on)');
+    expect(staleAgents).not.toBe(agentsDoc);
+    writeFileSync(agentsPage, staleAgents);
     const script = join(temp, 'scripts/gen-config-tables.mjs');
     const check = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     expect(check.status).toBe(1);
     expect(check.stderr).toContain('docs/configuration.md tables differ from action.yml');
+    expect(check.stderr).toContain('docs/agents.md tables differ from src/agents/cli-versions.ts and action.yml');
     execFileSync(process.execPath, [script]);
     expect(readFileSync(page, 'utf8')).toBe(configDoc);
+    expect(readFileSync(agentsPage, 'utf8')).toBe(agentsDoc);
+    // A new pinned version reaches the page.
+    const versions = join(temp, 'src/agents/cli-versions.ts');
+    writeFileSync(versions, readFileSync(versions, 'utf8').replace("version: '0.169.0'", "version: '0.170.0'"));
+    execFileSync(process.execPath, [script]);
+    expect(readFileSync(agentsPage, 'utf8')).toContain('| `codex` | `@openai/codex` 0.170.0 |');
   });
 });

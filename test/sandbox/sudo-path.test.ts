@@ -1,6 +1,6 @@
 // The sandbox reached through sudo, as on GitHub's hosted runners: the action runs as an
-// ordinary user with passwordless sudo. The test needs root (to make such a user); the suite's
-// setup installs sudo where it is missing.
+// ordinary user with passwordless sudo. The test needs root (to make such a user) and sudo;
+// `npm test`'s setup installs sudo where it is missing, `npm run test:unit` installs nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,10 +8,20 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-// As root the suite's setup installs sudo (test/agents/global-setup.ts), so this never skips
-// where the suite runs as root; as an ordinary user it cannot make the user it needs.
-const runnable = process.getuid?.() === 0;
-if (!runnable) console.log('sudo-path.test.ts: skipped (needs root to create an ordinary user with sudo)');
+/** Why the test cannot run here, or null. */
+function cannotRun(): string | null {
+  // As an ordinary user it cannot make the user it needs.
+  if (process.getuid?.() !== 0) return 'needs root to create an ordinary user with sudo';
+  // As root `npm test` installs sudo first (test/agents/global-setup.ts), so there it always runs;
+  // `npm run test:unit` has no setup and changes no package of the machine.
+  if (spawnSync('sudo', ['--version']).error) {
+    return 'sudo is not installed; npm test installs it (apt-get install sudo) and runs this test';
+  }
+  return null;
+}
+const why = cannotRun();
+const runnable = why === null;
+if (why) console.log(`sudo-path.test.ts: skipped (${why})`);
 
 const RUNNER = `prl-test-runner-${process.pid}`;
 const SUDOERS = `/etc/sudoers.d/${RUNNER}`;

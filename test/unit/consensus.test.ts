@@ -11,7 +11,7 @@ const changes: ReviewState = {
 const c = (p0 = 0, p1 = 0, p2 = 0, p3 = 0): Counts => ({ p0, p1, p2, p3 });
 
 describe('consensus', () => {
-  it('rule 0: requested changes by a maintainer → request_changes, even over a P0', () => {
+  it('the maintainer veto: requested changes by a maintainer → request_changes, even over a P0', () => {
     expect(consensus(c(), changes)).toBe('request_changes');
     expect(consensus(c(3, 1, 1, 1), changes)).toBe('request_changes');
   });

@@ -1,4 +1,4 @@
-// The prompt's summary of the changed files (src/review/prompt-data.ts): the same size however
+// The prompt's summary of the changed files (src/roles/prompt-data.ts): the same size however
 // large the PR, with counts, the first paths and a pointer to files.json.
 import { describe, expect, it } from 'vitest';
 import type { PrFile } from '../../src/domain/pull-request.js';

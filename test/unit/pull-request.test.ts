@@ -55,7 +55,7 @@ describe('truncateDiff', () => {
   });
 });
 
-describe('computeReviewState (consensus rule 0)', () => {
+describe('computeReviewState (the maintainer veto of the consensus)', () => {
   const at = (min: number) => `2026-11-20T10:${String(min).padStart(2, '0')}:00Z`;
 
   it('counts a CHANGES_REQUESTED review by a MEMBER', () => {
