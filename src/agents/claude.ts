@@ -10,9 +10,10 @@
 // that: project settings and project MCP servers are not loaded (CLAUDE.md is).
 //
 // Model: reported. The result's `modelUsage` keys are the models the CLI called.
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeBelow } from '../files/untrusted-files.js';
 import {
+  adapterLog,
   cliEnv,
   cliError,
   findLast,
@@ -65,10 +66,10 @@ async function claudeArgs(opts: CliAdapterOptions, inv: Invocation): Promise<str
   if (opts.agentConfig && Object.keys(opts.agentConfig).length > 0) {
     // agent-config.claude is a settings.json object (env, model aliases, apiKeyHelper, …).
     // Our --tools and --permission-mode flags win over anything in it.
-    const file = path.join(inv.stateDir, 'settings.json');
-    await mkdir(inv.stateDir, { recursive: true, mode: 0o700 });
-    await writeFile(file, JSON.stringify(opts.agentConfig, null, 2), { mode: 0o600 });
-    args.push('--settings', file);
+    // The state folder was the previous call's: what it left at this name is replaced, never followed.
+    const log = adapterLog('claude', opts, inv);
+    const settings = JSON.stringify(opts.agentConfig, null, 2);
+    args.push('--settings', await writeBelow(inv.stateDir, 'settings.json', settings, { mode: 0o600, log }));
   }
   return args;
 }

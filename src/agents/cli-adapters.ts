@@ -56,6 +56,7 @@ export async function buildCliAdapters(setup: CliAdapterSetup): Promise<Partial<
       secretValues: setup.secretValues,
       ...(agentConfig ? { agentConfig } : {}),
       ...(setup.sandbox ? { sandbox: setup.sandbox } : {}),
+      log: setup.log,
     });
   }
   return adapters;

@@ -23,6 +23,14 @@ export interface CliAdapterOptions {
   secretValues?: readonly string[];
   /** Runs the CLI as the sandbox user. */
   sandbox?: Sandbox;
+  /** Where the adapter records what it refused to read or replaced in a state folder a call owned. */
+  log?: (line: string) => void;
+}
+
+/** The adapter's log, each line naming the CLI and the role instance. */
+export function adapterLog(kind: AgentKind, opts: CliAdapterOptions, inv: Invocation): (line: string) => void {
+  const log = opts.log ?? (() => undefined);
+  return (line) => log(`${kind} agent (${inv.name}): ${line}`);
 }
 
 /** Reviewers, the analyzer and the gate only read; the fixer edits and the confirmer writes its failing test. */

@@ -13,9 +13,10 @@
 //
 // Model: the JSON events do not name it; Codex records the model it sent in its
 // session rollout file (`turn_context.model`), which is read here.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { entriesBelow, readRegularFile, writeBelow } from '../files/untrusted-files.js';
 import {
+  adapterLog,
   cliEnv,
   cliError,
   deepMerge,
@@ -68,13 +69,14 @@ function codexArgs(inv: Invocation): string[] {
 
 async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
   const home = path.join(inv.stateDir, 'codex');
-  await mkdir(home, { recursive: true, mode: 0o700 });
+  const log = adapterLog('codex', opts, inv);
+  // The state folder was the previous call's: what it left at these names is replaced, never followed.
   const config = deepMerge(BASE_CONFIG, withoutProjectTrust(opts.agentConfig ?? {}));
-  await writeFile(path.join(home, 'config.toml'), toToml(config), { mode: 0o600 });
+  await writeBelow(inv.stateDir, 'codex/config.toml', toToml(config), { mode: 0o600, log });
   const env = cliEnv(opts, inv, { CODEX_HOME: home });
   // A resumed thread's `turn.completed` usage is the thread's running total (0.169.0; the
   // rollout's total_token_usage): what the earlier calls spent is taken off.
-  const before = inv.sessionId ? (await readRollout(home, inv.sessionId)).totals : { input: 0, output: 0 };
+  const before = inv.sessionId ? (await readRollout(home, inv.sessionId, log)).totals : { input: 0, output: 0 };
   const res = await runCli('codex', opts, inv, codexArgs(inv), env, inv.prompt);
   const events = jsonLines(res.stdout);
   const failure = processFailure(res, inv.timeoutMs);
@@ -101,7 +103,7 @@ async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<Agent
   return {
     // Every agent message: the envelope may sit in an earlier one than the last.
     text: messages.join('\n\n'),
-    model: threadId ? (await readRollout(home, threadId)).model : null,
+    model: threadId ? (await readRollout(home, threadId, log)).model : null,
     sessionId: threadId,
     // OpenAI counts cached input inside input_tokens. Codex reports no cost.
     usage: {
@@ -127,18 +129,30 @@ interface Rollout {
   totals: { input: number; output: number };
 }
 
-/** What `$CODEX_HOME/sessions/**\/rollout-*-<thread>.jsonl` says of a thread. */
-async function readRollout(home: string, threadId: string): Promise<Rollout> {
+/** A long session's rollout holds every message and tool output; past this it is not read. */
+const MAX_ROLLOUT_BYTES = 64 * 1024 * 1024;
+/** Codex keeps a file per session in sessions/YYYY/MM/DD/; past this many entries the rest is not looked at. */
+const MAX_SESSION_ENTRIES = 10_000;
+
+/**
+ * What `$CODEX_HOME/sessions/**\/rollout-*-<thread>.jsonl` says of a thread. The folder is the
+ * call's: a rollout that is not a regular file of bounded size is not read, and the log says so.
+ */
+async function readRollout(home: string, threadId: string, log: (line: string) => void): Promise<Rollout> {
   const rollout: Rollout = { model: null, totals: { input: 0, output: 0 } };
-  let files: string[];
-  try {
-    const all = await readdir(path.join(home, 'sessions'), { recursive: true });
-    files = all.filter((f) => f.endsWith(`-${threadId}.jsonl`)).sort(); // names start with a timestamp
-  } catch {
-    return rollout;
-  }
-  for (const f of files) {
-    for (const rec of jsonLines(await readFile(path.join(home, 'sessions', f), 'utf8'))) {
+  const sessions = path.join(home, 'sessions');
+  const found = await entriesBelow(sessions, MAX_SESSION_ENTRIES);
+  if (found.refused) log(`${sessions} not read (${found.refused})`);
+  if (found.cut) log(`${sessions}: only the first ${MAX_SESSION_ENTRIES} entries were looked at`);
+  // Names start with a timestamp: sorted, the last one read is the newest.
+  for (const f of found.files.filter((f) => f.endsWith(`-${threadId}.jsonl`))) {
+    const read = await readRegularFile(path.join(sessions, f), MAX_ROLLOUT_BYTES);
+    if (!read) continue;
+    if ('refused' in read) {
+      log(`rollout ${f} not read (${read.refused})`);
+      continue;
+    }
+    for (const rec of jsonLines(read.bytes.toString('utf8'))) {
       const p = isObject(rec.payload) ? rec.payload : {};
       if (rec.type === 'turn_context' && typeof p.model === 'string') rollout.model = p.model;
       const info = p.type === 'token_count' && isObject(p.info) ? p.info : null;

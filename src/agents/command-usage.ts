@@ -1,9 +1,10 @@
 // What a `command` agent spent, as the command says: a JSON file at $REVIEW_LOOP_USAGE_FILE with
 // `inputTokens`, `outputTokens` and `costUsd` (each optional). The command is the workflow
 // author's, but it runs as the sandbox user next to an agent, so the file is read like
-// untrusted input: a regular file (no link followed), small, numbers only.
-import { lstat, readFile, rm } from 'node:fs/promises';
+// untrusted input: a regular file (no link followed, no FIFO waited on), small, numbers only.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { readRegularFile } from '../files/untrusted-files.js';
 import { NO_USAGE } from './types.js';
 import type { Usage } from '../domain/agent-run.js';
 
@@ -16,13 +17,17 @@ export async function clearUsage(stateDir: string): Promise<void> {
   await rm(usageFile(stateDir), { force: true });
 }
 
-export async function readUsage(stateDir: string): Promise<Usage> {
+export async function readUsage(stateDir: string, log: (line: string) => void = () => undefined): Promise<Usage> {
   const file = usageFile(stateDir);
-  const st = await lstat(file).catch(() => null);
-  if (!st || !st.isFile() || st.size > MAX_BYTES) return { ...NO_USAGE };
+  const read = await readRegularFile(file, MAX_BYTES);
+  if (!read) return { ...NO_USAGE };
+  if ('refused' in read) {
+    log(`${file} not read (${read.refused}): the call's usage is unknown`);
+    return { ...NO_USAGE };
+  }
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    data = JSON.parse(read.bytes.toString('utf8'));
   } catch {
     return { ...NO_USAGE };
   }

@@ -60,6 +60,7 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
     secretValues: s.secrets,
     adapters,
     sandbox: s.sandbox,
+    log: s.log,
   });
   for (const kind of s.kinds) registry.get(kind);
   return { registry, commandEnv: agentEnv(s.env, {}, s.secrets, commandAllowlist(s.verifyEnvNames)) };

@@ -11,9 +11,10 @@
 // and .env files are not loaded (see UNTRUSTED_CHECKOUT).
 //
 // Model: reported. The `stats.models` keys are the models the CLI called.
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeBelow } from '../files/untrusted-files.js';
 import {
+  adapterLog,
   cliEnv,
   cliError,
   deepMerge,
@@ -63,15 +64,16 @@ function baseSettings(env: NodeJS.ProcessEnv): JsonObject {
   };
 }
 
-async function geminiArgs(inv: Invocation, home: string): Promise<string[]> {
+/** The files the action writes in the state folder the previous call owned: replaced, never followed. */
+type StateWriter = (rel: string, text: string) => Promise<string>;
+
+async function geminiArgs(inv: Invocation, write: StateWriter): Promise<string[]> {
   const args = ['-o', 'json', '-m', inv.model, '--include-directories', inv.contextDir];
   if (isReadOnly(inv.role)) {
-    const policy = path.join(home, 'read-only-policy.toml');
-    await writeFile(policy, READ_ONLY_POLICY, { mode: 0o600 });
+    const policy = await write('gemini/read-only-policy.toml', READ_ONLY_POLICY);
     args.push('--approval-mode', 'default', '--admin-policy', policy);
   } else {
-    const policy = path.join(home, 'fixer-policy.toml');
-    await writeFile(policy, FIXER_POLICY, { mode: 0o600 });
+    const policy = await write('gemini/fixer-policy.toml', FIXER_POLICY);
     args.push('--skip-trust', '--approval-mode', 'auto_edit', '--policy', policy);
   }
   // The policy and approval mode are this call's: a reviewer resumes read-only.
@@ -102,11 +104,12 @@ function guardSettings(inv: Invocation): JsonObject {
 
 async function runGemini(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
   const home = path.join(inv.stateDir, 'gemini');
-  await mkdir(path.join(home, '.gemini'), { recursive: true, mode: 0o700 });
+  const log = adapterLog('gemini', opts, inv);
+  const write: StateWriter = (rel, text) => writeBelow(inv.stateDir, rel, text, { mode: 0o600, log });
   const env = cliEnv(opts, inv, { GEMINI_CLI_HOME: home, ...UNTRUSTED_CHECKOUT });
   const settings = deepMerge(deepMerge(baseSettings(env), opts.agentConfig ?? {}), guardSettings(inv));
-  await writeFile(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
-  const res = await runCli('gemini', opts, inv, await geminiArgs(inv, home), env, inv.prompt);
+  await write('gemini/.gemini/settings.json', JSON.stringify(settings, null, 2));
+  const res = await runCli('gemini', opts, inv, await geminiArgs(inv, write), env, inv.prompt);
   const failure = processFailure(res, inv.timeoutMs);
   if (res.timedOut) throw cliError('gemini', inv, failure!, res);
   const out = parseJsonOutput(res.stdout);

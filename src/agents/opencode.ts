@@ -13,9 +13,11 @@
 // Model: NOT reported. The JSON events carry no model name (only
 // `opencode export` would show it, at the cost of another multi-second start),
 // so `model` is null and the model check reports "not reported".
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { kindOf, readRegularFile, writeBelow } from '../files/untrusted-files.js';
 import {
+  adapterLog,
   cliEnv,
   cliError,
   deepMerge,
@@ -60,20 +62,34 @@ function opencodeArgs(inv: Invocation): string[] {
  * its "config-plugin" imports every .opencode/{plugin,plugins}/*.{ts,js} and every
  * `plugin`/`plugins` entry (a path, or an npm package it installs) at start, whatever the
  * permissions (test/agents/hostile-config.test.ts). The documents are not parsed: a
- * plugin key anywhere in them counts, so a doubt refuses.
+ * plugin key anywhere in them counts, so a doubt refuses. The checkout is what earlier calls
+ * left: a link where a folder or document is (OpenCode would follow it), or a document that is no
+ * regular file or too large to be one, counts too; none is followed or read.
  */
 async function projectPlugins(cwd: string): Promise<string[]> {
   const found: string[] = [];
-  for (const dir of ['.opencode/plugin', '.opencode/plugins']) {
+  const linked = await lstatOrNull(path.join(cwd, '.opencode'));
+  if (linked?.isSymbolicLink()) found.push(`.opencode (${kindOf(linked)})`);
+  for (const dir of linked?.isDirectory() ? ['.opencode/plugin', '.opencode/plugins'] : []) {
+    const st = await lstatOrNull(path.join(cwd, dir));
+    if (st?.isSymbolicLink()) found.push(`${dir} (${kindOf(st)})`);
+    if (!st?.isDirectory()) continue;
     const names = await readdir(path.join(cwd, dir)).catch(() => [] as string[]);
     found.push(...names.filter((n) => /\.[jt]s$/.test(n)).map((n) => `${dir}/${n}`));
   }
   for (const doc of ['opencode.json', 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc']) {
-    const text = await readFile(path.join(cwd, doc), 'utf8').catch(() => '');
-    if (/"plugins?"\s*:/.test(text)) found.push(`${doc} (its plugin list)`);
+    if (doc.startsWith('.opencode/') && !linked?.isDirectory()) continue;
+    const read = await readRegularFile(path.join(cwd, doc), MAX_CONFIG_BYTES);
+    if (read && 'refused' in read) found.push(`${doc} (${read.refused})`);
+    else if (read && /"plugins?"\s*:/.test(read.bytes.toString('utf8'))) found.push(`${doc} (its plugin list)`);
   }
   return found;
 }
+
+/** Far more than any config document a person writes. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+const lstatOrNull = (p: string) => lstat(p).catch(() => null);
 
 /**
  * With project config off, OpenCode skips the checkout's instruction file too, and resolves
@@ -104,7 +120,7 @@ async function refuseProjectPlugins(inv: Invocation): Promise<void> {
   if (!isReadOnly(inv.role)) return; // the fixer runs the checkout's code anyway (bash)
   const found = await projectPlugins(inv.cwd);
   if (found.length === 0) return;
-  const why = `OpenCode would run plugin code from the checkout (${found.join(', ')}) with project config disabled`;
+  const why = `OpenCode may run plugin code from the checkout (${found.join(', ')}) with project config disabled`;
   throw new AgentError(`opencode agent (${inv.name}, model ${inv.model}) not started: ${why}`, {
     agent: 'opencode',
     model: inv.model,
@@ -116,12 +132,12 @@ async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<Ag
   const home = path.join(inv.stateDir, 'opencode');
   const xdg = { XDG_CONFIG_HOME: 'config', XDG_DATA_HOME: 'data', XDG_CACHE_HOME: 'cache', XDG_STATE_HOME: 'state' };
   const dirs = Object.fromEntries(Object.entries(xdg).map(([k, d]) => [k, path.join(home, d)]));
-  await mkdir(path.join(dirs.XDG_CONFIG_HOME!, 'opencode'), { recursive: true, mode: 0o700 });
   const config = deepMerge(deepMerge(BASE_CONFIG, opts.agentConfig ?? {}), permissions(inv));
   config.instructions = [...(await checkoutInstructions(inv.cwd)), ...asArray(config.instructions)];
-  await writeFile(path.join(dirs.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify(config, null, 2), {
-    mode: 0o600,
-  });
+  // The state folder was the previous call's: what it left at this name is replaced, never followed.
+  const log = adapterLog('opencode', opts, inv);
+  const text = JSON.stringify(config, null, 2);
+  await writeBelow(inv.stateDir, 'opencode/config/opencode/opencode.json', text, { mode: 0o600, log });
   const env = cliEnv(opts, inv, {
     ...dirs,
     OPENCODE_DISABLE_AUTOUPDATE: '1',

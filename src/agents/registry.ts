@@ -10,6 +10,8 @@ export interface RegistryOptions {
   baseEnv?: NodeJS.ProcessEnv;
   secretValues?: readonly string[];
   sandbox?: Sandbox;
+  /** Where the command agent records a usage file it refused to read. */
+  log?: (line: string) => void;
   adapters?: Partial<Record<AgentKind, AgentAdapter>>;
 }
 
@@ -36,6 +38,7 @@ export function createRegistry(opts: RegistryOptions = {}): AgentRegistry {
         ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}),
         ...(opts.secretValues ? { secretValues: opts.secretValues } : {}),
         ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+        ...(opts.log ? { log: opts.log } : {}),
       }),
     );
   }

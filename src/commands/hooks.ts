@@ -3,10 +3,11 @@
 // round's context in environment variables and a JSON file, and the same token-free
 // environment as the agents. A hook adds findings by writing a JSON array of findings
 // to $REVIEW_LOOP_FINDINGS_FILE. A failing hook aborts the run.
-import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { findingSchema, type RawFinding } from '../agents/envelope.js';
+import { readRegularFile } from '../files/untrusted-files.js';
 import type { HookPoint } from '../config/repo-config.js';
 import { runShell, succeeded, type ShellEnv } from './shell.js';
 
@@ -92,14 +93,15 @@ export function createHookRunner(opts: HookOptions): HookRunner {
 const MAX_FINDINGS_BYTES = 1024 * 1024;
 
 async function readFindings(file: string, point: HookPoint): Promise<RawFinding[]> {
-  const st = await lstat(file).catch(() => null);
-  if (!st) return [];
-  if (!st.isFile() || st.size > MAX_FINDINGS_BYTES) {
+  const read = await readRegularFile(file, MAX_FINDINGS_BYTES);
+  if (!read) return [];
+  if ('refused' in read) {
     throw new HookError(
-      `The ${point} hook's findings file must be a regular file of at most ${MAX_FINDINGS_BYTES} bytes.`,
+      `The ${point} hook's findings file must be a regular file of at most ${MAX_FINDINGS_BYTES} bytes ` +
+        `(it is ${read.refused}).`,
     );
   }
-  const text = await readFile(file, 'utf8');
+  const text = read.bytes.toString('utf8');
   const parsed = z.array(findingSchema).safeParse(safeJson(text));
   if (!parsed.success) {
     const first = parsed.error.issues[0];

@@ -157,8 +157,9 @@ async function isolated(
         }
         for (const undo of giveBack.reverse()) await undo();
         if (access.workTree === workDir) {
-          const put = await restoreNestedGit(privilege, access.workTree, nested);
+          const { put, refused } = await restoreNestedGit(privilege, access.workTree, nested, log);
           if (put.length) log(`isolation: put back the nested .git entries a call changed: ${put.join(', ')}`);
+          if (refused.length) log(`isolation: not put back, their folder is gone: ${refused.join(', ')}`);
         }
       }
     },

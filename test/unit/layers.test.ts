@@ -79,7 +79,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['sandbox'],
   ['budget', 'github'],
   ['git'],
-  ['process', 'security'],
+  ['process', 'security', 'files'],
   ['domain'],
 ];
 
