@@ -14,7 +14,7 @@
 // @actions/http-client) call require() on node builtins at run time.
 import { build } from 'esbuild';
 import { licenceNotices } from './scripts/bundle-licenses.mjs';
-import { rm, writeFile } from 'node:fs/promises';
+import { copyFile, rm, writeFile } from 'node:fs/promises';
 
 await rm('dist', { recursive: true, force: true });
 const result = await build({
@@ -41,6 +41,8 @@ const result = await build({
 });
 
 await writeFile('dist/licenses.txt', licenceNotices(result.metafile));
+// The root watchdog each sandboxed call starts under (src/sandbox/call-limits.ts finds it beside the bundle).
+await copyFile('src/process/call-watchdog.sh', 'dist/call-watchdog.sh');
 
 // Source maps apply to modules loaded after they are turned on, hence the second file.
 // module.setSourceMapsSupport is Node 23.7+ (what action.yml runs); Node 20 has only the process switch.

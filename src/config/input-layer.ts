@@ -13,6 +13,8 @@ const WORKFLOW_ONLY: readonly InputName[] = [
   'agent-command',
   // Turning isolation off or handing secrets to PR code widens what a run may do.
   'isolation',
+  // Raising a call's bounds lets PR code take more of the runner.
+  'call-limits',
   'verify-env',
   'agent-env',
   'pr',

@@ -5,7 +5,8 @@ import * as z from 'zod';
 import { AGENT_KINDS, type AgentSpec } from '../agents/types.js';
 import { reviewerRefs, singleRef } from './agent-specs.js';
 import { agentConfig, agentVersions } from './agent-settings.js';
-import { ConfigError } from './errors.js';
+import { DEFAULT_CALL_LIMITS, parseCallLimits } from '../sandbox/call-limits.js';
+import { ConfigError, example, fail } from './errors.js';
 import { boolean, field, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
 import { modelPrices } from './model-prices.js';
 import { crossCheck, roles } from './roles.js';
@@ -53,6 +54,13 @@ export const inputSchemaShape = {
   'converged-label': field(labelName),
   'ready-when-converged': boolean('ready-when-converged').default(false),
   isolation: oneOf('isolation', ['auto', 'required', 'off'], 'required').default('auto'),
+  'call-limits': field((value) => {
+    try {
+      return parseCallLimits(value);
+    } catch (e) {
+      return fail(e instanceof Error ? e.message : String(e), null, example('call-limits', 'memory=4G pids=2048'));
+    }
+  }).default(() => parseCallLimits(DEFAULT_CALL_LIMITS)),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
 };

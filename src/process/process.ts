@@ -11,6 +11,9 @@ import { killLeftovers, newInvocationMarker } from './leftovers.js';
 import { trustedProgram } from './programs.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export interface ProcessSpec {
   command: string;
@@ -44,6 +47,12 @@ export interface RunAs {
    * itself; the command follows it. Absent: the child is started as the user directly.
    */
   jail?: readonly string[];
+  /**
+   * The root watchdog the jail is started under (call-watchdog.sh, up to its stdin file): it kills
+   * the call when our end of its stdin closes, which the kernel does however we die, and bounds the
+   * call by a cgroup. Then the call's own stdin is a file the watchdog opens.
+   */
+  watchdog?: readonly string[];
   killMarked: (marker: string) => Promise<void>;
 }
 
@@ -72,20 +81,41 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const marker = newInvocationMarker();
   const tag = `${marker.name}=${marker.value}`;
   const killTagged = (): Promise<unknown> => (spec.runAs ? spec.runAs.killMarked(tag) : killLeftovers(tag));
-  const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, killTagged);
-  await killTagged();
-  return res;
+  const watched = spec.runAs?.jail && spec.runAs.watchdog ? await stdinFile(spec.stdin) : undefined;
+  try {
+    const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, killTagged, watched);
+    await killTagged();
+    return res;
+  } finally {
+    if (watched?.dir) await rm(watched.dir, { recursive: true, force: true });
+  }
+}
+
+interface Watched {
+  /** The folder of the call's stdin file (ours, 0700), when it has stdin. */
+  dir?: string;
+  file?: string;
+}
+
+/** A watched call's stdin goes through a file: the watchdog's own stdin is the pipe that keeps it. */
+async function stdinFile(stdin: string | undefined): Promise<Watched> {
+  if (stdin === undefined) return {};
+  const dir = await mkdtemp(path.join(tmpdir(), 'prl-stdin-'));
+  const file = path.join(dir, 'stdin');
+  await writeFile(file, stdin, { mode: 0o600 });
+  return { dir, file };
 }
 
 /** The command line that starts `spec` as its user: sudo re-sets PATH (secure_path), so it is given again. */
-function commandLine(spec: ProcessSpec): { command: string; args: string[] } {
+function commandLine(spec: ProcessSpec, stdinFile?: string): { command: string; args: string[] } {
   const user = spec.runAs?.sudoUser;
   const jail = spec.runAs?.jail;
   if (!user && !jail) return { command: spec.command, args: spec.args };
   const keep = ['PATH', 'HOME'].flatMap((k) => (spec.env[k] !== undefined ? [`${k}=${spec.env[k]}`] : []));
   const inner = ['/usr/bin/env', ...keep, spec.command, ...spec.args];
   if (jail) {
-    const argv = [...jail, ...inner];
+    const watchdog = spec.runAs?.watchdog;
+    const argv = watchdog ? [...watchdog, stdinFile ?? '-', '--', ...jail, ...inner] : [...jail, ...inner];
     return user ? { command: sudo(), args: ['-n', '-E', '--', ...argv] } : { command: argv[0]!, args: argv.slice(1) };
   }
   return { command: sudo(), args: ['-n', '-E', '-u', user!, '--', ...inner] };
@@ -103,7 +133,7 @@ function sudo(): string {
   }
 }
 
-function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Promise<ProcessResult> {
+function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>, watched?: Watched): Promise<ProcessResult> {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = new TailBuffer(cap);
@@ -123,6 +153,7 @@ function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Prom
         untrackGroup(child.pid);
         if (exit) killGroup(child.pid, 'SIGKILL'); // leftovers of a finished child
       }
+      child?.stdin?.destroy();
       child?.stdout?.destroy();
       child?.stderr?.destroy();
       if (startError) err.push(Buffer.from(startErrorMessage(spec, startError)));
@@ -138,14 +169,14 @@ function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Prom
     };
 
     try {
-      const { command, args } = commandLine(spec);
+      const { command, args } = commandLine(spec, watched?.file);
       const direct = spec.runAs && !spec.runAs.sudoUser && !spec.runAs.jail;
       const asUser = direct ? { uid: spec.runAs!.uid, gid: spec.runAs!.gid } : {};
       child = spawn(command, args, {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [spec.stdin === undefined && !watched ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         ...asUser,
       });
     } catch (e) {
@@ -165,7 +196,10 @@ function runInGroup(spec: ProcessSpec, killTagged: () => Promise<unknown>): Prom
     if (c.pid === undefined) return;
     const pid = c.pid;
     trackGroup(pid);
-    if (spec.stdin !== undefined && c.stdin) {
+    if (watched) {
+      // Kept open, and never written: the watchdog's lifeline (closed by finish, or by the kernel).
+      c.stdin?.on('error', () => {});
+    } else if (spec.stdin !== undefined && c.stdin) {
       c.stdin.on('error', () => {}); // EPIPE: the child exited without reading stdin
       c.stdin.end(spec.stdin);
     }

@@ -3,10 +3,19 @@
 // when calls share more than they should (no namespace could be made), and when the sandbox
 // user could not be removed.
 import type { ActionIO } from '../domain/io.js';
+import type { CallLimits } from './call-limits.js';
 import { createSandbox, type IsolationMode, type Sandbox } from './sandbox.js';
 
-export async function openSandbox(mode: IsolationMode, workDir: string, io: ActionIO): Promise<Sandbox> {
-  const sandbox = await createSandbox(mode, workDir, { log: (line) => io.info(line) });
+export async function openSandbox(
+  mode: IsolationMode,
+  workDir: string,
+  io: ActionIO,
+  callLimits?: CallLimits,
+): Promise<Sandbox> {
+  const sandbox = await createSandbox(mode, workDir, {
+    log: (line) => io.info(line),
+    ...(callLimits ? { callLimits } : {}),
+  });
   if (sandbox.user) {
     io.info(
       `isolation: agents, verify commands and hooks run as the unprivileged user ${sandbox.user}` +
@@ -17,6 +26,11 @@ export async function openSandbox(mode: IsolationMode, workDir: string, io: Acti
       const note =
         `Isolation is partial: ${why}. Calls run as a separate user, so the token stays out of their ` +
         `reach, but ${lost.join('; and ')}.`;
+      io.warning(note);
+      await io.appendSummary(`> [!WARNING]\n> pr-review-loop: ${note}\n`).catch(() => undefined);
+    }
+    if (sandbox.unbounded) {
+      const note = `Calls are not bounded: ${sandbox.unbounded}. A call can take the runner's memory or processes.`;
       io.warning(note);
       await io.appendSummary(`> [!WARNING]\n> pr-review-loop: ${note}\n`).catch(() => undefined);
     }

@@ -14,6 +14,8 @@ import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
 import { hiddenFolders } from './hidden-folders.js';
 import { killAllOf, killMarked } from './kill.js';
+import { DEFAULT_CALL_LIMITS, describeBounds, detectBounding, parseCallLimits, watchdogArgs } from './call-limits.js';
+import type { CallLimits } from './call-limits.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
 import { nestedGitEntries, restoreNestedGit, type NestedGit } from './nested-git.js';
@@ -38,6 +40,8 @@ export interface Sandbox {
   readonly reason: string;
   /** What does not hold because no namespace could be made (empty when every call has its own). */
   readonly limits: readonly string[];
+  /** What the log and summary say of each call's bounds: null when calls are bounded. */
+  readonly unbounded: string | null;
   run(spec: ProcessSpec, access: CallAccess): Promise<ProcessResult>;
   /** Kills what is left, gives everything back, deletes the user. Idempotent; throws naming what failed. */
   close(): Promise<void>;
@@ -51,11 +55,20 @@ export interface SandboxOptions {
   env?: NodeJS.ProcessEnv;
   /** false: no namespaces, as where bubblewrap cannot run (how tests reach that path). */
   namespaces?: boolean;
+  /** Each call's bounds (call-limits.ts); default DEFAULT_CALL_LIMITS. */
+  callLimits?: CallLimits;
 }
 
 /** Calls run as the action's own user: the token is readable through /proc (docs/security.md). */
 function unisolated(reason: string): Sandbox {
-  return { user: null, reason, limits: [], run: (spec) => runProcess(spec), close: async () => {} };
+  return {
+    user: null,
+    reason,
+    limits: [],
+    unbounded: null,
+    run: (spec) => runProcess(spec),
+    close: async () => {},
+  };
 }
 
 class IsolationUnavailable extends Error {}
@@ -92,10 +105,22 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
             `${before.size > 10 ? ', …' : ''}`,
         );
       }
-      const jail = namespaces.ok ? { bwrap: namespaces.bwrap, hidden: hiddenFolders(opts.env ?? process.env) } : null;
+      const bounds = opts.callLimits ?? parseCallLimits(DEFAULT_CALL_LIMITS);
+      const bounding = namespaces.ok
+        ? await detectBounding(found.privilege)
+        : { kind: null, reason: 'calls run without namespaces, so no watchdog starts them' };
+      log(`isolation: ${describeBounds(bounds, bounding)}`);
+      const jail = namespaces.ok
+        ? {
+            bwrap: namespaces.bwrap,
+            hidden: hiddenFolders(opts.env ?? process.env),
+            watchdog: (call: number) => watchdogArgs(bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds),
+          }
+        : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
+      const unbounded = bounding.kind === null ? describeBounds(bounds, bounding) : null;
       const nested = await nestedGitEntries(workDir);
-      return await isolated(found.privilege, user, { workDir, before, nested }, jail, limits, log);
+      return await isolated(found.privilege, user, { workDir, before, nested }, jail, { limits, unbounded }, log);
     } catch (e) {
       // Nothing of a sandbox that could not be made stays behind.
       if (user) await deleteSandboxUser(found.privilege, user).catch(() => undefined);
@@ -110,10 +135,11 @@ async function isolated(
   privilege: Privilege,
   user: SandboxUser,
   checkout: { workDir: string; before: ReadonlySet<string>; nested: NestedGit },
-  namespaced: { bwrap: string; hidden: string[] } | null,
-  namespaceFailure: string[],
+  namespaced: { bwrap: string; hidden: string[]; watchdog: (call: number) => string[] } | null,
+  notes: { limits: string[]; unbounded: string | null },
   log: (line: string) => void,
 ): Promise<Sandbox> {
+  const namespaceFailure = notes.limits;
   const { workDir, before, nested } = checkout;
   const grants = new AccessGrants(privilege, user);
   await grants.traverse(user.base);
@@ -129,13 +155,15 @@ async function isolated(
     user: user.name,
     reason: '',
     limits: namespaceFailure.length ? [...namespaceFailure, ...WITHOUT_NAMESPACES] : [],
+    unbounded: notes.unbounded,
     async run(spec, access) {
       while (sweeping) await sweeping;
       if (closed) throw new Error('the sandbox is closed');
       active++;
       const giveBack: Array<() => Promise<void>> = [];
       try {
-        const home = path.join(user.base, `call-${++calls}`);
+        const call = ++calls;
+        const home = path.join(user.base, `call-${call}`);
         giveBack.push(await freshHome(privilege, user, home, workDir));
         const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
         await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
@@ -146,7 +174,8 @@ async function isolated(
         const jail = namespaced
           ? jailArgs(namespaced.bwrap, user, { ...spec, env }, access, home, namespaced.hidden)
           : undefined;
-        return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail } : runAs });
+        const watched = namespaced ? { watchdog: namespaced.watchdog(call) } : {};
+        return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail, ...watched } : runAs });
       } finally {
         active--;
         // Without namespaces, and only when no other call of the user runs (reviewers run in

@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors.js';
 import { parseInputs, readInputsFromEnv, type Config } from '../../src/config/inputs.js';
@@ -49,6 +50,8 @@ describe('parseInputs', () => {
       allowForkFixes: false,
       cacheClis: false,
       isolation: 'auto',
+      // Half this machine's memory by default: sized where the action runs.
+      callLimits: { memoryBytes: Math.floor(totalmem() / 2), pids: 4096, cpuWeight: 50 },
       verifyEnv: [],
       agentEnv: [],
       maxTokens: undefined,
@@ -295,5 +298,22 @@ describe('readInputsFromEnv', () => {
       { agent: 'claude', model: 'a' },
       { agent: 'codex', model: 'b' },
     ]);
+  });
+});
+
+describe('call-limits', () => {
+  it('reads bounds by size, share or max, and refuses anything else naming the input', () => {
+    expect(parse({ 'call-limits': 'memory=4G pids=max cpu-weight=20' }).callLimits).toEqual({
+      memoryBytes: 4 * 1024 ** 3,
+      pids: null,
+      cpuWeight: 20,
+    });
+    expect(parse({ 'call-limits': 'memory=max' }).callLimits.memoryBytes).toBeNull();
+    expect(parse({ 'call-limits': 'memory=25%' }).callLimits.memoryBytes).toBe(Math.floor(totalmem() / 4));
+    for (const bad of ['memory=12', 'pids=3', 'cpu=50', 'cpu-weight=0', 'memory=101%']) {
+      expect(() => parse({ 'call-limits': bad }), bad).toThrow(
+        /call-limits.*Example: call-limits: memory=4G pids=2048/s,
+      );
+    }
   });
 });

@@ -1,0 +1,111 @@
+#!/bin/sh
+# The watchdog of one sandboxed call, started as root (directly, or through `sudo -n`) with the call's
+# command line after `--`. It holds the read end of a pipe from the action on its stdin: when that pipe
+# closes before the call ends — the action died, however (SIGKILL, the OOM killer, a crash) — it kills
+# the call. And it puts itself, hence the call, in a cgroup of its own that bounds the call's memory
+# (tmpfs pages its processes write are charged to it too), its number of processes and its CPU share.
+#
+#   call-watchdog.sh <v2|v1|none> <cgroup name> <memory bytes|max> <pids|max> <cpu weight 1-10000>
+#                    <stdin file|-> -- command...
+#
+# Exit: the command's status; 137 after a kill. A call stopped at a bound says so on stderr, which the
+# action shows with the call's output.
+set -u
+kind=$1 name=$2 mem=$3 pids=$4 weight=$5 input=$6
+shift 7
+
+cgroups=''
+bound() { # $1: folder, $2: file, $3: value
+  [ "$3" = max ] && [ "$2" != memory.limit_in_bytes ] || true
+  printf '%s\n' "$3" > "$1/$2" 2>/dev/null
+}
+case $kind in
+v2)
+  d=/sys/fs/cgroup/$name
+  if mkdir "$d" 2>/dev/null; then
+    bound "$d" memory.max "$mem"
+    bound "$d" memory.swap.max 0
+    # The whole call ends at its memory bound, not one process of it chosen by the kernel.
+    bound "$d" memory.oom.group 1
+    bound "$d" pids.max "$pids"
+    bound "$d" cpu.weight "$weight"
+    echo $$ > "$d/cgroup.procs" 2>/dev/null && cgroups=$d
+  fi
+  ;;
+v1)
+  for c in memory pids cpu; do
+    d=/sys/fs/cgroup/$c/$name
+    [ -d "/sys/fs/cgroup/$c" ] && mkdir "$d" 2>/dev/null || continue
+    case $c in
+    memory) [ "$mem" = max ] || bound "$d" memory.limit_in_bytes "$mem" ;;
+    pids) bound "$d" pids.max "$pids" ;;
+    cpu) bound "$d" cpu.shares $((weight * 1024 / 100)) ;;
+    esac
+    echo $$ > "$d/cgroup.procs" 2>/dev/null && cgroups="$cgroups $d"
+  done
+  ;;
+esac
+
+exec 3<&0
+if [ "$input" = - ]; then exec 0</dev/null; else exec 0<"$input"; fi
+"$@" &
+child=$!
+
+# Only a process that is still our child is killed: its pid cannot have been reused meanwhile.
+kill_child() {
+  [ -r "/proc/$child/stat" ] || return 0
+  set -- $(sed 's/^.*) //' "/proc/$child/stat" 2>/dev/null)
+  [ "${2:-}" = $$ ] && kill -KILL "$child" 2>/dev/null
+  return 0
+}
+kill_all() {
+  kill_child
+  for d in $cgroups; do
+    if [ -w "$d/cgroup.kill" ]; then
+      echo 1 > "$d/cgroup.kill" 2>/dev/null
+    else
+      while read -r p; do [ "$p" = $$ ] || kill -KILL "$p" 2>/dev/null; done < "$d/cgroup.procs"
+    fi
+  done
+}
+
+# The guard: a shell builtin read until end of file, so it is a single process the watchdog can end.
+(
+  while IFS= read -r _; do :; done <&3
+  kill_all
+) &
+guard=$!
+exec 3<&-
+
+wait "$child"
+code=$?
+kill "$guard" 2>/dev/null
+
+stopped=''
+for d in $cgroups; do
+  case $d in
+  */memory/*) [ "$(cat "$d/memory.failcnt" 2>/dev/null || echo 0)" = 0 ] || stopped=memory ;;
+  */pids/*) grep -q '^max [1-9]' "$d/pids.events" 2>/dev/null && stopped="${stopped:+$stopped, }processes" ;;
+  *)
+    grep -q '^oom_kill [1-9]' "$d/memory.events" 2>/dev/null && stopped=memory
+    grep -q '^max [1-9]' "$d/pids.events" 2>/dev/null && stopped="${stopped:+$stopped, }processes"
+    ;;
+  esac
+done
+
+# Whatever the call left (it could not leave its PID namespace, but its cgroup may hold more).
+for d in $cgroups; do
+  echo $$ > "${d%/*}/cgroup.procs" 2>/dev/null
+  [ -w "$d/cgroup.kill" ] && echo 1 > "$d/cgroup.kill" 2>/dev/null
+  while read -r p; do kill -KILL "$p" 2>/dev/null; done < "$d/cgroup.procs"
+  i=0
+  until rmdir "$d" 2>/dev/null || [ $i -ge 50 ]; do
+    i=$((i + 1))
+    sleep 0.1
+  done
+done
+
+if [ -n "$stopped" ]; then
+  echo "pr-review-loop: this call reached its bound on $stopped (input call-limits) and was stopped" >&2
+fi
+exit $code
