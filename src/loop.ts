@@ -13,7 +13,7 @@ import type { PrContext, PrMeta } from './domain/pull-request.js';
 import { WritesRefused } from './report/writes-refused.js';
 import { earlierFindings, type EarlierFinding } from './review/earlier.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
-import { fingerprint } from './review/stuck.js';
+import { fingerprint, fixedFingerprints } from './review/stuck.js';
 import type { FixedFingerprint } from './domain/findings.js';
 import type { Finding, ReviewRoundRecord } from './domain/findings.js';
 import type { FixRoundRecord } from './domain/fix.js';
@@ -159,10 +159,11 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const fixStatus = fixTerminal(fix, input.dryRun);
     const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
-    const fixedNow = fix.outcome === 'pushed' ? record.findings.filter((f) => fixedIds.has(f.id)).map(fingerprint) : [];
     // Every pushed fix that was given a failing check is one attempt at it, whatever the fixer said.
     if (fix.outcome === 'pushed') steps.ciAttempted((ci?.findings ?? []).map((f) => f.id));
-    fixed.push(...fixedNow);
+    // The run's ledger also keeps each member's words: a reviewer reports again in its own.
+    const fixedHere = fix.outcome === 'pushed' ? record.findings.filter((f) => fixedIds.has(f.id)) : [];
+    fixed.push(...fixedHere.flatMap(fixedFingerprints));
     const last = round === input.maxRounds;
     // The PR must show a pushed fix before its report goes out, so that report can be the
     // run's last word when it never does.
@@ -182,7 +183,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
           ? { status: after, message: afterMessage, remaining: unfixed }
           : null;
     const about = [...record.findings, ...record.stuck].map(fingerprint);
-    await steps.publishFix(fix, fixEnd, { fixed: fixedNow, counts: record.counts, about });
+    await steps.publishFix(fix, fixEnd, { fixed: fixedHere.map(fingerprint), counts: record.counts, about });
     // After the report, so a failing hook cannot lose the record of a pushed fix.
     await steps.hook('after-fix', {
       round,

@@ -109,19 +109,31 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     return true;
   };
 
-  /** Resolves a thread; after one refusal, no more tries (the permission is the run's). */
-  const resolve = async (t: OwnThread, what: string): Promise<void> => {
-    if (resolveRefused) return;
+  /** Resolves a thread, and says whether it did; after one refusal, no more tries (the permission is the run's). */
+  const resolve = async (t: OwnThread): Promise<boolean> => {
+    if (resolveRefused) return false;
     try {
       await resolveThread(octokit, t.id);
-      s.log(`resolved the thread of ${what}`);
+      return true;
     } catch (e) {
       resolveRefused = true;
       s.warn(
         `could not resolve review threads (${failureText(e)}); ` +
           'resolving needs the workflow permission contents: write; the threads say why instead',
       );
+      return false;
     }
+  };
+
+  /**
+   * One log line for the threads of a finding resolved together: a finding with several places has
+   * a thread on each, and one line per place read as the same thread resolved again.
+   */
+  const logResolved = (findingId: string, threads: readonly OwnThread[], why: string): void => {
+    if (threads.length === 0) return;
+    const places = threads.map((t) => `${t.path ?? 'a file'}${t.line ? `:${t.line}` : ''}`).join(', ');
+    const which = threads.length === 1 ? 'the thread' : `the ${threads.length} threads`;
+    s.log(`resolved ${which} of ${findingId} (${places}): ${why}`);
   };
 
   /** Each dismissal and refused request answered once in its thread; a dismissed finding's thread resolved. */
@@ -131,10 +143,12 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       // The thread it was dismissed in, and the finding's threads at its other places.
       const asked = byId.get(dismissal.thread);
       const threads = new Set([...(asked ? [asked] : []), ...threadsFor(own, dismissal.finding)]);
+      const resolved: OwnThread[] = [];
       for (const t of threads) {
         if (await reply(t, dismissalNote(dismissal))) s.log(`answered the dismissal of ${finding.id} in its thread`);
-        if (!t.isResolved) await resolve(t, `${finding.id}: dismissed by ${dismissal.by}`);
+        if (!t.isResolved && (await resolve(t))) resolved.push(t);
       }
+      logResolved(finding.id, resolved, `dismissed by ${dismissal.by}`);
     }
     for (const r of rec.refusedDismissals ?? []) {
       const t = byId.get(r.thread);
@@ -201,12 +215,15 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         // Fresh: the threads this round's review started are not in the round's context.
         const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
         // A finding with several places has a thread on each.
-        for (const { findingId } of pushed)
+        for (const { findingId } of pushed) {
+          const resolved: OwnThread[] = [];
           for (const t of threadsFor(own, fingerprint(findingId))) {
             if (t.isResolved) continue;
             await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
-            await resolve(t, `${findingId}: fixed in ${rec.commitSha!.slice(0, 7)}`);
+            if (await resolve(t)) resolved.push(t);
           }
+          logResolved(findingId, resolved, `fixed in ${rec.commitSha!.slice(0, 7)}`);
+        }
         for (const { findingId, reason } of rec.rejected) {
           const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
           for (const t of threadsFor(own, fingerprint(findingId))) if (!t.isResolved) await reply(t, why);

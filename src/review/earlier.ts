@@ -1,6 +1,8 @@
 // What later rounds are told about the round before: each finding of the last review
-// with its fate, so reviewers check the fixes and the delta instead of starting over, and do not
-// raise again what the fixer rejected with a reason unless they disagree with it. Pure.
+// with its fate and its words, so reviewers check the fixes and the delta instead of starting
+// over, and do not raise again what the fixer rejected with a reason unless they disagree with it.
+// Each reviewer is also told its own words for the findings it reported (a merged group shows
+// one member's title; the others wrote theirs), in a part of its prompt of its own. Pure.
 import type { FixRoundRecord } from '../domain/fix.js';
 import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
 import { hasSeveralPlaces } from './places.js';
@@ -14,6 +16,13 @@ export interface EarlierFinding {
   file: string | null;
   line: number | null;
   title: string;
+  /**
+   * What was wrong and how to fix it, as the finding's shown member put it: a case named only
+   * here ("1e+21") can be checked. Absent for a review of an earlier run, whose hidden state keeps
+   * titles only.
+   */
+  description?: string;
+  suggestion?: string | null;
   /** Every place, when it had several (the first is file/line above). */
   locations?: { file: string | null; line: number | null }[];
   fate: Fate;
@@ -21,6 +30,18 @@ export interface EarlierFinding {
   fixedIn?: string;
   /** The fixer's reason (fate `rejected`), or why the confirmer could not reproduce it. */
   reason?: string;
+  /**
+   * Each reviewer's own report of it (reviewer-1 → its title and place): only that reviewer's
+   * prompt shows them (ownEarlierReports), never the shared earlier-findings.json (sharedEarlier).
+   */
+  ownReports?: Record<string, OwnReport[]>;
+}
+
+/** A reviewer's own report of an earlier finding: the words and the place it gave. */
+interface OwnReport {
+  file: string | null;
+  line: number | null;
+  title: string;
 }
 
 /** The last review's code findings and what became of them; human threads are not among them. */
@@ -36,9 +57,12 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
     file: f.file,
     line: f.line,
     title: f.title,
+    description: f.description,
+    suggestion: f.suggestion,
     ...(hasSeveralPlaces(f) ? { locations: f.locations!.map((p) => ({ file: p.file, line: p.line })) } : {}),
     fate,
     ...extra,
+    ownReports: ownReports(f),
   });
   const code = review.findings.filter((f) => f.source.type === 'agent');
   return [
@@ -51,4 +75,33 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
     }),
     ...review.stuck.map((f) => of(f, 'stuck')),
   ];
+}
+
+/** Each reporter's own reports: its members' in a group, else the finding itself, which its one reporter wrote. */
+function ownReports(f: Finding): Record<string, OwnReport[]> {
+  const reports: Record<string, OwnReport[]> = {};
+  const add = (reviewer: string, r: OwnReport) => {
+    const own = (reports[reviewer] ??= []);
+    if (!own.some((o) => o.title === r.title && o.file === r.file)) own.push(r);
+  };
+  const report = ({ file, line, title }: OwnReport): OwnReport => ({ file, line, title });
+  if (f.members?.length) for (const m of f.members) add(m.reviewer, report(m));
+  else for (const reviewer of f.reportedBy) add(reviewer, report(f));
+  return reports;
+}
+
+/** The findings as every reviewer reads them (earlier-findings.json and the shared prompt): no one's own words. */
+export function sharedEarlier(earlier: readonly EarlierFinding[]): Omit<EarlierFinding, 'ownReports'>[] {
+  return earlier.map(({ ownReports: _own, ...shared }) => shared);
+}
+
+/**
+ * One reviewer's earlier findings in its own words, each under the id the shared list gives the
+ * finding (a merged group's id may be another member's), with that finding's fate.
+ */
+export function ownEarlierReports(
+  earlier: readonly EarlierFinding[],
+  reviewer: string,
+): (OwnReport & { id: string; fate: Fate })[] {
+  return earlier.flatMap((f) => (f.ownReports?.[reviewer] ?? []).map((r) => ({ id: f.id, fate: f.fate, ...r })));
 }

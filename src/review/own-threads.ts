@@ -14,6 +14,8 @@ export interface OwnThread {
   commentId: number;
   isResolved: boolean;
   finding: FixedFingerprint;
+  /** The file and line GitHub shows the thread on. */
+  path: string | null;
   line: number | null;
   /** Bodies of our own later comments, oldest first: what was already said in the thread. */
   ownReplies: string[];
@@ -42,6 +44,7 @@ export function ownThreads(threads: readonly ReviewThread[], ownLogin: string): 
       commentId: first.databaseId,
       isResolved: t.isResolved,
       finding,
+      path: t.path,
       line: t.line,
       ownReplies: rest.filter((c) => sameLogin(c.author, ownLogin)).map((c) => c.body),
     });

@@ -20,8 +20,10 @@ export interface ReviewerCall {
   ctx: PrContext;
   round: number;
   contextDir: string;
-  /** The reviewer prompt's later-round part ('' in round 1). */
+  /** The reviewer prompt's later-round part ('' in round 1), the same for every reviewer of the round. */
   laterRound: string;
+  /** This reviewer's own words for the earlier findings it reported ('' when none). */
+  ownEarlier: string;
   /** Calls starting together (the round's reviewers and analyzer): they share the budget left. */
   concurrent: number;
   /** The round's reviewers. */
@@ -44,7 +46,7 @@ export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, cal
       // One home for every round: a resumed session lives there.
       stateDir: path.join(env.scratchDir, `${name}-home`),
       ...(sessionId ? { template: 'reviewer-resumed' as const, sessionId } : {}),
-      values: { laterRound: call.laterRound, answerFormat },
+      values: { laterRound: call.laterRound, ownEarlier: call.ownEarlier, answerFormat },
       schema: reviewerResultSchema,
       concurrent: call.concurrent,
       // The loop checked that all the round's reviewers fit before the round (loop-steps.ts budgetSpent).

@@ -9,13 +9,13 @@ import type { PrContext } from '../domain/pull-request.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { reviewerPanel } from '../roles/fallback.js';
 import { writeContextDir } from '../roles/context-dir.js';
-import { fillTemplate } from '../roles/prompts.js';
 import { prContextData } from '../roles/context-data.js';
 import type { AgentRun } from '../domain/agent-run.js';
-import { cleanDeep, fenceAsData, fenceCodeAsData } from '../security/untrusted.js';
+import { cleanDeep } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
+import { laterRoundFiles, laterRoundPrompt, ownEarlierPrompt } from './later-round.js';
 import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
 import { markStuck } from './stuck.js';
@@ -58,49 +58,12 @@ export interface RoundOutcome {
  * marked; from round 2 on, the last round's findings with their fate and the change since.
  */
 function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
-  const later = earlier
-    ? {
-        'earlier-findings.json': cleanDeep(earlier),
-        // Code under review, byte-exact like diff.patch.
-        'delta.patch': ctx.delta?.patch ?? '',
-        'delta-commits.json': cleanDeep(ctx.delta?.commits ?? []),
-      }
-    : undefined;
+  const later = earlier ? Object.fromEntries(laterRoundFiles(ctx, earlier).map((f) => [f.name, f.text])) : undefined;
   return {
     ...prContextData(ctx),
     threads: cleanDeep(threadsForReview(ctx.threads)),
     ...(later ? { extra: later } : {}),
   };
-}
-
-/**
- * Later-round files this short are also put in the prompt: a model that would otherwise open
- * each with a tool call re-sends its whole conversation on every call, which costs more than
- * the files.
- */
-export const INLINE_LATER_CHARS = 12_000;
-
-/** The reviewer prompt's later-round part: empty in round 1. */
-function laterRound(env: RoleEnv, ctx: PrContext, earlier: EarlierFinding[] | undefined): string {
-  if (!earlier) return '';
-  const d = ctx.delta;
-  const deltaNote = !d
-    ? " (empty: that head is not in this head's history, so review the whole PR)"
-    : d.truncated
-      ? ' (cut short: it is too large; read the changed files in the checkout)'
-      : '';
-  const findings = JSON.stringify(cleanDeep(earlier), null, 2);
-  const patch = d?.patch ?? '';
-  const short = findings.length + patch.length <= INLINE_LATER_CHARS;
-  const inlined = short
-    ? [
-        'They are short, so here they are too; you need not open them.',
-        fenceAsData('earlier-findings.json', findings),
-        fenceCodeAsData('delta.patch', patch || '(empty)'),
-      ].join('\n\n')
-    : '';
-  const sinceSha = (d?.fromSha ?? '').slice(0, 7) || 'earlier';
-  return fillTemplate(env.prompts['later-round'], { sinceSha, deltaNote, inlined });
 }
 
 const NO_REVIEWS = { hasChangesRequested: false, changesRequestedBy: [] };
@@ -111,7 +74,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   // prompt up to the reviewer's name at its end, so a provider's prompt cache can serve them all.
   const roundDir = path.join(env.scratchDir, `round-${round}`);
   const contextDir = await writeContextDir(roundDir, 'review', reviewContextData(ctx, plan.earlier));
-  const later = laterRound(env, ctx, plan.earlier);
+  const later = laterRoundPrompt(env.prompts, ctx, plan.earlier);
   const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model.
   const withAnalyzer = writers.length + outsiders.length > 0 && !plan.ciOnly;
@@ -122,7 +85,8 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const reviewerJobs = reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
     const n = reviewers.length;
-    const call = { name, spec, ctx, round, contextDir, laterRound: later, concurrent, reviewers: n, panel };
+    const ownEarlier = ownEarlierPrompt(env.prompts, plan.earlier, name);
+    const call = { name, spec, ctx, round, contextDir, laterRound: later, ownEarlier, concurrent, reviewers: n, panel };
     return callReviewer(env, sessions, call);
   });
   const analyzerJob = withAnalyzer

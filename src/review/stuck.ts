@@ -8,6 +8,21 @@ export function fingerprint(f: Finding): FixedFingerprint {
   return { id: f.id, category: f.category, file: f.file, title: f.title };
 }
 
+/**
+ * A fixed finding as the run remembers it: the finding, and each other member of its group in its
+ * own words. A later round asks each reviewer to report a finding that is not fixed with its own
+ * title (review/later-round.ts), which may share few words with the group's.
+ */
+export function fixedFingerprints(f: Finding): FixedFingerprint[] {
+  const all = [fingerprint(f)];
+  for (const m of f.members ?? []) {
+    if (!all.some((p) => p.title === m.title && p.file === m.file)) {
+      all.push({ id: m.id, category: m.category, file: m.file, title: m.title });
+    }
+  }
+  return all;
+}
+
 export function markStuck(
   findings: Finding[],
   fixedBefore: FixedFingerprint[],

@@ -1,23 +1,30 @@
 // A finding as the fixer, the gate and the confirmer read it. Every text in a finding was
 // written by an agent that read the PR (title, body, diff, code comments: anyone's text), so
 // an injection can ride on it. Those fields are handed over only fenced and labelled as
-// untrusted data; the values the action computed or checked (id, priority, line, and a file path
-// that is one of the PR's files, as files.json lists them) stay plain, so a model reads a real
-// path as a path.
+// untrusted data, a reviewer's replacement code included; the values the action computed or
+// checked (id, priority, the line numbers, and a file path that is one of the PR's files, as
+// files.json lists them) stay plain, so a model reads a real path as a path.
 import { fenceAsData } from '../security/untrusted.js';
 import type { Finding } from '../domain/findings.js';
 
-export interface FindingData {
+/** One place of a finding: where it is, and the exact new text of its lines when the reviewer gave one. */
+interface PlaceData {
+  file: string | null;
+  line: number | null;
+  endLine: number | null;
+  /** Fenced: a proposal to check against the code, never text to paste unread. */
+  replacement: string | null;
+}
+
+export interface FindingData extends PlaceData {
   id: string;
   priority: Finding['priority'];
-  line: number | null;
   category: string;
-  file: string | null;
   title: string;
   description: string;
   suggestion: string | null;
   /** Every place of a problem found in several spots (the first is file/line above); fix it at each. */
-  locations?: { file: string | null; line: number | null }[];
+  locations?: PlaceData[];
 }
 
 const fenced = (label: string, text: string | null): string | null => (text === null ? null : fenceAsData(label, text));
@@ -25,18 +32,25 @@ const fenced = (label: string, text: string | null): string | null => (text === 
 /** `prFiles`: the paths of the PR's files; a finding's path that is one of them is shown plain. */
 export function findingAsData(f: Finding, prFiles: ReadonlySet<string> = new Set()): FindingData {
   const path = (file: string | null) => (file !== null && prFiles.has(file) ? file : fenced('Finding file path', file));
+  const place = (p: Pick<Finding, 'file' | 'line' | 'endLine' | 'replacement'>): PlaceData => ({
+    file: path(p.file),
+    line: p.line,
+    endLine: p.endLine ?? null,
+    replacement: fenced('Suggested replacement', p.replacement ?? null),
+  });
+  const { replacement, ...where } = place(f);
   const data: FindingData = {
     id: f.id,
     priority: f.priority,
-    line: f.line,
     category: fenceAsData('Finding category', f.category),
-    file: path(f.file),
+    ...where,
     title: fenceAsData('Finding title', f.title),
     description: fenceAsData('Finding description', f.description),
     suggestion: fenced('Suggested fix', f.suggestion),
+    replacement,
   };
   if (!f.locations || f.locations.length < 2) return data;
-  return { ...data, locations: f.locations.map((p) => ({ file: path(p.file), line: p.line })) };
+  return { ...data, locations: f.locations.map(place) };
 }
 
 /** The paths of the PR's files (the names files.json gives them). */

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 
 /**
  * One template per role, and parts of the reviewer's: `later-round` (from round 2 on),
+ * `later-round-own` (a reviewer's own words for the earlier findings it reported),
  * `reviewer-answer` (the envelope it answers with) and `reviewer-resumed` (the prompt of a
  * resumed session, which has read the PR already).
  */
@@ -14,6 +15,7 @@ export const PROMPT_NAMES = [
   'gate',
   'confirm',
   'later-round',
+  'later-round-own',
   'reviewer-answer',
   'reviewer-resumed',
   'fixer-confirmed-tests',

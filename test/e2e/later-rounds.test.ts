@@ -59,14 +59,19 @@ it("gives round 2's reviewers the last round's findings with their fate, and the
   // The prompt says to check the fixes first and to leave a rejected finding alone unless disagreeing.
   expect(second!.prompt).toContain(`This PR was reviewed before, at head ${world.sandbox.headSha.slice(0, 7)}`);
   expect(second!.prompt).toContain('Disagree with the rejection:');
-  // Both files are short: their text is in the prompt too, the patch byte-exact.
-  expect(second!.prompt).toContain('you need not open them');
+  // Each finding with the words a fix is checked against.
+  const words = JSON.parse(read('earlier-findings.json')) as { description: string; suggestion: string | null }[];
+  expect(words[0]).toMatchObject({ description: BUG_FINDING.description, suggestion: BUG_FINDING.suggestion });
+  // The files are short: by the rule the prompt states, their text is in the prompt too, the patch byte-exact.
+  expect(second!.prompt).toContain('In the context folder only: (none).');
   expect(second!.prompt).toContain(read('delta.patch'));
   expect(second!.prompt).toContain('The README is generated from the JSDoc');
-  // The reviewers of a round read one context folder and the same prompt up to the answer
-  // format, where each one's name comes: a provider's prompt cache can serve them all.
+  // The reviewers of a round read one context folder and the same prompt up to each one's own
+  // part (its own words for its earlier findings, then the answer format with its name): a
+  // provider's prompt cache can serve them all.
   expect(otherInRound2.contextDir).toBe(second!.contextDir);
-  const shared = (prompt: string) => prompt.slice(0, prompt.indexOf('## Answer format'));
+  expect(second!.prompt).toContain('## Your findings of the last review, in your words');
+  const shared = (prompt: string) => prompt.slice(0, prompt.indexOf('## Your findings of the last review'));
   expect(shared(otherInRound2.prompt)).toBe(shared(second!.prompt));
   expect(shared(second!.prompt)).not.toContain('reviewer-1');
 });

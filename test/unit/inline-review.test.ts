@@ -62,7 +62,8 @@ it('does not comment again on a finding that has an open thread of ours, and lin
 });
 
 it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason, stays open; said once', async () => {
-  const inline = await setup();
+  const log: string[] = [];
+  const inline = await setup({}, { log: (line) => log.push(line) });
   await inline.review(round([BUG, STYLE]), await context());
   const rec = fixRecord({
     outcome: 'pushed',
@@ -83,6 +84,10 @@ it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason,
     ),
   ]);
   expect(style!.isResolved).toBe(false);
+  // One line for the thread resolved, naming its place; none when the second pass finds it resolved.
+  expect(log.filter((l) => l.startsWith('resolved'))).toEqual([
+    `resolved the thread of ${BUG.id} (src/math.js:2): fixed in ${FIX_SHA.slice(0, 7)}`,
+  ]);
 });
 
 it('a fix that was not pushed neither answers nor resolves a thread', async () => {

@@ -1,6 +1,7 @@
 // A finding with two places in one file gets a comment on each, and after its fix both threads are
 // answered and resolved (every place's mark names the same id and file: both are its threads).
-// Found by a red-team review; one thread stayed open before the fix.
+// Found by a red-team review; one thread stayed open before the fix. The log says so in one line
+// naming both threads: one line per place read as one thread resolved twice.
 import { afterEach, expect, it } from 'vitest';
 import { fingerprint } from '../../src/review/stuck.js';
 import type { FakeGitHub } from '../fakes/github/index.js';
@@ -13,7 +14,8 @@ let fake: FakeGitHub;
 afterEach(() => fake?.close());
 
 it('resolves the thread at every place of a fixed finding, two places in one file included', async () => {
-  const world = await inlineWorld({ pull: { headRef: 'feature/x' } });
+  const log: string[] = [];
+  const world = await inlineWorld({ pull: { headRef: 'feature/x' }, setup: { log: (line) => log.push(line) } });
   ({ fake } = world);
   const { inline } = world;
   const twice = finding({
@@ -33,4 +35,8 @@ it('resolves the thread at every place of a fixed finding, two places in one fil
     [fingerprint(twice)],
   );
   expect(ours().map((t) => t.isResolved)).toEqual([true, true]);
+  const resolved = log.filter((l) => l.startsWith('resolved'));
+  expect(resolved).toEqual([
+    `resolved the 2 threads of ${twice.id} (src/math.js:1, src/math.js:2): fixed in ${FIX_SHA.slice(0, 7)}`,
+  ]);
 });

@@ -151,6 +151,34 @@ describe('runLoop', () => {
     expect(s.fixedReported).toEqual([[fingerprint(bug).id]]);
   });
 
+  it("remembers each member of a fixed group in its own words; the fix report keeps the group's", async () => {
+    const member = { id: 'BUG-0000aaaa', reviewer: 'reviewer-2', priority: 'P1' as const, category: 'correctness' };
+    const group = finding({
+      ...bug,
+      reportedBy: ['reviewer-1', 'reviewer-2'],
+      aliases: [member.id],
+      members: [
+        {
+          ...member,
+          id: bug.id,
+          reviewer: 'reviewer-1',
+          file: bug.file,
+          line: bug.line,
+          title: bug.title,
+          description: '',
+        },
+        { ...member, file: bug.file, line: 3, title: 'Sum is a difference', description: '' },
+      ],
+    });
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [group] })), ok(reviewRecord({ findings: [] }))],
+      fixes: [pushed([group.id])],
+    });
+    await runLoop(s.steps, input());
+    expect(s.fixedBeforeSeen).toEqual([[], [group.id, member.id]]);
+    expect(s.fixedReported).toEqual([[group.id]]);
+  });
+
   it('only stuck findings left: manual, no fix', async () => {
     const s = scripted({ reviews: [ok(reviewRecord({ findings: [], stuck: [{ ...bug, stuck: true }] }))] });
     const res = await runLoop(s.steps, input());
@@ -397,8 +425,11 @@ describe('what round 2 is told about round 1', () => {
         file: bug.file,
         line: bug.line,
         title: bug.title,
+        description: bug.description,
+        suggestion: bug.suggestion,
         fate: 'fixed',
         fixedIn: FIX1,
+        ownReports: { 'reviewer-1': [{ file: bug.file, line: bug.line, title: bug.title }] },
       },
       {
         id: doc.id,
@@ -407,8 +438,11 @@ describe('what round 2 is told about round 1', () => {
         file: doc.file,
         line: doc.line,
         title: 'Undocumented',
+        description: doc.description,
+        suggestion: doc.suggestion,
         fate: 'rejected',
         reason: 'generated file',
+        ownReports: { 'reviewer-1': [{ file: doc.file, line: doc.line, title: 'Undocumented' }] },
       },
     ]);
   });

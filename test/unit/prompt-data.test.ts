@@ -33,7 +33,8 @@ describe('sharedPromptValues: the changed files', () => {
   it('does not grow with the PR: 3,000 files cost what 60 do, and files.json has the rest', async () => {
     const reviewer = (await loadPrompts(PROMPTS_URL)).reviewer;
     const values = (n: number) => sharedPromptValues(prContext({ files: many(n) }), 1, '/tmp/ctx');
-    const size = (n: number) => fillTemplate(reviewer, { ...values(n), laterRound: '', answerFormat: 'ANSWER' }).length;
+    const size = (n: number) =>
+      fillTemplate(reviewer, { ...values(n), laterRound: '', ownEarlier: '', answerFormat: 'ANSWER' }).length;
     expect(size(3000)).toBeLessThanOrEqual(size(60) + 10);
     expect(size(3000)).toBeLessThan(12_000);
     const v = sharedPromptValues(prContext({ files: many(3000) }), 1, '/tmp/ctx');

@@ -68,9 +68,9 @@ describe('the real templates only use placeholders the code supplies', () => {
   // Shared keys are taken from the real sharedPromptValues, so a renamed key shows here.
   const shared = Object.keys(sharedPromptValues(prContext(), 1, '/tmp/ctx'));
   const supplied: Record<PromptName, string[]> = {
-    reviewer: [...shared, 'laterRound', 'answerFormat'],
+    reviewer: [...shared, 'laterRound', 'ownEarlier', 'answerFormat'],
     // A resumed reviewer (review/reviewer-call.ts) gets the same keys as a fresh one.
-    'reviewer-resumed': [...shared, 'laterRound', 'answerFormat'],
+    'reviewer-resumed': [...shared, 'laterRound', 'ownEarlier', 'answerFormat'],
     // Filled on its own (review/reviewer-call.ts) and put into the reviewer's {{answerFormat}}.
     'reviewer-answer': ['agentName', 'prNumber'],
     analyzer: shared,
@@ -85,8 +85,10 @@ describe('the real templates only use placeholders the code supplies', () => {
     // No code fills confirm.md yet (the `confirm` input is parsed but no confirmer runs);
     // it gets the shared keys like every other role.
     confirm: shared,
-    // Filled on its own (review/round.ts laterRound) and put into the reviewer's {{laterRound}}.
-    'later-round': ['sinceSha', 'deltaNote', 'inlined'],
+    // Filled on its own (review/later-round.ts) and put into the reviewer's {{laterRound}}.
+    'later-round': ['sinceSha', 'deltaNote', 'inlineLimit', 'copiedFiles', 'leftFiles', 'inlined'],
+    // Filled for each reviewer (review/later-round.ts) and put into its {{ownEarlier}}.
+    'later-round-own': ['findings'],
   };
 
   const used = (text: string) => [...text.matchAll(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g)].map((m) => m[1]!);

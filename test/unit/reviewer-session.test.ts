@@ -10,7 +10,8 @@ import type { AgentAdapter, Invocation } from '../../src/agents/types.js';
 import type { RoleEnv } from '../../src/roles/call.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import type { ReviewerSessions } from '../../src/review/reviewer-call.js';
-import { INLINE_LATER_CHARS, runReviewRound } from '../../src/review/round.js';
+import { INLINE_LATER_CHARS } from '../../src/review/later-round.js';
+import { runReviewRound } from '../../src/review/round.js';
 import { prContext, PROMPTS_URL } from '../factories.js';
 import { sessionfulAdapter } from './sessionful-adapter.js';
 
@@ -135,17 +136,18 @@ describe('the later-round part of the prompt', () => {
   it('holds short files: the findings fenced as data, the patch byte-exact', async () => {
     const patch = '--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-x <!-- hidden? no: code --> ```\n+y\n';
     const p = await prompt(patch);
-    expect(p).toContain('you need not open them');
+    expect(p).toContain('Copied below: `earlier-findings.json`');
+    expect(p).toContain('In the context folder only: (none).');
     expect(p).toContain(patch);
     expect(p).toContain('"title": "Off by one"');
     // The patch's own backticks cannot close its fence.
     expect(p).toContain('````diff\n');
   });
 
-  it(`points at the files only when they are longer than ${INLINE_LATER_CHARS} characters together`, async () => {
+  it(`points at a file only when it would take the copies past ${INLINE_LATER_CHARS} characters`, async () => {
     const p = await prompt(`+${'x'.repeat(INLINE_LATER_CHARS)}\n`);
     expect(p).toContain('A later round');
-    expect(p).not.toContain('you need not open them');
+    expect(p).toContain('In the context folder only: `delta.patch`');
     expect(p).not.toContain('x'.repeat(100));
   });
 });

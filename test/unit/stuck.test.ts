@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeFinding } from '../../src/review/findings.js';
-import { fingerprint, markStuck } from '../../src/review/stuck.js';
+import { groupFindings, normalizeFinding } from '../../src/review/findings.js';
+import { fingerprint, fixedFingerprints, markStuck } from '../../src/review/stuck.js';
 import { threadFindings } from '../../src/review/threads.js';
 import { thread } from '../factories.js';
 
@@ -72,5 +72,38 @@ describe('markStuck', () => {
       'r',
     );
     expect(markStuck([b, a], []).active).toEqual([b, a]);
+  });
+});
+
+describe('fixedFingerprints: a group fixed, reported again by a reviewer in its own words', () => {
+  // Two reviewers' words for one bug (the negotiator run's, test/fixtures/real-model-runs); the group
+  // shows reviewer-1's title, the more severe.
+  const words = (title: string, priority: 'P1' | 'P2', line: number) => ({
+    priority,
+    category: 'correctness',
+    file: 'lib/charset.js',
+    line,
+    title,
+    description:
+      'The inner `for (var i = 0; i < params.length; i++)` loop reassigns `i`, the parameter of parseCharset.',
+  });
+  const mine = 'Loop variable `var i` overwrites the `i` (header position) parameter of parseCharset';
+  const theirs = 'Same `var i` shadowing in parseCharset breaks client-order tie-breaking';
+  const [group] = groupFindings([
+    normalizeFinding(words(mine, 'P1', 61), 'reviewer-1'),
+    normalizeFinding(words(theirs, 'P2', 61), 'reviewer-2'),
+  ]);
+
+  it("recognises reviewer-2's own title, which the group's fingerprint alone misses", () => {
+    expect(group!.title).toBe(mine);
+    expect(group!.members?.map((m) => m.reviewer)).toEqual(['reviewer-1', 'reviewer-2']);
+    const back = normalizeFinding({ ...words(theirs, 'P1', 64), description: 'still shadowed' }, 'reviewer-2');
+    expect(markStuck([back], [fingerprint(group!)]).stuck).toEqual([]);
+    expect(markStuck([back], fixedFingerprints(group!)).stuck.map((f) => f.title)).toEqual([theirs]);
+  });
+
+  it('keeps each member once, the group itself first', () => {
+    expect(fixedFingerprints(group!).map((p) => p.title)).toEqual([mine, theirs]);
+    expect(fixedFingerprints(fixedInRound1)).toEqual([fingerprint(fixedInRound1)]);
   });
 });
