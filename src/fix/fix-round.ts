@@ -109,7 +109,8 @@ async function attemptFix(
         rec,
         'verify-failed',
         `Verification failed: \`${failed.command}\` exited with ` +
-          `${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`,
+          `${failed.timedOut ? 'a timeout' : failed.exitCode}.${verify.withheld ? ` ${verify.withheld}` : ''} ` +
+          'Nothing was pushed.',
       );
     }
     const still = await putBackAfter(env.git, 'the confirmed tests', env.log, () =>
