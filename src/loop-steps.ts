@@ -10,6 +10,7 @@ import type { ResolvedConfig } from './config/repo-config.js';
 import { runFixRound } from './fix/fix-round.js';
 import { type FixEnv } from './fix/env.js';
 import type { PreparedCheckout } from './git/prepare.js';
+import { putBackAfter } from './git/put-back.js';
 import type { Git } from './git/runner.js';
 import { directoryRules } from './review/dir-rules.js';
 import { directoryRulesPrompt } from './review/dir-rules-prompt.js';
@@ -78,8 +79,9 @@ export interface RunWiring {
 export function loopSteps(w: RunWiring): LoopSteps {
   const { config, octokit, repo, meta, git, checkout, log } = w;
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
+  const hookCommands = hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log);
   const hooks = createHookRunner({
-    hooks: hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log),
+    hooks: hookCommands,
     cwd: w.cwd,
     scratchDir: w.scratchDir,
     env: w.commandEnv,
@@ -186,7 +188,11 @@ export function loopSteps(w: RunWiring): LoopSteps {
       return rec;
     },
     ...roundReports({ publisher: w.publisher, reportCtx: w.reportCtx, writer: w.writer, inline, ciAttempts }),
-    hook: (point, info) => hooks.run(point, info),
+    // What a hook leaves in the checkout is put back after it, as verify's is (git/put-back.ts).
+    hook: (point, info) =>
+      hookCommands[point].length
+        ? putBackAfter(git, `the ${point} hook`, log, () => hooks.run(point, info))
+        : hooks.run(point, info),
     waitForHead: (sha) => waitForHead(octokit, repo, meta.number, sha, poll),
     afterPush: (headRef) => dispatchWorkflows(octokit, repo, config.dispatchWorkflows, headRef, log),
     // The next round's reviewers start together: the budget must cover all of them, as round.ts

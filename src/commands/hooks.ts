@@ -10,6 +10,7 @@ import { findingSchema, type RawFinding } from '../agents/envelope.js';
 import { readRegularFile } from '../files/untrusted-files.js';
 import type { HookPoint } from '../config/repo-config.js';
 import { runShell, succeeded, type ShellEnv } from './shell.js';
+import { withheldBySandbox } from './withheld.js';
 
 export class HookError extends Error {}
 
@@ -81,7 +82,9 @@ export function createHookRunner(opts: HookOptions): HookRunner {
           const tail = opts.redact(r.stdout.slice(-TAIL_CHARS).trim());
           const why = r.timedOut ? 'timed out' : `exited with ${r.exitCode}`;
           const output = tail ? `\n\nOutput (tail):\n\n\`\`\`text\n${tail}\n\`\`\`` : '';
-          throw new HookError(`The ${point} hook \`${command}\` ${why}; the run was stopped.${output}`);
+          const withheld = opts.sandbox?.user ? withheldBySandbox(r.stdout + r.stderr, env) : null;
+          const because = withheld ? ` ${withheld}` : '';
+          throw new HookError(`The ${point} hook \`${command}\` ${why}; the run was stopped.${because}${output}`);
         }
       }
       return readFindings(findingsFile, point);

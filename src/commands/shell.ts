@@ -22,7 +22,7 @@ export interface ShellEnv {
 export async function runShell(command: string, shell: ShellEnv, owned: string[] = []): Promise<ProcessResult> {
   const spec = {
     command: '/bin/sh',
-    args: ['-c', `exec 2>&1; ${command}`],
+    args: ['-c', THROUGH_A_PIPE, 'sh', command],
     cwd: shell.cwd,
     env: shell.env,
     timeoutMs: shell.timeoutMs,
@@ -30,6 +30,28 @@ export async function runShell(command: string, shell: ShellEnv, owned: string[]
   const shown = shell.trustedCommand ? { shown: namedPaths(command) } : {};
   return shell.sandbox ? shell.sandbox.run(spec, { workTree: shell.cwd, owned, ...shown }) : runProcess(spec);
 }
+
+/**
+ * Runs the command line ($1) with its output and errors going to a pipe, copied to ours. Node gives
+ * a child a socket for each output (libuv makes a socket pair), and opening a socket through
+ * /proc/self/fd fails (ENXIO), so `echo … >/dev/stderr` and `tee /dev/stdout` would fail where a
+ * runner's step (a pipe) works. The copy ends when the command's output closes, or half a second
+ * after the command ended (as process.ts waits for a process's output) when something it started
+ * keeps it open. Where no pipe can be made, the command runs on the socket as before.
+ */
+const THROUGH_A_PIPE = [
+  'exec 2>&1',
+  'command -v cat >/dev/null && relay=$(mktemp -d 2>/dev/null) && mkfifo "$relay/out" 2>/dev/null ||',
+  '  exec /bin/sh -c "$1"',
+  'cat "$relay/out" & copier=$!',
+  '/bin/sh -c "$1" >"$relay/out" 2>&1',
+  'status=$?',
+  'rm -rf "$relay"',
+  '( sleep 0.5 && kill "$copier" ) >/dev/null 2>&1 & stopper=$!',
+  'wait "$copier" 2>/dev/null',
+  'kill "$stopper" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
 
 /** True when the command exited 0 within its time. */
 export const succeeded = (r: ProcessResult): boolean => r.exitCode === 0 && !r.timedOut;

@@ -3,6 +3,7 @@
 import type { VerifyResult } from '../domain/fix.js';
 import { outputTail } from './output-tail.js';
 import { runShell, succeeded, type ShellEnv } from './shell.js';
+import { withheldBySandbox } from './withheld.js';
 
 export const TAIL_LINES = 40;
 
@@ -12,11 +13,15 @@ export interface VerifyOptions extends ShellEnv {
   log: (line: string) => void;
 }
 
+export interface VerifyOutcome {
+  ok: boolean;
+  results: VerifyResult[];
+  /** Why the failed command could not work in its call (sudo, Docker: withheld.ts), when its output shows it. */
+  withheld?: string;
+}
+
 /** Runs the commands in order and stops at the first failure. */
-export async function runVerify(
-  commands: string[],
-  opts: VerifyOptions,
-): Promise<{ ok: boolean; results: VerifyResult[] }> {
+export async function runVerify(commands: string[], opts: VerifyOptions): Promise<VerifyOutcome> {
   const results: VerifyResult[] = [];
   for (const command of commands) {
     opts.log(`verify: ${command}`);
@@ -29,7 +34,10 @@ export async function runVerify(
       timedOut: r.timedOut,
     };
     results.push(result);
-    if (!succeeded(r)) return { ok: false, results };
+    if (!succeeded(r)) {
+      const withheld = opts.sandbox?.user ? withheldBySandbox(r.stdout + r.stderr, opts.env) : null;
+      return { ok: false, results, ...(withheld ? { withheld } : {}) };
+    }
   }
   return { ok: true, results };
 }

@@ -4,8 +4,6 @@
 // the action runs it on the PR head with only test files added, where it must fail; after the fix
 // it must pass (fix-round.ts). A confirmed test stays (committed locally, squashed into the fix
 // commit as a regression test); an unconfirmed finding is marked, its test removed, and not fixed.
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { confirmResultSchema, type ConfirmResult } from '../agents/envelope.js';
 import type { RoleOutcome } from '../agents/run-role.js';
 import { outputTail } from '../commands/output-tail.js';
@@ -14,6 +12,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { priorityRank } from '../domain/priority.js';
 import type { AgentSpec } from '../agents/types.js';
 import { commitAll, statusPorcelain, type Git } from '../git/index.js';
+import { putBackSince } from '../git/put-back.js';
 import type { PrContext } from '../domain/pull-request.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
@@ -88,13 +87,13 @@ export async function confirmFindings(
       env.alreadyConfirmed.add(finding.id);
       // Only the confirmer's test files are committed: what running the test wrote (coverage,
       // caches, or a command that edits code) is put back first.
-      await discardNewChanges(env.git, env.workDir, new Set([...before, ...written]));
+      await putBackSince(env.git, new Set([...before, ...written]));
       await commitAll(env.git, `test: reproduce ${finding.id}`, { exclude: env.commitExclude });
       out.confirmed.push({ findingId: finding.id, ...verdict });
       env.log(`confirm: ${finding.id} confirmed: \`${verdict.command}\` fails on the PR head`);
       continue;
     }
-    await discardNewChanges(env.git, env.workDir, before);
+    await putBackSince(env.git, before);
     out.unconfirmed.push({ findingId: finding.id, reason: verdict });
     env.log(`confirm: ${finding.id} not confirmed (${verdict})`);
   }
@@ -137,14 +136,4 @@ async function judge(
   const testFile = v.testFile && written.includes(v.testFile) ? v.testFile : (written[0] ?? null);
   const output = evidence(env, run.stdout + run.stderr);
   return { testFile, files: written, testName: v.testName ?? null, command, failedOutput: output, passesAfter: null };
-}
-
-/** Puts back every path the confirm agent changed, leaving earlier changes alone. */
-async function discardNewChanges(git: Git, workDir: string, before: Set<string>): Promise<void> {
-  for (const p of await statusPorcelain(git)) {
-    if (before.has(p)) continue;
-    const tracked = await git(['cat-file', '-e', `HEAD:${p}`], { allowFail: true });
-    if (tracked.code === 0) await git(['checkout', 'HEAD', '--', p]);
-    else await rm(path.join(workDir, p), { recursive: true, force: true });
-  }
 }

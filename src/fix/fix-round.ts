@@ -5,6 +5,7 @@ import { BudgetSpent } from '../budget/budget.js';
 import { runVerify } from '../commands/verify.js';
 import { changedPathsInCommit } from '../git/changes.js';
 import { squashSince } from '../git/commit.js';
+import { putBackAfter } from '../git/put-back.js';
 import { pushHead } from '../git/push.js';
 import type { PrContext } from '../domain/pull-request.js';
 import type { Finding } from '../domain/findings.js';
@@ -89,14 +90,18 @@ async function attemptFix(
       exclude: env.commitExclude,
     });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
-    const verify = await runVerify(env.verify, {
-      cwd: env.workDir,
-      env: env.verifyEnv,
-      timeoutMs: env.timeoutMs,
-      redact: env.redact,
-      log: env.log,
-      ...(env.sandbox ? { sandbox: env.sandbox } : {}),
-    });
+    // What verify leaves in the checkout (a lockfile, coverage/, build output) is put back after
+    // it: the next commit (a gate loop's, the next round's) holds only what the fixer changed.
+    const verify = await putBackAfter(env.git, 'verify', env.log, () =>
+      runVerify(env.verify, {
+        cwd: env.workDir,
+        env: env.verifyEnv,
+        timeoutMs: env.timeoutMs,
+        redact: env.redact,
+        log: env.log,
+        ...(env.sandbox ? { sandbox: env.sandbox } : {}),
+      }),
+    );
     rec.verify = verify.results;
     if (!verify.ok) {
       const failed = verify.results[verify.results.length - 1]!;
@@ -104,10 +109,13 @@ async function attemptFix(
         rec,
         'verify-failed',
         `Verification failed: \`${failed.command}\` exited with ` +
-          `${failed.timedOut ? 'a timeout' : failed.exitCode}. Nothing was pushed.`,
+          `${failed.timedOut ? 'a timeout' : failed.exitCode}.${verify.withheld ? ` ${verify.withheld}` : ''} ` +
+          'Nothing was pushed.',
       );
     }
-    const still = await rerunConfirmedTests(confirmEnv, rec.commitSha, confirmed, testsBefore);
+    const still = await putBackAfter(env.git, 'the confirmed tests', env.log, () =>
+      rerunConfirmedTests(confirmEnv, rec.commitSha!, confirmed, testsBefore),
+    );
     if (still.length) {
       const what = still.map((s) => `${s.findingId}: ${s.why}`).join('\n\n');
       if (loop >= loops) {

@@ -60,6 +60,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createSandbox } from './src/sandbox/sandbox.ts';
+import { runVerify } from './src/commands/verify.ts';
 const TAG = String(7000 + process.pid);
 const top = mkdtempSync(path.join(process.env.PROBE_TOP, 'sudo-probe-'));
 const repo = path.join(top, 'repo');
@@ -87,6 +88,10 @@ const slow = await sh('sleep 30', {}, 1000);
 const leaks = await sh('cat ' + runnerTemp + '/* gha-creds-1.json 2>/dev/null; echo planted > /tmp/p; ' +
   'echo planted > ~/p; echo end', { workTree: repo });
 const next = await sh('test -e /tmp/p && echo tmp-shared; test -e ~/p && echo home-shared; echo end');
+// The device and kernel idioms of a verify command: the call's own /dev and /proc, never the host's.
+const devices = await runVerify(['echo x 2>/dev/null >/dev/null </dev/null && head -c 16 /dev/urandom | wc -c && ' +
+  'echo e >/dev/stderr && ls /proc | grep -cE "^[0-9]+$"'], { cwd: repo, env, timeoutMs: 10000, sandbox: sb,
+  redact: (t) => t, log: () => {} });
 await sb.close();
 console.log(JSON.stringify({
   me: process.getuid(), readOnly: readOnly.stdout.trim().split('\\n'), writer: writer.stdout.trim().split('\\n').slice(0, -1),
@@ -94,6 +99,7 @@ console.log(JSON.stringify({
   slowMs: slow.durationMs, topMode: (statSync(top).mode & 0o777).toString(8),
   userLeft: readFileSync('/etc/passwd', 'utf8').includes(sb.user + ':'),
   leaks: leaks.stdout.trim(), next: next.stdout.trim(), limits: sb.limits,
+  devices: devices.results[0].outputTail.split('\\n'),
 }));
 `;
 
@@ -125,4 +131,7 @@ it.runIf(runnable)('isolates through sudo -n when the action is an ordinary user
   expect(out.limits).toEqual([]);
   expect(out.leaks).toBe('end');
   expect(out.next).toBe('end');
+  const [random, stderr, processes] = out.devices;
+  expect([random, stderr]).toEqual(['16', 'e']);
+  expect(Number(processes)).toBeLessThan(10);
 });

@@ -72,3 +72,24 @@ it('sees only the environment it is given, not the action process', async () => 
     delete process.env.VERIFY_TEST_PARENT_ONLY;
   }
 });
+
+it('writes to /dev/stderr and /dev/stdout as in a runner step (a pipe, not the socket node gives a child)', async () => {
+  const res = await runVerify(
+    ['echo to-stderr >/dev/stderr; echo to-stdout >/dev/stdout; echo tee | tee /dev/stderr'],
+    opts(),
+  );
+  expect(res.results[0]!.exitCode).toBe(0);
+  expect(res.results[0]!.outputTail).toBe('to-stderr\nto-stdout\ntee\ntee');
+});
+
+it('ends soon after the command when something it started in the background keeps its output open', async () => {
+  const started = Date.now();
+  const res = await runVerify(['sleep 10 & echo started; exit 4'], opts());
+  expect(res.results[0]).toMatchObject({ exitCode: 4, outputTail: 'started', timedOut: false });
+  expect(Date.now() - started).toBeLessThan(5_000);
+});
+
+it('runs the command as it is when its output cannot go through a pipe (no cat on PATH)', async () => {
+  const res = await runVerify(['echo plain; exit 5'], opts({ env: { PATH: '/nonexistent' } }));
+  expect(res.results[0]).toMatchObject({ exitCode: 5, outputTail: 'plain' });
+});
