@@ -2,7 +2,7 @@
 # The watchdog of one sandboxed call, started as root (directly, or through `sudo -n`) with the call's
 # command line after `--`. It holds the read end of a pipe from the action on its stdin: when that pipe
 # closes before the call ends — the action died, however (SIGKILL, the OOM killer, a crash) — it kills
-# the call. And it puts itself, hence the call, in a cgroup of its own that bounds the call's memory
+# the call. And it puts the call in a cgroup of its own that bounds the call's memory
 # (tmpfs pages its processes write are charged to it too), its number of processes and its CPU share.
 #
 #   call-watchdog.sh <v2|v1|none> <cgroup name> <memory bytes|max> <pids|max> <cpu weight 1-10000>
@@ -16,7 +16,6 @@ shift 7
 
 cgroups=''
 bound() { # $1: folder, $2: file, $3: value
-  [ "$3" = max ] && [ "$2" != memory.limit_in_bytes ] || true
   printf '%s\n' "$3" > "$1/$2" 2>/dev/null
 }
 case $kind in
@@ -29,7 +28,7 @@ v2)
     bound "$d" memory.oom.group 1
     bound "$d" pids.max "$pids"
     bound "$d" cpu.weight "$weight"
-    echo $$ > "$d/cgroup.procs" 2>/dev/null && cgroups=$d
+    cgroups=$d
   fi
   ;;
 v1)
@@ -37,18 +36,25 @@ v1)
     d=/sys/fs/cgroup/$c/$name
     [ -d "/sys/fs/cgroup/$c" ] && mkdir "$d" 2>/dev/null || continue
     case $c in
-    memory) [ "$mem" = max ] || bound "$d" memory.limit_in_bytes "$mem" ;;
+    memory)
+      # Swap counts too where it is accounted: a tmpfs file swapped out is still the call's.
+      [ "$mem" = max ] || { bound "$d" memory.limit_in_bytes "$mem" && bound "$d" memory.memsw.limit_in_bytes "$mem"; }
+      ;;
     pids) bound "$d" pids.max "$pids" ;;
     cpu) bound "$d" cpu.shares $((weight * 1024 / 100)) ;;
     esac
-    echo $$ > "$d/cgroup.procs" 2>/dev/null && cgroups="$cgroups $d"
+    cgroups="$cgroups $d"
   done
   ;;
 esac
 
 exec 3<&0
-if [ "$input" = - ]; then exec 0</dev/null; else exec 0<"$input"; fi
-"$@" &
+[ "$input" = - ] && input=/dev/null
+# The call enters its cgroups before it starts anything; the watchdog stays outside them, so a call at
+# its memory bound can never have the watchdog chosen by the OOM killer.
+enter='for d in $1; do echo $$ > "$d/cgroup.procs" || exit 125; done; shift; exec "$@"'
+# (An asynchronous command's stdin is /dev/null unless redirected: the call's own is given here.)
+/bin/sh -c "$enter" call-watchdog "$cgroups" "$@" <"$input" &
 child=$!
 
 # Only a process that is still our child is killed: its pid cannot have been reused meanwhile.
@@ -77,14 +83,22 @@ kill_all() {
 guard=$!
 exec 3<&-
 
+# The action ends a call past its time with SIGTERM (then SIGKILL): the call goes at once, and the
+# watchdog lives on to report and to remove the cgroup.
+trap 'kill_child' TERM INT HUP
 wait "$child"
 code=$?
+# A trapped signal ends `wait` early: wait again until the child is really gone.
+while [ -r "/proc/$child/stat" ] && kill -0 "$child" 2>/dev/null; do
+  wait "$child"
+  code=$?
+done
 kill "$guard" 2>/dev/null
 
 stopped=''
 for d in $cgroups; do
   case $d in
-  */memory/*) [ "$(cat "$d/memory.failcnt" 2>/dev/null || echo 0)" = 0 ] || stopped=memory ;;
+  */memory/*) grep -q '^oom_kill [1-9]' "$d/memory.oom_control" 2>/dev/null && stopped=memory ;;
   */pids/*) grep -q '^max [1-9]' "$d/pids.events" 2>/dev/null && stopped="${stopped:+$stopped, }processes" ;;
   *)
     grep -q '^oom_kill [1-9]' "$d/memory.events" 2>/dev/null && stopped=memory
@@ -95,7 +109,6 @@ done
 
 # Whatever the call left (it could not leave its PID namespace, but its cgroup may hold more).
 for d in $cgroups; do
-  echo $$ > "${d%/*}/cgroup.procs" 2>/dev/null
   [ -w "$d/cgroup.kill" ] && echo 1 > "$d/cgroup.kill" 2>/dev/null
   while read -r p; do kill -KILL "$p" 2>/dev/null; done < "$d/cgroup.procs"
   i=0
@@ -107,5 +120,7 @@ done
 
 if [ -n "$stopped" ]; then
   echo "pr-review-loop: this call reached its bound on $stopped (input call-limits) and was stopped" >&2
+  # A process of it was killed at the bound: the call failed, whatever its first process said.
+  [ "$code" = 0 ] && code=137
 fi
 exit $code

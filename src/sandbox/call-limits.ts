@@ -5,6 +5,7 @@
 // weight, below the action's, so the action and the runner stay responsive beside it.
 import { existsSync, readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asRoot, type Privilege } from './privilege.js';
 
@@ -103,12 +104,29 @@ export function watchdogArgs(kind: CgroupKind | 'none', cgroupName: string, limi
   ];
 }
 
-/** In src/process/ beside process.ts, and in dist/ beside the bundle (esbuild.config.mjs copies it). */
+/**
+ * In dist/ beside the bundle (esbuild.config.mjs copies it there), and in src/process/ for the
+ * sources and for scripts bundled elsewhere in the repository: the first found from here upwards.
+ */
 const WATCHDOG = findWatchdog();
 
 function findWatchdog(): string {
-  const beside = fileURLToPath(new URL('call-watchdog.sh', import.meta.url));
-  return existsSync(beside) ? beside : fileURLToPath(new URL('../process/call-watchdog.sh', import.meta.url));
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    for (const p of ['call-watchdog.sh', 'process/call-watchdog.sh', 'src/process/call-watchdog.sh']) {
+      if (existsSync(path.join(dir, p))) return path.join(dir, p);
+    }
+    if (dir === path.dirname(dir)) return 'call-watchdog.sh (not found beside the action)';
+  }
+}
+
+/**
+ * Removes what is left of the user's cgroups: a watchdog killed outright cannot remove its own.
+ * Each is empty by then (its processes were the user's, all killed before).
+ */
+export async function removeCgroups(privilege: Privilege, user: string): Promise<void> {
+  const script =
+    'for d in /sys/fs/cgroup/"$1"-call-* /sys/fs/cgroup/*/"$1"-call-*; do [ -d "$d" ] && rmdir "$d"; done; exit 0';
+  await asRoot(privilege, ['sh', '-c', script, 'remove-cgroups', user]);
 }
 
 /** What the log says of the bounds (or their absence). */

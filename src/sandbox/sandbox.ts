@@ -14,7 +14,8 @@ import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
 import { hiddenFolders } from './hidden-folders.js';
 import { killAllOf, killMarked } from './kill.js';
-import { DEFAULT_CALL_LIMITS, describeBounds, detectBounding, parseCallLimits, watchdogArgs } from './call-limits.js';
+import { DEFAULT_CALL_LIMITS, describeBounds, detectBounding, parseCallLimits, removeCgroups } from './call-limits.js';
+import { watchdogArgs } from './call-limits.js';
 import type { CallLimits } from './call-limits.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
@@ -197,6 +198,7 @@ async function isolated(
       closed = true;
       closing ??= (async () => {
         await killAllOf(privilege, user.uid);
+        await removeCgroups(privilege, user.name);
         await grants.restore();
         await deleteSandboxUser(privilege, user);
       })();

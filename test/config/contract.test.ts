@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { INPUT_NAMES, inputSchemaShape, parseInputs } from '../../src/config/inputs.js';
 import { OUTPUT_NAMES, defaultOutputs } from '../../src/outputs.js';
+import { DEFAULT_CALL_LIMITS, parseCallLimits } from '../../src/sandbox/call-limits.js';
 import { RUN_STATUSES } from '../../src/domain/run-status.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -72,7 +73,9 @@ describe('action.yml contract', () => {
       const documented = /Default: (.*?)\.?$/s.exec(spec.description)?.[1];
       expect(documented, name).toBeDefined();
       const literal = /^`([^`]*)`$/.exec(documented!)?.[1];
-      const actual = config[camel(name)];
+      // call-limits is read into numbers (a share of this machine's memory): compared as read.
+      const actual = name === 'call-limits' ? DEFAULT_CALL_LIMITS : config[camel(name)];
+      if (name === 'call-limits') expect(config.callLimits).toEqual(parseCallLimits(DEFAULT_CALL_LIMITS));
       if (literal !== undefined) expect(String(actual), name).toBe(literal);
       if (documented === 'none') expect([undefined, '[]', '{}'], name).toContain(actual && JSON.stringify(actual));
     }

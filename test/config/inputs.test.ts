@@ -303,15 +303,17 @@ describe('readInputsFromEnv', () => {
 
 describe('call-limits', () => {
   it('reads bounds by size, share or max, and refuses anything else naming the input', () => {
-    expect(parse({ 'call-limits': 'memory=4G pids=max cpu-weight=20' }).callLimits).toEqual({
+    expect(parse({ 'github-token': 't', 'call-limits': 'memory=4G pids=max cpu-weight=20' }).callLimits).toEqual({
       memoryBytes: 4 * 1024 ** 3,
       pids: null,
       cpuWeight: 20,
     });
-    expect(parse({ 'call-limits': 'memory=max' }).callLimits.memoryBytes).toBeNull();
-    expect(parse({ 'call-limits': 'memory=25%' }).callLimits.memoryBytes).toBe(Math.floor(totalmem() / 4));
+    expect(parse({ 'github-token': 't', 'call-limits': 'memory=max' }).callLimits.memoryBytes).toBeNull();
+    expect(parse({ 'github-token': 't', 'call-limits': 'memory=25%' }).callLimits.memoryBytes).toBe(
+      Math.floor(totalmem() / 4),
+    );
     for (const bad of ['memory=12', 'pids=3', 'cpu=50', 'cpu-weight=0', 'memory=101%']) {
-      expect(() => parse({ 'call-limits': bad }), bad).toThrow(
+      expect(() => parse({ 'github-token': 't', 'call-limits': bad }), bad).toThrow(
         /call-limits.*Example: call-limits: memory=4G pids=2048/s,
       );
     }

@@ -46,6 +46,11 @@ beforeAll(async () => {
     });
   }
   chmodSync(path.join(dir, 'probe.mjs'), 0o644);
+  // Each call starts under the watchdog the bundle finds beside it, as dist/ holds it.
+  copyFileSync(
+    path.join(import.meta.dirname, '../../src/process/call-watchdog.sh'),
+    path.join(dir, 'call-watchdog.sh'),
+  );
 });
 afterAll(() => {
   if (!runnable) return;

@@ -2,7 +2,7 @@
 // ordinary user with passwordless sudo. The test needs root (to make such a user) and sudo;
 // `npm test`'s setup installs sudo where it is missing, `npm run test:unit` installs nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -46,6 +46,8 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   chmodSync(path.join(dir, 'probe.mjs'), 0o644);
+  // Each call starts under the watchdog the bundle finds beside it, as dist/ holds it.
+  copyFileSync(path.join(ROOT, 'src/process/call-watchdog.sh'), path.join(dir, 'call-watchdog.sh'));
 });
 afterAll(() => {
   if (!runnable) return;

@@ -1,0 +1,70 @@
+// A call does not outlive an action killed outright (the OOM killer, the runner's last SIGKILL, a
+// crash): nothing of the action runs then, so no cleanup of its own can. Each call is started under a
+// root watchdog (src/process/call-watchdog.sh) that holds a pipe from the action and kills the call
+// when the kernel closes it. Before, on the sudo path the call's bubblewrap had sudo for a parent,
+// which lives on, and a heartbeat was still beating a minute later. On both privilege paths.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createWorld, type World } from '../harness.js';
+import { PRIVILEGE_PATHS } from '../runner-user.js';
+import { PLANTED_BUG_RULES } from '../scenarios.js';
+
+let world: World;
+let loot: string;
+let tag: string;
+let sandboxUser: string | undefined;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeEach(async () => {
+  world = await createWorld();
+  loot = path.join(world.dir, 'agent-io', 'loot');
+  mkdirSync(loot);
+  chmodSync(loot, 0o777);
+  tag = `heartbeat-${process.pid}-${Date.now()}`;
+  // A heartbeat, and a second one that left its process group and session.
+  const beat = `#!/bin/sh\nwhile :; do date +%s%N >> "$SPY_LOOT/$1"; sleep 0.1; done\n`;
+  writeFileSync(path.join(loot, 'beat.sh'), beat, { mode: 0o755 });
+  sandboxUser = undefined;
+});
+afterEach(async () => {
+  spawnSync('pkill', ['-KILL', '-f', tag]);
+  // No post step ran after the kill: the sandbox user it left is removed here.
+  if (sandboxUser) {
+    spawnSync('pkill', ['-KILL', '-u', sandboxUser]);
+    spawnSync('userdel', ['--remove', sandboxUser]);
+  }
+  await world.close();
+});
+
+it.each(PRIVILEGE_PATHS)(
+  'leaves nothing of a call running once the action is killed mid-call, $how',
+  async ({ asRunnerUser }) => {
+    const beats = path.join(loot, 'beats');
+    const r = await world.run({
+      asRunnerUser,
+      rules: PLANTED_BUG_RULES,
+      inputs: {
+        'verify-env': 'SPY_LOOT',
+        verify: `setsid sh ${path.join(loot, 'beat.sh')} escaped ${tag} & sh ${path.join(loot, 'beat.sh')} beats ${tag}`,
+      },
+      extraEnv: { SPY_LOOT: loot },
+      interrupt: async (signal) => {
+        while (!existsSync(beats)) await sleep(50);
+        signal('SIGKILL');
+      },
+    });
+    sandboxUser = /run as the unprivileged user (prl-[0-9a-f]+)/.exec(r.stdout)?.[1];
+    expect(sandboxUser, r.stdout).toBeDefined();
+    // 2 s after the kill: nothing of the call runs, and no heartbeat grows.
+    await sleep(2_000);
+    expect(spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' }).stdout.trim()).toBe('');
+    const sizes = () =>
+      ['beats', 'escaped'].map((f) => (existsSync(path.join(loot, f)) ? statSync(path.join(loot, f)).size : 0));
+    const before = sizes();
+    await sleep(500);
+    expect(sizes()).toEqual(before);
+  },
+);
