@@ -11,7 +11,7 @@ import { runFixRound } from './fix/fix-round.js';
 import { type FixEnv } from './fix/env.js';
 import type { PreparedCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
-import { directoryRules } from './review/dir-rules.js';
+import { directoryRulesLookup } from './review/dir-rules.js';
 import { directoryRulesPrompt } from './review/dir-rules-prompt.js';
 import { dismissedFindingsPrompt } from './review/dismissed-prompt.js';
 import type { Octokit } from './github/client.js';
@@ -98,6 +98,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
     log,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
+  // What the base commit holds is read once per run, not once per round.
+  const directoryRules = directoryRulesLookup({ git, fileName: config.rulesFile, log });
   // Each reviewer's CLI session, resumed from round to round.
   const sessions: ReviewerSessions = new Map();
   const dismissals = dismissalTracker({
@@ -156,7 +158,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     // Findings and the fixer's words are redacted where they are made: see redact-finding.ts.
     review: async (plan) => {
       const changed = plan.ctx.files.map((f) => f.filename);
-      const rules = await directoryRules(git, plan.ctx.meta.baseSha, changed, config.rulesFile);
+      const rules = await directoryRules(plan.ctx.meta.baseSha, changed);
       if (rules.length) log(`review: rules files of the changed folders: ${rules.map((r) => r.path).join(', ')}`);
       const dismissed = await dismissals.forRound(plan.ctx.threads, plan.fixedBefore);
       const env = {
