@@ -121,6 +121,9 @@ async function isolated(
   let calls = 0;
   let closed = false;
   let closing: Promise<void> | undefined;
+  // Calls between their check of `closed` and their process's start (or, cancelled, until they have
+  // given back what they took): close() waits for them, so none starts once it has begun.
+  const settingUp = new Set<Promise<void>>();
   // Without namespaces: the sweep that kills every process of the user; a call starting meanwhile waits for it.
   let sweeping: Promise<void> | null = null;
   const runAs: RunAs = { uid: user.uid, gid: user.gid, killMarked: (m: string) => killMarked(privilege, m) };
@@ -133,6 +136,13 @@ async function isolated(
       while (sweeping) await sweeping;
       if (closed) throw new Error('the sandbox is closed');
       active++;
+      let setUpDone = (): void => undefined;
+      const setUp = new Promise<void>((resolve) => (setUpDone = resolve));
+      settingUp.add(setUp);
+      const leaveSetUp = (): void => {
+        settingUp.delete(setUp);
+        setUpDone();
+      };
       const giveBack: Array<() => Promise<void>> = [];
       try {
         const home = path.join(user.base, `call-${++calls}`);
@@ -146,19 +156,27 @@ async function isolated(
         const jail = namespaced
           ? jailArgs(namespaced.bwrap, user, { ...spec, env }, access, home, namespaced.hidden)
           : undefined;
+        // A cancel (close()) may have come during the awaited set-up: checked again right before the
+        // spawn, which runProcess does before it first awaits, so close()'s kill comes after it.
+        if (closed) throw new Error('the sandbox is closed');
+        leaveSetUp();
         return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail } : runAs });
       } finally {
-        active--;
-        // Without namespaces, and only when no other call of the user runs (reviewers run in
-        // parallel): then nothing of the user may live on, whatever it did to hide.
-        if (!namespaced && active === 0) {
-          sweeping = killAllOf(privilege, user.uid).finally(() => (sweeping = null));
-          await sweeping;
-        }
-        for (const undo of giveBack.reverse()) await undo();
-        if (access.workTree === workDir) {
-          const put = await restoreNestedGit(privilege, access.workTree, nested);
-          if (put.length) log(`isolation: put back the nested .git entries a call changed: ${put.join(', ')}`);
+        try {
+          active--;
+          // Without namespaces, and only when no other call of the user runs (reviewers run in
+          // parallel): then nothing of the user may live on, whatever it did to hide.
+          if (!namespaced && active === 0) {
+            sweeping = killAllOf(privilege, user.uid).finally(() => (sweeping = null));
+            await sweeping;
+          }
+          for (const undo of giveBack.reverse()) await undo();
+          if (access.workTree === workDir) {
+            const put = await restoreNestedGit(privilege, access.workTree, nested);
+            if (put.length) log(`isolation: put back the nested .git entries a call changed: ${put.join(', ')}`);
+          }
+        } finally {
+          leaveSetUp();
         }
       }
     },
@@ -166,6 +184,7 @@ async function isolated(
       // One close for every caller: a cancelled run starts it early, and the run's end must wait for it.
       closed = true;
       closing ??= (async () => {
+        await Promise.all(settingUp);
         await killAllOf(privilege, user.uid);
         await grants.restore();
         await deleteSandboxUser(privilege, user);
