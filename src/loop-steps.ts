@@ -58,6 +58,8 @@ export interface RunWiring {
   reportCtx: ReportContext;
   writer: StateWriter;
   redact: (text: string) => string;
+  /** Remembers the secret values the rules recognise in a text, or in every text of parsed data. */
+  learnSecrets: (data: unknown) => void;
   log: (line: string) => void;
   budget: Budget;
   /** The `wait-for-checks` checks of each head, and the fix attempts per check. */
@@ -85,6 +87,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     env: w.commandEnv,
     timeoutMs,
     redact: w.redact,
+    learnSecrets: w.learnSecrets,
     log,
     sandbox: w.sandbox,
   });
@@ -96,6 +99,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     timeoutMs,
     budget: w.budget,
     log,
+    learnSecrets: w.learnSecrets,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
   // What the base commit holds is read once per run, not once per round.
@@ -153,7 +157,10 @@ export function loopSteps(w: RunWiring): LoopSteps {
     loadContext: async (m, since) => {
       // A fixer may have rewritten agent config files; later rounds' agents must not load them.
       await checkout.beforeRound();
-      return loadPrContext(octokit, repo, m, budget, { git, log }, since);
+      const ctx = await loadPrContext(octokit, repo, m, budget, { git, log }, since);
+      // What people wrote in the threads (replies included) may be quoted by the action and the agents.
+      w.learnSecrets(ctx.threads.map((t) => t.comments.map((c) => c.body)));
+      return ctx;
     },
     // Findings and the fixer's words are redacted where they are made: see redact-finding.ts.
     review: async (plan) => {
