@@ -12,7 +12,7 @@ import { type FixEnv } from './fix/env.js';
 import type { PreparedCheckout } from './git/prepare.js';
 import { putBackAfter } from './git/put-back.js';
 import type { Git } from './git/runner.js';
-import { directoryRules } from './review/dir-rules.js';
+import { directoryRulesLookup } from './review/dir-rules.js';
 import { directoryRulesPrompt } from './review/dir-rules-prompt.js';
 import { dismissedFindingsPrompt } from './review/dismissed-prompt.js';
 import type { Octokit } from './github/client.js';
@@ -59,6 +59,8 @@ export interface RunWiring {
   reportCtx: ReportContext;
   writer: StateWriter;
   redact: (text: string) => string;
+  /** Remembers the secret values the rules recognise in a text, or in every text of parsed data. */
+  learnSecrets: (data: unknown) => void;
   log: (line: string) => void;
   budget: Budget;
   /** The `wait-for-checks` checks of each head, and the fix attempts per check. */
@@ -87,6 +89,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     env: w.commandEnv,
     timeoutMs,
     redact: w.redact,
+    learnSecrets: w.learnSecrets,
     log,
     sandbox: w.sandbox,
   });
@@ -98,8 +101,11 @@ export function loopSteps(w: RunWiring): LoopSteps {
     timeoutMs,
     budget: w.budget,
     log,
+    learnSecrets: w.learnSecrets,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
+  // What the base commit holds is read once per run, not once per round.
+  const directoryRules = directoryRulesLookup({ git, fileName: config.rulesFile, log });
   // Each reviewer's CLI session, resumed from round to round.
   const sessions: ReviewerSessions = new Map();
   const dismissals = dismissalTracker({
@@ -153,12 +159,15 @@ export function loopSteps(w: RunWiring): LoopSteps {
     loadContext: async (m, since) => {
       // A fixer may have rewritten agent config files; later rounds' agents must not load them.
       await checkout.beforeRound();
-      return loadPrContext(octokit, repo, m, budget, { git, log }, since);
+      const ctx = await loadPrContext(octokit, repo, m, budget, { git, log }, since);
+      // What people wrote in the threads (replies included) may be quoted by the action and the agents.
+      w.learnSecrets(ctx.threads.map((t) => t.comments.map((c) => c.body)));
+      return ctx;
     },
     // Findings and the fixer's words are redacted where they are made: see redact-finding.ts.
     review: async (plan) => {
       const changed = plan.ctx.files.map((f) => f.filename);
-      const rules = await directoryRules(git, plan.ctx.meta.baseSha, changed, config.rulesFile);
+      const rules = await directoryRules(plan.ctx.meta.baseSha, changed);
       if (rules.length) log(`review: rules files of the changed folders: ${rules.map((r) => r.path).join(', ')}`);
       const dismissed = await dismissals.forRound(plan.ctx.threads, plan.fixedBefore);
       const env = {

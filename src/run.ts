@@ -31,7 +31,7 @@ import { handOff } from './report/hand-off.js';
 import { supersedeReports } from './report/outdated-reports.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { writeReportJson } from './report/report-json.js';
-import { redactSecrets } from './security/sanitize.js';
+import { RunSecrets } from './security/run-secrets.js';
 import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
 import type { Counts } from './domain/findings.js';
@@ -55,10 +55,11 @@ export async function run(deps: RunDeps): Promise<void> {
   const { env } = deps;
   const secrets: string[] = [];
   // Redacted from everything posted or logged: a superset of `secrets`, which agentEnv also uses
-  // to drop variables, so credentials agents need (their own API keys) may be listed here only.
-  const redactValues = secretValuesFromEnv(env);
-  const io = guardedIO(deps.io, redactValues);
-  const redact = (t: string) => redactSecrets(t, redactValues);
+  // to drop variables, so credentials agents need (their own API keys) may be listed here only;
+  // and every value the secret rules recognise in what the run reads or redacts (run-secrets.ts).
+  const runSecrets = new RunSecrets(secretValuesFromEnv(env));
+  const io = guardedIO(deps.io, runSecrets);
+  const redact = (t: string) => runSecrets.redact(t);
   const outputs = defaultOutputs();
   let reportPath = path.join(env.RUNNER_TEMP || tmpdir(), `pr-review-loop-report-${process.pid}.json`);
   let failure: string | null = null;
@@ -75,7 +76,7 @@ export async function run(deps: RunDeps): Promise<void> {
   try {
     const scratchDir = await mkdtemp(path.join(env.RUNNER_TEMP || tmpdir(), 'pr-review-loop-'));
     reportPath = path.join(scratchDir, 'report.json');
-    const r = await execute({ ...deps, io, cancellation }, secrets, redactValues, scratchDir, state);
+    const r = await execute({ ...deps, io, cancellation }, secrets, runSecrets, scratchDir, state);
     state.result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === 'failed') failure = r.message;
@@ -112,7 +113,7 @@ export async function run(deps: RunDeps): Promise<void> {
     const spending = state.budget?.spending() ?? null;
     if (spending) Object.assign(outputs, spendingOutputs(spending));
     outputs['report-json'] = reportPath;
-    await writeReportJson(reportPath, { outputs, result: state.result, spending, failure }, redactValues).catch((e) =>
+    await writeReportJson(reportPath, { outputs, result: state.result, spending, failure }, runSecrets).catch((e) =>
       io.warning(`could not write the report JSON: ${String(e)}`),
     );
     for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) io.setOutput(name, value);
@@ -141,17 +142,17 @@ interface RunState {
 async function execute(
   deps: RunDeps,
   secrets: string[],
-  redactValues: string[],
+  runSecrets: RunSecrets,
   scratchDir: string,
   state: RunState,
 ): Promise<Execution> {
   const { io, env, cwd } = deps;
   const log = (m: string) => io.info(m); // io is guarded: redacted, workflow commands defused
-  const redact = (t: string) => redactSecrets(t, redactValues);
+  const redact = (t: string) => runSecrets.redact(t);
   // 1. config, before anything else; the token is a secret from here on
   const { raw, config: inputs } = readConfig(env);
   secrets.push(inputs.githubToken);
-  redactValues.push(...tokenForms(inputs.githubToken));
+  runSecrets.add(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
   // 2. prompts, the PR and who asked, the repo config, the token's identity, earlier comments
   const { retryBaseMs, headPollMs, checksPollMs } = deps.timing ?? {};
@@ -168,7 +169,7 @@ async function execute(
   state.headSha = meta.headSha;
   const reportCtx = reportContext(serverUrlFromEnv(env), env.GITHUB_RUN_ID, repo, meta.number, config);
   const { dryRun } = config;
-  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun, secrets: redactValues, io });
+  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun, secrets: runSecrets, io });
   const { maxTokens, maxCostUsd } = config;
   const limits = { ...(maxTokens ? { maxTokens } : {}), ...(maxCostUsd ? { maxCostUsd } : {}) };
   const budget = createBudget(limits, priceTable(config.modelPrices));
@@ -237,6 +238,7 @@ async function execute(
     reportCtx,
     writer,
     redact,
+    learnSecrets: (t) => runSecrets.learn(t),
     log,
     budget,
     ownLogin,

@@ -23,6 +23,8 @@ export interface HookOptions extends ShellEnv {
   hooks: Record<HookPoint, string[]>;
   scratchDir: string;
   redact: (text: string) => string;
+  /** Told the findings a hook wrote before they are read: a secret one quotes is then redacted from all. */
+  learnSecrets?: (data: unknown) => void;
   log: (line: string) => void;
 }
 
@@ -87,7 +89,7 @@ export function createHookRunner(opts: HookOptions): HookRunner {
           throw new HookError(`The ${point} hook \`${command}\` ${why}; the run was stopped.${because}${output}`);
         }
       }
-      return readFindings(findingsFile, point);
+      return readFindings(findingsFile, point, opts.learnSecrets);
     },
   };
 }
@@ -95,7 +97,11 @@ export function createHookRunner(opts: HookOptions): HookRunner {
 // Hook output is PR-influenced: a link to another file or a FIFO must not be followed.
 const MAX_FINDINGS_BYTES = 1024 * 1024;
 
-async function readFindings(file: string, point: HookPoint): Promise<RawFinding[]> {
+async function readFindings(
+  file: string,
+  point: HookPoint,
+  learnSecrets?: (data: unknown) => void,
+): Promise<RawFinding[]> {
   const read = await readRegularFile(file, MAX_FINDINGS_BYTES);
   if (!read) return [];
   if ('refused' in read) {
@@ -105,7 +111,10 @@ async function readFindings(file: string, point: HookPoint): Promise<RawFinding[
     );
   }
   const text = read.bytes.toString('utf8');
-  const parsed = z.array(findingSchema).safeParse(safeJson(text));
+  const json = safeJson(text);
+  // The texts of the findings, JSON's escapes undone, before any of them is shown.
+  learnSecrets?.(json ?? text);
+  const parsed = z.array(findingSchema).safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const detail = first ? `${first.path.join('.')}: ${first.message}` : 'invalid JSON';

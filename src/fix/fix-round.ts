@@ -85,7 +85,7 @@ async function attemptFix(
     takeResult(rec, answer);
 
     // The message goes into the repository's history: the fixer's words in it are redacted too.
-    const message = env.redact(fixCommitMessage(round, rec.fixed, findings));
+    const message = fixCommitMessage(round, rec.fixed, findings, env.redact);
     rec.commitSha = await squashSince(env.git, previousHeadSha, message, {
       exclude: env.commitExclude,
     });

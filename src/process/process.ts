@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { killLeftovers, newInvocationMarker } from './leftovers.js';
 import { trustedProgram } from './programs.js';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -81,7 +81,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const marker = newInvocationMarker();
   const tag = `${marker.name}=${marker.value}`;
   const killTagged = (): Promise<unknown> => (spec.runAs ? spec.runAs.killMarked(tag) : killLeftovers(tag));
-  const watched = spec.runAs?.jail && spec.runAs.watchdog ? await stdinFile(spec.stdin) : undefined;
+  const watched = spec.runAs?.jail && spec.runAs.watchdog ? stdinFile(spec.stdin) : undefined;
   try {
     const res = await runInGroup({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, killTagged, watched);
     await killTagged();
@@ -97,12 +97,16 @@ interface Watched {
   file?: string;
 }
 
-/** A watched call's stdin goes through a file: the watchdog's own stdin is the pipe that keeps it. */
-async function stdinFile(stdin: string | undefined): Promise<Watched> {
+/**
+ * A watched call's stdin goes through a file: the watchdog's own stdin is the pipe that keeps it.
+ * Written synchronously, so that runProcess still spawns before it first awaits (a sandbox that is
+ * closed meanwhile kills what it started, never something started after).
+ */
+function stdinFile(stdin: string | undefined): Watched {
   if (stdin === undefined) return {};
-  const dir = await mkdtemp(path.join(tmpdir(), 'prl-stdin-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'prl-stdin-'));
   const file = path.join(dir, 'stdin');
-  await writeFile(file, stdin, { mode: 0o600 });
+  writeFileSync(file, stdin, { mode: 0o600 });
   return { dir, file };
 }
 

@@ -16,6 +16,7 @@ import { openThreadFor, ownThreads, threadsFor, type OwnThread } from '../review
 import type { FixedFingerprint } from '../domain/findings.js';
 import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
+import { splitFindingMark } from '../review/finding-mark.js';
 import { inlineComments, placeInline } from './inline-places.js';
 import { MARKER } from '../domain/marker.js';
 import type { Publisher } from './publish.js';
@@ -77,7 +78,11 @@ function dismissalNote(d: DismissalRequest, refusedWhy?: string): string {
 
 export function createInlineReview(s: InlineReviewSetup): InlineReview {
   const { octokit, repo, prNumber } = s;
-  const body = (text: string) => capLength(s.redact(text));
+  // The marks at the start are the action's own, read back by later rounds: only the rest is redacted.
+  const body = (text: string) => {
+    const [marks, rest] = splitFindingMark(text);
+    return capLength(marks + s.redact(rest));
+  };
   const threadUrl = (t: OwnThread) => `${repoUrl(s.reportCtx)}/pull/${prNumber}#discussion_r${t.commentId}`;
   let off = false;
   const active = () => s.enabled && !off && !s.reportCtx.dryRun && !s.publisher.writesRefused;

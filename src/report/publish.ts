@@ -6,6 +6,7 @@ import { describeRefusal, readOnlyAdvice, writeRefusal } from '../github/read-on
 import type { RepoRef } from '../domain/pull-request.js';
 import type { ActionIO } from '../domain/io.js';
 import type { Finding } from '../domain/findings.js';
+import type { Secrets } from '../security/run-secrets.js';
 import { redactSecrets, sanitize } from '../security/sanitize.js';
 import { composeComment, type HiddenState } from './state.js';
 
@@ -14,7 +15,8 @@ export interface PublisherOptions {
   repo: RepoRef;
   prNumber: number;
   dryRun: boolean;
-  secrets: string[];
+  /** The run's secrets (run-secrets.ts), or exact values. */
+  secrets: Secrets;
   io: ActionIO;
 }
 

@@ -3,7 +3,9 @@
 import * as z from 'zod';
 import { PRIORITIES } from '../domain/priority.js';
 import { MARKER } from '../domain/marker.js';
+import { knownValues, RunSecrets, type Secrets } from '../security/run-secrets.js';
 import { MAX_COMMENT_CHARS, sanitize } from '../security/sanitize.js';
+import { exactValuesRedactor } from '../security/secret-patterns.js';
 
 export { MARKER };
 
@@ -169,17 +171,49 @@ export function decodeState(body: string): HiddenState | null {
 }
 
 export interface ComposeOptions {
-  secrets?: string[];
+  secrets?: Secrets;
 }
 
 /**
  * The body of a comment: the sanitized markdown, capped so that the marker and the
- * encoded state always fit after it within MAX_COMMENT_CHARS.
+ * encoded state always fit after it within MAX_COMMENT_CHARS. The state's texts lose every secret
+ * value known by then too: they are written escaped, where no later redaction would see one, and a
+ * title made in an earlier round may hold a value the run learned since (run-secrets.ts).
  */
 export function composeComment(markdown: string, state: HiddenState, opts: ComposeOptions = {}): string {
-  const tail = `\n\n${MARKER}\n${encodeState(fitState(state))}`;
-  const body = sanitize(markdown, { secrets: opts.secrets ?? [], maxChars: MAX_COMMENT_CHARS - tail.length });
+  const secrets = opts.secrets ?? [];
+  // What the run's secrets learn from the markdown is redacted from the state as well.
+  if (secrets instanceof RunSecrets) secrets.learn(markdown);
+  const tail = `\n\n${MARKER}\n${encodeState(fitState(redactState(state, secrets)))}`;
+  const body = sanitize(markdown, { secrets, maxChars: MAX_COMMENT_CHARS - tail.length });
   return body + tail;
+}
+
+/**
+ * `state` with every exact secret value redacted from its texts (titles, reasons, what a comment
+ * said). Nothing else: ids, shas and the job are read back by later runs, and the run's secrets
+ * learn values from text anyone may write (a thread), so a value planted to match one must not
+ * change it.
+ */
+function redactState(state: HiddenState, secrets: Secrets): HiddenState {
+  const redact = exactValuesRedactor(knownValues(secrets));
+  const texts = <T extends { title?: string | undefined; reason?: string | undefined; text?: string | undefined }>(
+    items: T[],
+  ): T[] =>
+    items.map((i) => ({
+      ...i,
+      ...(i.title !== undefined ? { title: redact(i.title) } : {}),
+      ...(i.reason !== undefined ? { reason: redact(i.reason) } : {}),
+      ...(i.text !== undefined ? { text: redact(i.text) } : {}),
+    }));
+  const { fixed, findings, rejected, dismissed } = state;
+  return {
+    ...state,
+    ...(fixed ? { fixed: texts(fixed) } : {}),
+    ...(findings ? { findings: texts(findings) } : {}),
+    ...(rejected ? { rejected: texts(rejected) } : {}),
+    ...(dismissed ? { dismissed: texts(dismissed) } : {}),
+  };
 }
 
 // The state may take at most half a comment. Only absurd runs (thousands of findings, or an

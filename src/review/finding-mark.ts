@@ -13,6 +13,20 @@ export function findingMark(f: Finding): string {
   return `${FINDING_OPEN}${Buffer.from(JSON.stringify(about)).toString('base64url')}${FINDING_CLOSE}`;
 }
 
+/**
+ * An inline comment of ours as its leading marks and the rest: redaction (which learns values
+ * from text anyone may write, run-secrets.ts) must never reach into the marks, or a later round
+ * would no longer find its thread.
+ */
+export function splitFindingMark(body: string): [marks: string, rest: string] {
+  const open = `${MARKER}\n${FINDING_OPEN}`;
+  if (!body.startsWith(open)) return ['', body];
+  const end = body.indexOf(FINDING_CLOSE, open.length);
+  if (end < 0) return ['', body];
+  const cut = end + FINDING_CLOSE.length;
+  return [body.slice(0, cut), body.slice(cut)];
+}
+
 /** The finding an inline comment of ours is about: the mark at its start, or null. */
 export function readFindingMark(body: string): FixedFingerprint | null {
   const start = `${MARKER}\n`.length;

@@ -34,6 +34,11 @@ export interface RoleEnv {
   /** The run's budget: checked before each call, charged after it. */
   budget?: Budget;
   log?: (line: string) => void;
+  /**
+   * Told every answer as it arrives, before anything of it is shown: a secret the answer quotes in
+   * context in one field is then redacted from its bare copies in every other (run-secrets.ts).
+   */
+  learnSecrets?: (data: unknown) => void;
 }
 
 export interface RoleCall<T> {
@@ -113,6 +118,9 @@ async function callOnce<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<
     },
     call.schema,
   );
+  const { outcome } = result;
+  // The answer as it came, and what was read from it (with JSON's escapes undone).
+  env.learnSecrets?.([outcome.answer?.text ?? '', outcome.ok ? outcome.value : outcome.error]);
   env.budget?.record(call.round, result.run);
   return result;
 }

@@ -148,6 +148,9 @@ async function isolated(
   let calls = 0;
   let closed = false;
   let closing: Promise<void> | undefined;
+  // Calls between their check of `closed` and their process's start (or, cancelled, until they have
+  // given back what they took): close() waits for them, so none starts once it has begun.
+  const settingUp = new Set<Promise<void>>();
   // Without namespaces: the sweep that kills every process of the user; a call starting meanwhile waits for it.
   let sweeping: Promise<void> | null = null;
   const runAs: RunAs = { uid: user.uid, gid: user.gid, killMarked: (m: string) => killMarked(privilege, m) };
@@ -161,6 +164,13 @@ async function isolated(
       while (sweeping) await sweeping;
       if (closed) throw new Error('the sandbox is closed');
       active++;
+      let setUpDone = (): void => undefined;
+      const setUp = new Promise<void>((resolve) => (setUpDone = resolve));
+      settingUp.add(setUp);
+      const leaveSetUp = (): void => {
+        settingUp.delete(setUp);
+        setUpDone();
+      };
       const giveBack: Array<() => Promise<void>> = [];
       try {
         const call = ++calls;
@@ -176,20 +186,28 @@ async function isolated(
           ? jailArgs(namespaced.bwrap, user, { ...spec, env }, access, home, namespaced.hidden)
           : undefined;
         const watched = namespaced ? { watchdog: namespaced.watchdog(call) } : {};
+        // A cancel (close()) may have come during the awaited set-up: checked again right before the
+        // spawn, which runProcess does before it first awaits, so close()'s kill comes after it.
+        if (closed) throw new Error('the sandbox is closed');
+        leaveSetUp();
         return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail, ...watched } : runAs });
       } finally {
-        active--;
-        // Without namespaces, and only when no other call of the user runs (reviewers run in
-        // parallel): then nothing of the user may live on, whatever it did to hide.
-        if (!namespaced && active === 0) {
-          sweeping = killAllOf(privilege, user.uid).finally(() => (sweeping = null));
-          await sweeping;
-        }
-        for (const undo of giveBack.reverse()) await undo();
-        if (access.workTree === workDir) {
-          const { put, refused } = await restoreNestedGit(privilege, access.workTree, nested, log);
-          if (put.length) log(`isolation: put back the nested .git entries a call changed: ${put.join(', ')}`);
-          if (refused.length) log(`isolation: not put back, their folder is gone: ${refused.join(', ')}`);
+        try {
+          active--;
+          // Without namespaces, and only when no other call of the user runs (reviewers run in
+          // parallel): then nothing of the user may live on, whatever it did to hide.
+          if (!namespaced && active === 0) {
+            sweeping = killAllOf(privilege, user.uid).finally(() => (sweeping = null));
+            await sweeping;
+          }
+          for (const undo of giveBack.reverse()) await undo();
+          if (access.workTree === workDir) {
+            const { put, refused } = await restoreNestedGit(privilege, access.workTree, nested, log);
+            if (put.length) log(`isolation: put back the nested .git entries a call changed: ${put.join(', ')}`);
+            if (refused.length) log(`isolation: not put back, their folder is gone: ${refused.join(', ')}`);
+          }
+        } finally {
+          leaveSetUp();
         }
       }
     },
@@ -197,6 +215,7 @@ async function isolated(
       // One close for every caller: a cancelled run starts it early, and the run's end must wait for it.
       closed = true;
       closing ??= (async () => {
+        await Promise.all(settingUp);
         await killAllOf(privilege, user.uid);
         await removeCgroups(privilege, user.name);
         await grants.restore();

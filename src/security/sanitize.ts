@@ -2,6 +2,7 @@
 // [REDACTED], raw diffs become [DIFF REDACTED], and the text is capped for GitHub's
 // comment size limit. Pure functions, no I/O.
 import { BlockScanner, markdownLines } from './commonmark-lines.js';
+import { RunSecrets, type Secrets } from './run-secrets.js';
 import { redactExactValues, redactPatterns } from './secret-patterns.js';
 
 export { REDACTED } from './secret-patterns.js';
@@ -10,8 +11,11 @@ export const TRUNCATED_SUFFIX = '\n\n[TRUNCATED_COMMENT]';
 export const MAX_COMMENT_CHARS = 60_000;
 
 export interface SanitizeOptions {
-  /** Exact values to redact (tokens from inputs and the environment); shorter than 4 chars are ignored. */
-  secrets?: string[];
+  /**
+   * Exact values to redact (tokens from inputs and the environment; shorter than 4 chars are
+   * ignored), or the run's secrets, which also learn the values the rules find (run-secrets.ts).
+   */
+  secrets?: Secrets;
   /** Hard cap on the result, suffix included. */
   maxChars?: number;
 }
@@ -22,7 +26,8 @@ export function sanitize(text: string, opts: SanitizeOptions = {}): string {
 }
 
 /** Only the secret part of sanitize(): no diff redaction, no cap. For log lines and errors. */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+export function redactSecrets(text: string, secrets: Secrets = []): string {
+  if (secrets instanceof RunSecrets) return secrets.redact(text);
   return redactPatterns(redactExactValues(text, secrets));
 }
 

@@ -127,41 +127,76 @@ function escapeRegExp(s: string): string {
 
 /** Replaces the caller's exact secret values (tokens, keys from the environment). */
 export function redactExactValues(text: string, secrets: readonly string[]): string {
+  return exactValuesRedactor(secrets)(text);
+}
+
+/** redactExactValues for many texts: the values' pattern is made once. */
+export function exactValuesRedactor(secrets: readonly string[]): (text: string) => string {
   // Longest first, so a secret that contains another is replaced whole.
   const values = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
-  if (values.length === 0) return text;
-  return text.replace(new RegExp(values.map(escapeRegExp).join('|'), 'g'), REDACTED);
+  if (values.length === 0) return (text) => text;
+  const re = new RegExp(values.map(escapeRegExp).join('|'), 'g');
+  return (text) => text.replace(re, REDACTED);
 }
 
 const MULTI_LINE = new Set(['private-key', 'private-key-open']);
+
+/** Told each secret a rule redacted: the part of the match that became [REDACTED] (a key block's lines). */
+export type OnSecret = (value: string) => void;
 
 /**
  * Replaces every secret-like string matched by SECRET_RULES. Every rule but the private-key
  * blocks runs on one line at a time, and a key block keeps its lines: so redaction never joins,
  * splits or removes a line, and a fence, quote or HTML opener that neutralisation put on a line
  * stays what it was (a rule's `\s*` once ran from `token:` across a newline into a fence line).
+ * `found`, when given, is told each value redacted (run-secrets.ts redacts it everywhere later).
  */
-export function redactPatterns(text: string): string {
+export function redactPatterns(text: string, found?: OnSecret): string {
   const lower = text.toLowerCase();
   const present = SECRET_RULES.filter((r) => !r.keywords?.length || r.keywords.some((k) => lower.includes(k)));
   let out = text;
-  for (const rule of present) if (MULTI_LINE.has(rule.name)) out = out.replace(rule.re, rule.replace as Replace);
+  for (const rule of present) {
+    if (MULTI_LINE.has(rule.name)) out = out.replace(rule.re, reporting(rule.replace as Replace, found));
+  }
   const perLine = present.filter((r) => !MULTI_LINE.has(r.name));
   return out
     .split('\n')
-    .map((line) => redactLine(line, perLine))
+    .map((line) => redactLine(line, perLine, found))
     .join('\n');
 }
 
 type Replace = (m: string, ...a: unknown[]) => string;
 
-function redactLine(line: string, rules: typeof SECRET_RULES): string {
+function redactLine(line: string, rules: typeof SECRET_RULES, found: OnSecret | undefined): string {
   if (line.length < 4) return line;
   const lower = line.toLowerCase();
   let out = line;
   for (const rule of rules) {
     if (rule.keywords?.length && !rule.keywords.some((k) => lower.includes(k))) continue;
-    out = out.replace(rule.re, rule.replace as Replace);
+    out = out.replace(rule.re, reporting(rule.replace as Replace, found));
   }
   return out;
+}
+
+/**
+ * `replace`, telling `found` what it took out. Every rule keeps the syntax around the secret and
+ * puts [REDACTED] where the value was, so the value is what lies between the match's and the
+ * replacement's common start and end.
+ */
+function reporting(replace: Replace, found: OnSecret | undefined): Replace {
+  if (!found) return replace;
+  return (m, ...a) => {
+    const r = replace(m, ...a);
+    if (r !== m) found(removedPart(m, r));
+    return r;
+  };
+}
+
+function removedPart(match: string, replacement: string): string {
+  let start = 0;
+  const max = Math.min(match.length, replacement.length);
+  while (start < max && match[start] === replacement[start]) start++;
+  let end = 0;
+  while (end < max - start && match[match.length - 1 - end] === replacement[replacement.length - 1 - end]) end++;
+  return match.slice(start, match.length - end);
 }

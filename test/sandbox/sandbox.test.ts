@@ -158,6 +158,25 @@ describe.runIf(isRoot)('the sandbox user', () => {
   });
 });
 
+describe.runIf(isRoot)("a cancel during a call's set-up", () => {
+  it('starts no process, and close() returns once the call has given back what it took', async () => {
+    const state = path.join(top, 'state');
+    mkdirSync(state, { mode: 0o700 });
+    const tag = String(600 + Math.floor(Math.random() * 1e6));
+    // run() checks for a cancel, then sets the call up in awaited steps (a fresh HOME, the grants):
+    // close() comes while the first of them is under way, as a SIGINT to the action would.
+    const call = sh(`echo started > ${state}/started; sleep 5.${tag}`, { owned: [state] });
+    const closing = sandbox.close();
+    await expect(call).rejects.toThrow('the sandbox is closed');
+    await closing;
+    expect(existsSync(path.join(state, 'started'))).toBe(false);
+    expect(pidsOf(`sleep 5.${tag}`)).toEqual([]);
+    // The folder the call was to own is the action's again: its grant was given back before the user went.
+    expect(statSync(state).uid).toBe(process.getuid!());
+    expect(statSync(state).mode & 0o777).toBe(0o700);
+  });
+});
+
 describe.runIf(isRoot)('each call in namespaces of its own', () => {
   beforeEach(async () => {
     await sandbox.close();

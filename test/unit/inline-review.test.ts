@@ -5,7 +5,9 @@
 import { afterEach, expect, it } from 'vitest';
 import { renderInlineComment } from '../../src/report/inline-comment.js';
 import type { InlineReviewSetup } from '../../src/report/inline-review.js';
+import { findingMark, readFindingMark } from '../../src/review/finding-mark.js';
 import { fingerprint } from '../../src/review/stuck.js';
+import { RunSecrets } from '../../src/security/run-secrets.js';
 import type { Finding } from '../../src/domain/findings.js';
 import type { FakeGitHub, FakeGitHubOptions } from '../fakes/github/index.js';
 import { finding, fixRecord, reviewRecord, shopAgent, threadFinding } from '../factories.js';
@@ -46,6 +48,18 @@ it('posts one COMMENT review with an inline comment per finding on the lines of 
     ['src/math.js', 1],
   ]);
   expect(ours()[0]!.comments[0]!.body).toBe(renderInlineComment(BUG, 1));
+});
+
+it('keeps its marks whole when anyone had a piece of one taken for a secret, and finds its thread again', async () => {
+  // Redaction learns values from text anyone may write (a thread): one planted a piece of the mark.
+  const piece = /<!-- pr-review-loop-finding: (\S+) -->/.exec(findingMark(BUG))![1]!.slice(8, 28);
+  const secrets = new RunSecrets();
+  secrets.learn(`token: ${piece}`);
+  expect(secrets.values).toEqual([piece]);
+  const inline = await setup({}, { redact: (t) => secrets.redact(t) });
+  await inline.review(round([BUG]), await context());
+  expect(readFindingMark(ours()[0]!.comments[0]!.body)?.id).toBe(BUG.id);
+  expect(inline.openThreads(round([BUG]), await context()).has(BUG.id)).toBe(true);
 });
 
 it('does not comment again on a finding that has an open thread of ours, and links the report to it', async () => {
