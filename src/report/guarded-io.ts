@@ -22,5 +22,6 @@ export function guardedIO(io: ActionIO, secrets: readonly string[]): ActionIO {
     setOutput: (n, v) => io.setOutput(n, v),
     setSecret: (v) => io.setSecret(v),
     appendSummary: (md) => io.appendSummary(md),
+    prependSummary: (md) => io.prependSummary(md),
   };
 }

@@ -74,6 +74,7 @@ export const SECTION = {
 } as const;
 
 export const NOTE = {
+  notReviewed: '⚪ not reviewed: no reviewer answered',
   partial:
     '> [!WARNING]\n> Partial round: at least one reviewer failed; ' +
     'the findings below come from the reviewers that answered.',
