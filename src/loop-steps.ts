@@ -54,6 +54,8 @@ export interface RunWiring {
   /** The token-free environment of verify commands and hooks. */
   commandEnv: NodeJS.ProcessEnv;
   sandbox: Sandbox;
+  /** Why the fixer, verify commands and hooks may not run (sandbox/withheld.ts), or null. */
+  prCodeWithheld: string | null;
   publisher: Publisher;
   reportCtx: ReportContext;
   writer: StateWriter;
@@ -79,7 +81,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const { config, octokit, repo, meta, git, checkout, log } = w;
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
   const hooks = createHookRunner({
-    hooks: hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log),
+    hooks: hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log, w.prCodeWithheld),
     cwd: w.cwd,
     scratchDir: w.scratchDir,
     env: w.commandEnv,

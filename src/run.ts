@@ -38,6 +38,7 @@ import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
 import type { Counts } from './domain/findings.js';
 import { openSandbox } from './sandbox/announce.js';
+import { prCodeWithheld } from './sandbox/withheld.js';
 import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 
 export interface RunDeps {
@@ -246,7 +247,12 @@ async function execute(
     ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
   const { mode, allowForkFixes } = config;
-  const push = await planPush({ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env });
+  // isolation: auto that could not isolate runs no PR code: the review goes on, nothing is fixed.
+  const withheld = prCodeWithheld(config.isolation, sandbox);
+  const push = await planPush({
+    ...{ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env },
+    fixerWithheld: withheld,
+  });
   // A token the event says is read-only writes nothing at all, not even a refused comment.
   if (push.readOnlyToken) publisher.refuseWrites(push.readOnlyToken);
   if (!push.canPush) log(`review-only: ${push.reason}`);
@@ -269,6 +275,7 @@ async function execute(
     registry,
     commandEnv,
     sandbox,
+    prCodeWithheld: withheld,
     publisher,
     reportCtx,
     writer,

@@ -89,7 +89,9 @@ async function attemptFix(
       exclude: env.commitExclude,
     });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
-    const verify = await runVerify(env.verify, {
+    // `verify: none`: the workflow chose to push unchecked; the fix report says so.
+    if (env.verify === 'none') rec.unverified = true;
+    const verify = await runVerify(env.verify === 'none' ? [] : [...env.verify], {
       cwd: env.workDir,
       env: env.verifyEnv,
       timeoutMs: env.timeoutMs,
