@@ -1,4 +1,5 @@
 // The action's output sink (domain/io.ts) on @actions/core; main.ts wires it in.
+import { readFile } from 'node:fs/promises';
 import * as core from '@actions/core';
 import type { Annotation, ActionIO } from './domain/io.js';
 
@@ -19,6 +20,12 @@ export function coreIO(): ActionIO {
       // Without GITHUB_STEP_SUMMARY (a local run) the summary only goes to the log.
       if (!process.env.GITHUB_STEP_SUMMARY) return;
       await core.summary.addRaw(md, true).write();
+    },
+    prependSummary: async (md) => {
+      const file = process.env.GITHUB_STEP_SUMMARY;
+      if (!file) return;
+      const earlier = await readFile(file, 'utf8').catch(() => '');
+      await core.summary.addRaw(md).addRaw(earlier).write({ overwrite: true });
     },
   };
 }

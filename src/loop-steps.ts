@@ -55,6 +55,8 @@ export interface RunWiring {
   /** The token-free environment of verify commands and hooks. */
   commandEnv: NodeJS.ProcessEnv;
   sandbox: Sandbox;
+  /** Why the fixer, verify commands and hooks may not run (sandbox/withheld.ts), or null. */
+  prCodeWithheld: string | null;
   publisher: Publisher;
   reportCtx: ReportContext;
   writer: StateWriter;
@@ -81,7 +83,7 @@ export interface RunWiring {
 export function loopSteps(w: RunWiring): LoopSteps {
   const { config, octokit, repo, meta, git, checkout, log } = w;
   const timeoutMs = config.agentTimeoutMinutes * 60_000;
-  const hookCommands = hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log);
+  const hookCommands = hooksForPr(config.hooks, w.fork && !config.allowForkFixes, log, w.prCodeWithheld);
   const hooks = createHookRunner({
     hooks: hookCommands,
     cwd: w.cwd,

@@ -144,10 +144,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     if (reviewed instanceof BudgetSpent) {
       return end('budget', sentence(reviewed.message), previous?.review ?? null, carried);
     }
-    const { record, failure } = reviewed;
+    const { record, failure, unreviewed } = reviewed;
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };
     rounds.push(entry);
-    const decision = decide(record, input.push, failure);
+    const decision = decide(record, input.push, failure, unreviewed);
     if (decision) {
       await steps.publishReview(record, decision, ctx);
       return end(decision.status, decision.message, record);

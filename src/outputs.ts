@@ -62,7 +62,8 @@ export function outputsOf(r: LoopOutcome): Partial<Record<OutputName, string>> {
   const c = r.last?.counts ?? { p0: 0, p1: 0, p2: 0, p3: 0 };
   return {
     status: r.status,
-    consensus: r.last?.consensus ?? '',
+    // A skipped run reviewed nothing: its round (if any) has no consensus to tell.
+    consensus: r.status === 'skipped' ? '' : (r.last?.consensus ?? ''),
     rounds: String(r.rounds.length),
     p0: String(c.p0),
     p1: String(c.p1),

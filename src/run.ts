@@ -21,6 +21,7 @@ import type { LoopResult } from './domain/loop.js';
 import { loopSteps } from './loop-steps.js';
 import { readConfig, RefusedRun, SkipRun } from './preflight/checks.js';
 import { readMemory } from './preflight/memory.js';
+import { keylessModels, keylessNote, noReviewerHasAKey } from './preflight/keys.js';
 import { planPush } from './preflight/push-plan.js';
 import { skipIfHandled } from './preflight/skip.js';
 import { startRun } from './preflight/start.js';
@@ -28,6 +29,7 @@ import { block, reportContext, type ReportContext } from './report/format.js';
 import { guardedIO } from './report/guarded-io.js';
 import { renderCancelledReport, renderFailureReport, renderFinalSummary } from './report/markdown.js';
 import { handOff } from './report/hand-off.js';
+import { nothingReviewed } from './report/nothing-reviewed.js';
 import { supersedeReports } from './report/outdated-reports.js';
 import { createPublisher, type Publisher } from './report/publish.js';
 import { writeReportJson } from './report/report-json.js';
@@ -36,6 +38,7 @@ import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
 import type { Counts } from './domain/findings.js';
 import { openSandbox } from './sandbox/announce.js';
+import { prCodeWithheld } from './sandbox/withheld.js';
 import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
 
 export interface RunDeps {
@@ -80,7 +83,13 @@ export async function run(deps: RunDeps): Promise<void> {
     state.result = r;
     Object.assign(outputs, outputsOf(r));
     if (r.status === 'failed') failure = r.message;
-    else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = failOnMessage(r.failOn, r.last.counts);
+    else if (r.nothingReviewed) {
+      io.warning(r.nothingReviewed.log);
+      await io.prependSummary(`${r.nothingReviewed.line}\n\n`).catch(() => undefined);
+      // A gate judges a review: with none, it cannot pass.
+      if (r.failOn !== 'none')
+        failure = `fail-on ${r.failOn}: nothing was reviewed, so the gate cannot pass. ${r.message}`;
+    } else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = failOnMessage(r.failOn, r.last.counts);
   } catch (e) {
     if (cancellation.signal.aborted) {
       if (state.result) Object.assign(outputs, outputsOf(state.result));
@@ -121,7 +130,11 @@ export async function run(deps: RunDeps): Promise<void> {
   if (failure) io.setFailed(failure);
 }
 
-type Execution = LoopResult & { failOn: 'none' | 'P0' | 'P1' | 'P2' };
+type Execution = LoopResult & {
+  failOn: 'none' | 'P0' | 'P1' | 'P2';
+  /** The run reviewed nothing: no reviewer had a key, or none could authenticate (report/nothing-reviewed.ts). */
+  nothingReviewed?: { line: string; log: string };
+};
 
 /** What a run has learned so far: execute() fills it in, run() reads it on every path, failures included. */
 interface RunState {
@@ -186,6 +199,30 @@ async function execute(
   const { prior, writer } = await readMemory({ env, octokit, repo, comments, ownLogin, headSha: meta.headSha, log });
   if (started.target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
   const warn = (m: string) => io.warning(m);
+  // A red CI run started it: each round is for the failing checks only.
+  const ciOnly = started.target.kind === 'workflow_run';
+  // Before any agent starts, not even a sandbox: a model without a key is not started, and with
+  // no reviewer left nothing can be reviewed (a fork PR's pull_request run gets no secrets).
+  const forkPullRequest = fork && started.target.eventName === 'pull_request';
+  const keyless = keylessModels(config, env);
+  const noKeys = ciOnly ? null : noReviewerHasAKey(config, keyless);
+  if (noKeys) {
+    const message = `No reviewer has a key: ${noKeys}.`;
+    const none: LoopResult = {
+      status: 'skipped',
+      message,
+      rounds: [],
+      headSha: meta.headSha,
+      remaining: [],
+      stuck: [],
+      last: null,
+    };
+    state.result = none;
+    await publisher.summaryOnly(renderFinalSummary({ ...none, spent: budget.spending() }, reportCtx));
+    return { ...none, failOn: config.failOn, nothingReviewed: nothingReviewed({ why: message, forkPullRequest }, env) };
+  }
+  const keylessLine = keylessNote(keyless);
+  if (keylessLine) warn(keylessLine);
   const enabled = config.hideOutdatedReports;
   publisher.onPosted = supersedeReports({ octokit, enabled, earlier: prior.reports, log, warn });
 
@@ -211,7 +248,12 @@ async function execute(
     ...(deps.adapters ? { adapters: deps.adapters } : {}),
   });
   const { mode, allowForkFixes } = config;
-  const push = await planPush({ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env });
+  // isolation: auto that could not isolate runs no PR code: the review goes on, nothing is fixed.
+  const withheld = prCodeWithheld(config.isolation, sandbox);
+  const push = await planPush({
+    ...{ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env },
+    fixerWithheld: withheld,
+  });
   // A token the event says is read-only writes nothing at all, not even a refused comment.
   if (push.readOnlyToken) publisher.refuseWrites(push.readOnlyToken);
   if (!push.canPush) log(`review-only: ${push.reason}`);
@@ -234,6 +276,7 @@ async function execute(
     registry,
     commandEnv,
     sandbox,
+    prCodeWithheld: withheld,
     publisher,
     reportCtx,
     writer,
@@ -272,8 +315,6 @@ async function execute(
         'or use an App token',
     );
   }
-  // A red CI run started it: each round is for the failing checks only.
-  const ciOnly = started.target.kind === 'workflow_run';
   const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push, ciOnly });
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
@@ -295,8 +336,11 @@ async function execute(
   const { status, rounds, remaining, stuck, message } = result;
   const spent = budget.spending();
   await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message, spent }, reportCtx));
-  // A failed loop already explained itself in its last report comment (status "failed").
-  return { ...result, failOn: config.failOn };
+  // A failed loop already explained itself in its last report comment (status "failed"). The loop
+  // ends skipped only when no reviewer could authenticate (termination.ts).
+  const unreviewed =
+    result.status === 'skipped' ? nothingReviewed({ why: result.message, forkPullRequest }, env) : null;
+  return { ...result, failOn: config.failOn, ...(unreviewed ? { nothingReviewed: unreviewed } : {}) };
 }
 
 /** What agentsForRun needs from the config: every agent kind the roles name, and their settings. */

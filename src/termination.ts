@@ -5,12 +5,18 @@ import type { FixRoundRecord } from './domain/fix.js';
 import { isConverged } from './review/consensus.js';
 import type { ReviewRoundRecord } from './domain/findings.js';
 
-/** Ends the loop right after a review, or null when the fixer should run. */
+/**
+ * Ends the loop right after a review, or null when the fixer should run. `unreviewed`: why no
+ * reviewer could authenticate (review/round.ts); nothing was reviewed, so the run is skipped
+ * (the coordinator keeps a fail-on gate shut).
+ */
 export function decide(
   rec: ReviewRoundRecord,
   push: { canPush: boolean; reason: string | null },
   failure: string | null,
+  unreviewed: string | null = null,
 ): { status: RunStatus; message: string } | null {
+  if (unreviewed) return { status: 'skipped', message: `No reviewer could authenticate (${unreviewed}).` };
   if (failure)
     return { status: 'failed', message: `Review round ${rec.round} failed: ${failure}. No fix was attempted.` };
   const escalated = rec.ci?.escalated ?? [];

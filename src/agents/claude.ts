@@ -24,6 +24,7 @@ import {
   processFailure,
   runCli,
   sumOrNull,
+  unauthenticatedIf,
   type CliAdapterOptions,
   type JsonObject,
 } from './cli-common.js';
@@ -93,11 +94,12 @@ async function runClaude(opts: CliAdapterOptions, inv: Invocation): Promise<Agen
   }
   if (result.is_error === true || res.exitCode !== 0) {
     const text = typeof result.result === 'string' ? result.result : JSON.stringify(result.subtype);
-    const hint = /not logged in|api key|login/i.test(text) ? ' (not authenticated: set ANTHROPIC_API_KEY)' : '';
+    const auth = /not logged in|api key|login/i.test(text);
+    const hint = auth ? ' (not authenticated: set ANTHROPIC_API_KEY)' : '';
     // A failed call was still paid for (a spending limit hit after a turn): the budget counts it.
     const error = cliError('claude', inv, `reported an error: ${text}${hint}`, res);
     error.detail.usage = usageOf(result);
-    throw error;
+    throw unauthenticatedIf(auth, error);
   }
   return {
     text: typeof result.result === 'string' ? result.result : '',

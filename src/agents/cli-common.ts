@@ -85,6 +85,12 @@ export function cliError(kind: AgentKind, inv: Invocation, cause: string, res: P
   });
 }
 
+/** `error`, marked as the CLI's failure to authenticate when `auth` (run-role.ts reads the mark). */
+export function unauthenticatedIf(auth: boolean, error: AgentError): AgentError {
+  if (auth) error.detail.unauthenticated = true;
+  return error;
+}
+
 /** Each stdout line that is a JSON object; other lines (warnings, banners) are skipped. */
 export function jsonLines(stdout: string): JsonObject[] {
   const out: JsonObject[] = [];

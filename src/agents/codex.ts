@@ -19,6 +19,7 @@ import {
   adapterLog,
   cliEnv,
   cliError,
+  unauthenticatedIf,
   deepMerge,
   isObject,
   isReadOnly,
@@ -87,10 +88,9 @@ async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<Agent
   if (failure || turns.length === 0) {
     const cause =
       errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a turn`;
-    const hint = /api key|auth|401|missing environment variable/i.test(cause)
-      ? " (not authenticated: set OPENAI_API_KEY or the provider's env_key)"
-      : '';
-    throw cliError('codex', inv, `${cause}${hint}`, res);
+    const auth = /api key|auth|401|missing environment variable/i.test(cause);
+    const hint = auth ? " (not authenticated: set OPENAI_API_KEY or the provider's env_key)" : '';
+    throw unauthenticatedIf(auth, cliError('codex', inv, `${cause}${hint}`, res));
   }
   const messages = events
     .filter((e) => e.type === 'item.completed' && isObject(e.item) && e.item.type === 'agent_message')

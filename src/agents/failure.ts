@@ -20,3 +20,14 @@ export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
 function formatMs(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
+
+const DETAIL_CHARS = 200;
+
+/**
+ * What a failed call's error says, for one line of a report: its first line without the agent's
+ * name (the report names it) and the stderr that follows, shortened.
+ */
+export function failureDetail(message: string): string {
+  const line = (message.split('\n')[0] ?? '').replace(/^\w+ agent \([^)]*\) /, '').replace(/; stderr:$/, '');
+  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
+}

@@ -5,6 +5,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { guardAuthentication } from './auth-guard.js';
 import { buildCliAdapters } from './cli-adapters.js';
 import { agentEnv } from './env.js';
 import { agentAllowlist, commandAllowlist } from './env-allowlist.js';
@@ -54,11 +55,18 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
       agentEnvNames: s.agentEnvNames,
       sandbox: s.sandbox,
     }));
+  // A CLI without a key is not started (auth-guard.ts); the command agent's key is its own business.
+  const guarded = Object.fromEntries(
+    Object.entries(adapters).map(([kind, a]) => [
+      kind,
+      a && kind !== 'command' ? guardAuthentication(a, s.env, s.agentConfig[kind]) : a,
+    ]),
+  );
   const registry = createRegistry({
     ...(s.agentCommand ? { agentCommand: s.agentCommand } : {}),
     baseEnv: agentEnv(s.env, {}, s.secrets, agentAllowlist('command', s.agentEnvNames)),
     secretValues: s.secrets,
-    adapters,
+    adapters: guarded,
     sandbox: s.sandbox,
     log: s.log,
   });

@@ -17,6 +17,7 @@ import {
   adapterLog,
   cliEnv,
   cliError,
+  unauthenticatedIf,
   deepMerge,
   isObject,
   isReadOnly,
@@ -114,7 +115,8 @@ async function runGemini(opts: CliAdapterOptions, inv: Invocation): Promise<Agen
   if (res.timedOut) throw cliError('gemini', inv, failure!, res);
   const out = parseJsonOutput(res.stdout);
   if (failure || !out || typeof out.response !== 'string') {
-    throw cliError('gemini', inv, `${failure ?? 'exited 0'}${describeError(res.stderr, res.exitCode)}`, res);
+    const { text, auth } = describeError(res.stderr, res.exitCode);
+    throw unauthenticatedIf(auth, cliError('gemini', inv, `${failure ?? 'exited 0'}${text}`, res));
   }
   const models = isObject(out.stats) && isObject(out.stats.models) ? out.stats.models : {};
   const tokens = Object.values(models).map((m) => (isObject(m) && isObject(m.tokens) ? m.tokens : {}));
@@ -145,11 +147,11 @@ function parseJsonOutput(stdout: string): JsonObject | null {
 }
 
 /** Gemini prints `{session_id, error{type,message,code}}` on stderr; exit codes 41/42 mean auth. */
-function describeError(stderr: string, exitCode: number | null): string {
+function describeError(stderr: string, exitCode: number | null): { text: string; auth: boolean } {
   const message = lastErrorObject(stderr);
-  const auth =
-    exitCode === 41 || /auth|api key|GEMINI_API_KEY/i.test(message) ? ' (not authenticated: set GEMINI_API_KEY)' : '';
-  return `${message ? `: ${message}` : ' and printed no JSON result'}${auth}`;
+  const auth = exitCode === 41 || /auth|api key|GEMINI_API_KEY/i.test(message);
+  const hint = auth ? ' (not authenticated: set GEMINI_API_KEY)' : '';
+  return { text: `${message ? `: ${message}` : ' and printed no JSON result'}${hint}`, auth };
 }
 
 /** `error.message` of the last pretty-printed JSON object on stderr (after any stack trace). */

@@ -20,6 +20,7 @@ import {
   adapterLog,
   cliEnv,
   cliError,
+  unauthenticatedIf,
   deepMerge,
   isObject,
   isReadOnly,
@@ -161,8 +162,9 @@ async function runOpencode(opts: CliAdapterOptions, inv: Invocation): Promise<Ag
   if (failure || steps.length === 0) {
     const cause =
       errors.length > 0 ? `reported an error: ${errors.at(-1)}` : `${failure ?? 'exited 0'} without finishing a step`;
-    const hint = /api key|auth|401|unauthori/i.test(cause) ? " (not authenticated: set the provider's API key)" : '';
-    throw cliError('opencode', inv, `${cause}${hint}`, res);
+    const auth = /api key|auth|401|unauthori/i.test(cause);
+    const hint = auth ? " (not authenticated: set the provider's API key)" : '';
+    throw unauthenticatedIf(auth, cliError('opencode', inv, `${cause}${hint}`, res));
   }
   const texts = events
     .filter((e) => e.type === 'text' && isObject(e.part))

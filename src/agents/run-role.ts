@@ -4,6 +4,7 @@
 
 import type * as z from 'zod';
 import { parseEnvelope } from './envelope.js';
+import { failureDetail } from './failure.js';
 import { quotaFailure, type QuotaFailure } from './quota.js';
 import { AgentError } from './types.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
@@ -55,10 +56,16 @@ export async function runRole<T>(
   } catch (e) {
     // AgentError messages already name the agent, the role instance and the model.
     const error = e instanceof AgentError ? e.message : `${who}: ${e instanceof Error ? e.message : String(e)}`;
-    // Only a call without an answer is read for a quota failure (quota.ts).
-    const quota = quotaFailure(error);
+    // Only a call without an answer is read for a quota failure (quota.ts). A CLI that could not
+    // authenticate says so itself (its adapter marks the error): no model failed, so the role's
+    // fallback is asked as for a quota.
+    const auth =
+      e instanceof AgentError && e.detail.unauthenticated
+        ? { kind: 'not authenticated' as const, detail: failureDetail(error) }
+        : undefined;
+    const quota = auth ? undefined : quotaFailure(error);
     const usage = e instanceof AgentError ? e.detail.usage : undefined;
-    return { ok: false, error, ...(usage ? { usage } : {}), ...(quota ? { quota } : {}) };
+    return { ok: false, error, ...(usage ? { usage } : {}), ...(quota ? { quota } : {}), ...(auth ? { auth } : {}) };
   }
   const model = checkModel(inv.model, answer.model);
   if (model.status === 'mismatch') {
@@ -73,9 +80,23 @@ export async function runRole<T>(
   }
 }
 
+/** A call its CLI could not authenticate: `detail` is the line of the error that says so, shortened. */
+interface AuthFailure {
+  kind: 'not authenticated';
+  detail: string;
+}
+
 export type RoleOutcome<T> =
   | { ok: true; value: T; answer: AgentAnswer; model: ModelCheck }
-  | { ok: false; error: string; answer?: AgentAnswer; model?: ModelCheck; usage?: Usage; quota?: QuotaFailure };
+  | {
+      ok: false;
+      error: string;
+      answer?: AgentAnswer;
+      model?: ModelCheck;
+      usage?: Usage;
+      quota?: QuotaFailure;
+      auth?: AuthFailure;
+    };
 
 /** What a role's call returns: its outcome, and the run it leaves for the reports. */
 export interface RoleResult<T> {

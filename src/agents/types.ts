@@ -56,7 +56,15 @@ export interface AgentAdapter {
 export class AgentError extends Error {
   constructor(
     message: string,
-    readonly detail: { agent: AgentKind; model: string; stderrTail?: string; timedOut?: boolean; usage?: Usage },
+    readonly detail: {
+      agent: AgentKind;
+      model: string;
+      stderrTail?: string;
+      timedOut?: boolean;
+      usage?: Usage;
+      /** The CLI could not authenticate (a missing key, or one the provider refused). */
+      unauthenticated?: boolean;
+    },
   ) {
     super(message);
   }

@@ -38,17 +38,23 @@ const NO_HOOKS: Record<HookPoint, string[]> = {
 };
 
 /**
- * Hooks are trusted commands, but they run in a checkout of the PR's code; on a PR from another
- * repository that code is untrusted, so there hooks run only when fork fixes are allowed.
+ * Hooks are trusted commands, but they run in a checkout of the PR's code: on a PR from another
+ * repository that code is untrusted, so there hooks run only when fork fixes are allowed; and
+ * without isolation under `isolation: auto` they do not run at all (`withheld` says why).
  */
 export function hooksForPr(
   hooks: Record<HookPoint, string[]>,
   untrustedFork: boolean,
   log: (line: string) => void,
+  withheld: string | null = null,
 ): Record<HookPoint, string[]> {
-  if (!untrustedFork) return hooks;
+  if (!untrustedFork && !withheld) return hooks;
   if (Object.values(hooks).some((h) => h.length)) {
-    log('hooks are not run on a PR from another repository (set allow-fork-fixes to run them)');
+    log(
+      withheld
+        ? `hooks are not run: ${withheld}`
+        : 'hooks are not run on a PR from another repository (set allow-fork-fixes to run them)',
+    );
   }
   return NO_HOOKS;
 }

@@ -10,7 +10,16 @@ import { ConfigError, example, fail } from './errors.js';
 import { boolean, field, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
 import { modelPrices } from './model-prices.js';
 import { crossCheck, roles } from './roles.js';
-import { configPath, presetName, botLogin, checkName, envName, labelName, workflowFile } from './values.js';
+import {
+  botLogin,
+  checkName,
+  configPath,
+  envName,
+  labelName,
+  presetName,
+  verifyCommands,
+  workflowFile,
+} from './values.js';
 
 export const inputSchemaShape = {
   'github-token': z.string({
@@ -35,7 +44,7 @@ export const inputSchemaShape = {
   'agent-timeout-minutes': wholeNumber('agent-timeout-minutes', 1, 360, 30).default(20),
   'max-diff-lines': positiveNumber('max-diff-lines', 4000).default(4000),
   'max-diff-chars': positiveNumber('max-diff-chars', 200000).default(200000),
-  verify: list((line) => line, false).default(() => []),
+  verify: verifyCommands().default(() => []),
   confirm: oneOf('confirm', ['none', 'P0', 'P1'], 'P1').default('none'),
   'gate-max-loops': wholeNumber('gate-max-loops', 1, 10, 2).default(2),
   'dispatch-workflows': list(workflowFile, true).default(() => []),

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { ConfigError, firstLine } from './errors.js';
 import { inputLayer } from './input-layer.js';
 import { validateInputs, type Config, type InputName, type RawInputs } from './inputs.js';
+import { VERIFY_EXAMPLE } from './values.js';
 
 const HOOK_POINTS = ['before-review', 'after-review', 'after-fix', 'after-finish'] as const;
 export type HookPoint = (typeof HOOK_POINTS)[number];
@@ -105,6 +106,22 @@ function missingPreset(name: string, file: string, repo: RepoConfig, hasFile: bo
 }
 
 /**
+ * A tool that pushes must say what a fix has to pass first: `mode: fix` (the default) needs
+ * `verify`, or `verify: none` to push fixes unchecked on purpose. Checked on the merged layers
+ * only, as `verify` may come from the file's defaults or a preset.
+ */
+function unverifiedFixes(config: Config, merged: RawInputs, describe: (name: string) => string): string[] {
+  if (config.mode !== 'fix' || config.verify === 'none' || config.verify.length > 0) return [];
+  const from = describe('mode');
+  const mode =
+    merged.mode === undefined ? 'mode: fix (the default)' : `mode: fix${from.startsWith('Input') ? '' : ` (${from})`}`;
+  return [
+    `${describe('verify')} is required with ${mode}: a fix is pushed only after these commands pass. ` +
+      `Set verify: none to push fixes without any check, or mode: review to only review. Example: ${VERIFY_EXAMPLE}`,
+  ];
+}
+
+/**
  * Phase two: merges built-in defaults → the file's `defaults` → the selected preset → the
  * inputs the user gave (non-empty), and validates the result. Problems in values taken from
  * the file name the file and key; every problem found is reported at once.
@@ -138,7 +155,10 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
       else source.delete(key);
     }
   }
-  const config = collect(problems, () => validateInputs(merged, (name) => source.get(name) ?? `Input "${name}"`));
+  const describe = (name: string) => source.get(name) ?? `Input "${name}"`;
+  const config = collect(problems, () => validateInputs(merged, describe));
+  // A broken file may have held `verify`: its own problems come first.
+  if (config && problems.length === 0) problems.push(...unverifiedFixes(config, merged, describe));
   if (!config || problems.length > 0) throw new ConfigError(problems);
   const { hooks, instructions, paths, rulesFile } = repo;
   return { ...config, hooks, instructions, paths, rulesFile };

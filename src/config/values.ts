@@ -1,7 +1,7 @@
 // Checks for single-string inputs and list items with a fixed shape.
 import { isForbiddenEnvName } from '../agents/env.js';
 import { example, fail } from './errors.js';
-import { field } from './fields.js';
+import { field, splitLines } from './fields.js';
 
 /** A path inside the repository: relative, no `..`, read from the base branch via the API. */
 export function configPath(name: string) {
@@ -86,4 +86,21 @@ export function envName(input: string) {
     }
     return item;
   };
+}
+
+/** The example of a `verify` a user can paste. */
+export const VERIFY_EXAMPLE = example('verify', 'npm ci\nnpm test');
+
+/**
+ * `verify`: the commands a fix must pass before it is pushed, one a line, or `none` alone, the
+ * explicit choice to push fixes without any check (the fix report says so).
+ */
+export function verifyCommands() {
+  return field((value): string[] | 'none' => {
+    const lines = splitLines(value);
+    const none = lines.filter((l) => l.toLowerCase() === 'none');
+    if (none.length === 0) return lines;
+    if (lines.length === 1) return 'none';
+    return fail('is either commands or `none` alone (push fixes without any check)', value, VERIFY_EXAMPLE);
+  });
 }

@@ -14,12 +14,16 @@ export interface AgentRun {
   usage: Usage;
   /**
    * The models asked before this one, in order, that could not take the call (quota, rate
-   * limit, overload): the run's model answered as their fallback. Time and usage count them all.
+   * limit, overload, a CLI that could not authenticate): the run's model answered as their
+   * fallback. Time and usage count them all.
    */
-  fellBackFrom?: { spec: string; kind: QuotaKind; detail: string }[];
+  fellBackFrom?: { spec: string; kind: UnavailableKind; detail: string }[];
 }
 
 export type QuotaKind = 'quota' | 'rate limit' | 'overloaded';
+
+/** Why a model could not take a call, so that its fallback is asked. */
+type UnavailableKind = QuotaKind | 'not authenticated';
 
 export interface Usage {
   inputTokens: number | null;

@@ -55,6 +55,8 @@ export interface FixRoundRecord {
   commitSha: string | null;
   previousHeadSha: string;
   verify: VerifyResult[];
+  /** The fix was not verified because the workflow set `verify: none`. */
+  unverified?: true;
   /** Findings the confirm step could not reproduce with a failing test; not fixed. */
   unconfirmed?: { findingId: string; reason: string }[];
   /** Findings confirmed by a failing test the action ran itself, which goes into the fix commit. */

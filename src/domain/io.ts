@@ -16,4 +16,6 @@ export interface ActionIO {
   setSecret(value: string): void;
   setFailed(message: string): void;
   appendSummary(markdown: string): Promise<void>;
+  /** Puts `markdown` before what the step's summary holds: what a reader must see first. */
+  prependSummary(markdown: string): Promise<void>;
 }

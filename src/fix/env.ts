@@ -9,7 +9,8 @@ export interface FixEnv extends RoleEnv {
   fixer: AgentSpec;
   gate?: AgentSpec;
   gateMaxLoops: number;
-  verify: string[];
+  /** Commands a fix must pass before it is pushed; `none`: pushed without any check, as the workflow chose. */
+  verify: readonly string[] | 'none';
   dryRun: boolean;
   verifyEnv: NodeJS.ProcessEnv;
   sandbox?: Sandbox;

@@ -90,10 +90,12 @@ async function attemptFix(
       exclude: env.commitExclude,
     });
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
+    // `verify: none`: the workflow chose to push unchecked; the fix report says so.
+    if (env.verify === 'none') rec.unverified = true;
     // What verify leaves in the checkout (a lockfile, coverage/, build output) is put back after
     // it: the next commit (a gate loop's, the next round's) holds only what the fixer changed.
     const verify = await putBackAfter(env.git, 'verify', env.log, () =>
-      runVerify(env.verify, {
+      runVerify(env.verify === 'none' ? [] : [...env.verify], {
         cwd: env.workDir,
         env: env.verifyEnv,
         timeoutMs: env.timeoutMs,

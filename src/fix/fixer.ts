@@ -33,7 +33,10 @@ export interface FixCall {
  */
 export async function callFixer(env: FixEnv, call: FixCall) {
   const { ctx, round, loop } = call;
-  const verifyCommands = env.verify.length ? env.verify.map((c) => `  - \`${c}\``).join('\n') : '  - (none configured)';
+  const verifyCommands =
+    env.verify === 'none' || env.verify.length === 0
+      ? '  - (none configured)'
+      : env.verify.map((c) => `  - \`${c}\``).join('\n');
   const attempt = async (sessionId: string | null, priorContext: string) => {
     const restoreConfig = await guardLocalConfig(env.git);
     const result = await callRole(env, {

@@ -30,6 +30,8 @@ export interface PushPlanInput {
   fork: boolean;
   identity: TokenIdentity;
   env: NodeJS.ProcessEnv;
+  /** Why the fixer may not run at all (sandbox/withheld.ts: no isolation under `auto`), or null. */
+  fixerWithheld: string | null;
 }
 
 export async function planPush(p: PushPlanInput): Promise<PushPlan> {
@@ -52,5 +54,6 @@ export async function planPush(p: PushPlanInput): Promise<PushPlan> {
       : {}),
   });
   const remote = p.fork ? (forkPushUrl ?? 'no-fork-url') : 'origin';
+  if (decision.canPush && p.fixerWithheld) return { canPush: false, reason: p.fixerWithheld, readOnlyToken, remote };
   return { ...decision, readOnlyToken, remote };
 }

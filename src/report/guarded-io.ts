@@ -27,5 +27,6 @@ export function guardedIO(io: ActionIO, secrets: Secrets): ActionIO {
     // The summary's markdown was sanitised where it was made (publish.ts); a value learned since
     // (run-secrets.ts) is taken out here too.
     appendSummary: (md) => io.appendSummary(redactExactValues(md, knownValues(secrets))),
+    prependSummary: (md) => io.prependSummary(redactExactValues(md, knownValues(secrets))),
   };
 }

@@ -26,7 +26,7 @@ export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string
       ? `${SECTION.unconfirmed} (${rec.unconfirmed.length})\n\n` +
         idList(rec.unconfirmed.map((u) => [u.findingId, u.reason]))
       : null,
-    verification(rec.verify),
+    rec.unverified ? `${SECTION.verify}\n\n${NOTE.unverified}` : verification(rec.verify),
     rec.fixer ? `${SECTION.fixer}\n\n${agentsTable([rec.fixer])}` : null,
     footer(ctx),
   ];

@@ -26,9 +26,12 @@ export function renderReviewReport(
   const human = rec.findings.filter((f) => f.source.type === 'human');
   const stuck = dedupe([...rec.stuck, ...rec.findings.filter((f) => f.stuck && f.source.type !== 'human')]);
   const okReviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
+  // No reviewer answered: the empty findings are no approval.
+  const asked = rec.agents.some((a) => a.role === 'reviewer');
+  const verdict = asked && okReviewers === 0 ? NOTE.notReviewed : CONSENSUS_LABEL[rec.consensus];
 
   const sections: (string | null)[] = [
-    TITLE.review(rec.round, ctx.maxRounds, CONSENSUS_LABEL[rec.consensus]),
+    TITLE.review(rec.round, ctx.maxRounds, verdict),
     `PR #${ctx.prNumber} · head ${commitLink(ctx, rec.headSha)} · ` +
       `${codeFindings.length} code finding(s), ${human.length} open thread(s)`,
     ctx.dryRun ? NOTE.dryRun : null,

@@ -74,6 +74,9 @@ export const SECTION = {
 } as const;
 
 export const NOTE = {
+  notReviewed: '⚪ not reviewed: no reviewer answered',
+  unverified:
+    '> [!WARNING]\n> Not verified: the workflow sets `verify: none`, so no command has to pass before a fix is pushed.',
   partial:
     '> [!WARNING]\n> Partial round: at least one reviewer failed; ' +
     'the findings below come from the reviewers that answered.',

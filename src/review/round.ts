@@ -2,6 +2,7 @@
 // normalised, grouped, checked for stuck ones, counted, and a consensus is computed.
 import path from 'node:path';
 import { analyzerResultSchema, type RawFinding } from '../agents/envelope.js';
+import type { RoleOutcome } from '../agents/run-role.js';
 import type { AgentSpec } from '../agents/types.js';
 import { BudgetSpent } from '../budget/budget.js';
 import type { CiRound } from '../ci/ci-round.js';
@@ -51,6 +52,11 @@ export interface RoundOutcome {
   record: ReviewRoundRecord;
   /** Why the loop must stop with a failure (no successful reviewer, failed analyzer). */
   failure: string | null;
+  /**
+   * Why nothing was reviewed when no reviewer's CLI could authenticate (every reviewer and its
+   * fallbacks: a fork PR's run gets no keys), instead of `failure`; null otherwise.
+   */
+  unreviewed: string | null;
 }
 
 /**
@@ -123,7 +129,9 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   );
 
   let pending: RawFinding[] = [];
-  let failure: string | null = okCount === 0 && !plan.ciOnly ? 'no reviewer succeeded' : null;
+  const noReviewer = okCount === 0 && !plan.ciOnly && reviewers.length > 0;
+  const unreviewed = noReviewer ? unauthenticated(reviewerResults) : null;
+  let failure: string | null = noReviewer && !unreviewed ? 'no reviewer succeeded' : null;
   if (analyzerResult) {
     agents.push(analyzerResult.run);
     if (analyzerResult.outcome.ok) pending = analyzerResult.outcome.value.pendingIssues;
@@ -147,6 +155,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
 
   return {
     failure,
+    unreviewed,
     record: {
       round,
       headSha: ctx.meta.headSha,
@@ -167,6 +176,13 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       refusedDismissals: plan.refusedDismissals ?? [],
     },
   };
+}
+
+/** "reviewer-1: <why>; …" when every reviewer's last model failed to authenticate, else null. */
+function unauthenticated(results: { outcome: RoleOutcome<unknown>; run: AgentRun }[]): string | null {
+  const why = results.map((r) => (r.outcome.ok ? undefined : r.outcome.auth));
+  if (why.some((w) => !w)) return null;
+  return results.map((r, i) => `${r.run.name}: ${why[i]!.detail}`).join('; ');
 }
 
 /**

@@ -28,8 +28,8 @@ export async function freshIfResumeFailed<T>(
   fresh: () => Promise<RoleResult<T>>,
 ): Promise<RoleResult<T>> {
   if (!sessionId || result.outcome.ok || result.outcome.answer) return result;
-  // Out of quota is no lost session: a fresh one would fail the same way.
-  if (result.outcome.quota) return result;
+  // Out of quota, or not authenticated, is no lost session: a fresh one would fail the same way.
+  if (result.outcome.quota || result.outcome.auth) return result;
   const next = await fresh();
   return { ...next, run: mergeRuns(result.run, next.run) };
 }

@@ -1,5 +1,6 @@
 // Fallback models: when a call fails because its model cannot take it (quota, rate limit,
-// overload: agents/quota.ts), the role's next model is asked, and the report says which model
+// overload: agents/quota.ts) or its CLI cannot authenticate (a key a fork PR's run does not get:
+// agents/credentials.ts), the role's next model is asked, and the report says which model
 // answered and why. Each attempt is a call of its own for the budget. A reviewer's fallback that
 // another reviewer of the round already runs is skipped: one model would count its own agreement
 // twice.
@@ -27,8 +28,14 @@ export interface Attempt<T> {
   run: AgentRun;
 }
 
+/** Why the model of a failed call could not take it, when that is a reason to ask the next one. */
+function unavailable<T>(outcome: RoleOutcome<T>) {
+  return outcome.ok ? undefined : (outcome.quota ?? outcome.auth);
+}
+
 /**
- * Calls `spec`, then its fallbacks while each call fails for quota, rate limit or overload.
+ * Calls `spec`, then its fallbacks while each call fails for quota, rate limit, overload or
+ * authentication.
  * `call(spec, first)` makes one attempt; `first` is false for a fallback (a fresh session).
  */
 export async function withFallbacks<T>(
@@ -40,17 +47,17 @@ export async function withFallbacks<T>(
   const failed: NonNullable<AgentRun['fellBackFrom']> = [];
   let current = spec;
   for (const next of spec.fallbacks ?? []) {
-    const quota = result.outcome.ok ? undefined : result.outcome.quota;
-    if (!quota) break;
+    const why = unavailable(result.outcome);
+    if (!why) break;
     // Once per model asked: a skipped fallback leaves the last answer standing.
-    if (failed.at(-1)?.spec !== specName(current)) failed.push({ spec: specName(current), ...quota });
+    if (failed.at(-1)?.spec !== specName(current)) failed.push({ spec: specName(current), ...why });
     const holder = who.panel?.get(specName(next));
     if (holder !== undefined && holder !== who.name) {
       who.log?.(`${who.name}: fallback ${specName(next)} skipped: ${holder} already reviews with it`);
       continue;
     }
     who.panel?.set(specName(next), who.name);
-    who.log?.(`${who.name}: ${specName(current)} failed (${quota.kind}); asking ${specName(next)}`);
+    who.log?.(`${who.name}: ${specName(current)} failed (${why.kind}); asking ${specName(next)}`);
     let attempt: Attempt<T>;
     try {
       attempt = await call(next, false);
@@ -63,7 +70,7 @@ export async function withFallbacks<T>(
     result = { ...attempt, run: mergeRuns(result.run, attempt.run) };
     current = next;
   }
-  const last = result.outcome.ok ? undefined : result.outcome.quota;
+  const last = unavailable(result.outcome);
   if (failed.length === 0 && !last) return result;
   const run = failed.length > 0 ? { ...result.run, fellBackFrom: failed } : result.run;
   if (result.outcome.ok) {

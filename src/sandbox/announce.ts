@@ -1,5 +1,6 @@
 // Opening the run's sandbox, and saying plainly in the log and the job summary when agents,
-// verify commands and hooks run as the action's own user (the token is then within reach),
+// verify commands and hooks run as the action's own user (the token is then within reach), or,
+// under `isolation: auto`, that the fixer, verify commands and hooks do not run for that reason,
 // when calls share more than they should (no namespace could be made), and when the sandbox
 // user could not be removed.
 import type { ActionIO } from '../domain/io.js';
@@ -37,8 +38,12 @@ export async function openSandbox(
     return withCheckedClose(sandbox, io);
   }
   const note =
-    `Not isolated: ${sandbox.reason}. Agents, verify commands and hooks run as the action's own user and ` +
-    'could read the GitHub token from its process (see docs/security.md, "Isolation").';
+    mode === 'auto'
+      ? `Not isolated: ${sandbox.reason}. The reviewers run as the action's own user; the fixer, verify ` +
+        'commands and hooks do not run, so nothing is fixed (isolation: off runs them anyway, within reach of ' +
+        'the GitHub token; see docs/security.md, "Isolation").'
+      : `Not isolated: ${sandbox.reason}. Agents, verify commands and hooks run as the action's own user and ` +
+        'could read the GitHub token from its process (see docs/security.md, "Isolation").';
   io.warning(note);
   await io.appendSummary(`> [!WARNING]\n> pr-review-loop: ${note}\n`).catch(() => undefined);
   return sandbox;

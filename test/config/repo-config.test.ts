@@ -53,7 +53,7 @@ function problemsOf(fn: () => unknown): readonly string[] {
 
 describe('resolveConfig', () => {
   it('without a file: built-in defaults, empty hooks and paths', () => {
-    const config = resolve({}, null);
+    const config = resolve({ verify: 'npm test' }, null);
     expect(config).toMatchObject({ maxRounds: 3, mode: 'fix', preset: 'default', instructions: undefined });
     expect(config.hooks).toEqual({ 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] });
     expect(config.paths).toEqual({ include: [], exclude: [] });
@@ -76,6 +76,31 @@ describe('resolveConfig', () => {
     expect(config.hooks['after-fix']).toEqual(['npm run lint', 'npm run format-check']);
     expect(config.instructions).toBe('Pay attention to SQL injection.\n');
     expect(config.paths).toEqual({ include: [], exclude: ['docs/**', '*.md'] });
+  });
+
+  it('refuses mode: fix without verify, naming the input and showing one that works', () => {
+    const refusal =
+      'Input "verify" is required with mode: fix (the default): a fix is pushed only after these commands pass. ' +
+      'Set verify: none to push fixes without any check, or mode: review to only review. ' +
+      'Example: verify: |\n    npm ci\n    npm test';
+    expect(problemsOf(() => resolve({}, null))).toEqual([refusal]);
+    expect(problemsOf(() => resolve({ mode: 'fix' }, null))[0]).toMatch(/^Input "verify" is required with mode: fix: /);
+    // mode from the file: the message names where it came from.
+    expect(problemsOf(() => resolve({}, 'defaults:\n  mode: fix\n'))[0]).toContain(
+      `with mode: fix (${FILE}: defaults.mode)`,
+    );
+  });
+
+  it('takes verify: none as the explicit choice to push unchecked, and verify from the file or mode: review', () => {
+    expect(resolve({ verify: 'none' }, null).verify).toBe('none');
+    expect(resolve({ verify: 'None' }, null).verify).toBe('none');
+    expect(resolve({ mode: 'review' }, null).verify).toEqual([]);
+    expect(resolve({ mode: 'fix' }).verify).toEqual(['npm ci', 'npm test']); // the file's defaults
+    expect(resolve({}, 'defaults:\n  verify: none\n').verify).toBe('none');
+    expect(problemsOf(() => resolve({ verify: 'none\nnpm test' }, null))).toEqual([
+      'Input "verify" is either commands or `none` alone (push fixes without any check); got "none\\nnpm test". ' +
+        'Example: verify: |\n    npm ci\n    npm test',
+    ]);
   });
 
   it('applies only the selected preset', () => {
@@ -154,6 +179,6 @@ describe('resolveConfig', () => {
 
   it('accepts an empty or comment-only file', () => {
     expect(parseRepoConfig('# nothing yet\n', FILE).presets).toEqual({});
-    expect(resolve({}, '').maxRounds).toBe(3);
+    expect(resolve({ mode: 'review' }, '').maxRounds).toBe(3);
   });
 });

@@ -130,6 +130,8 @@ export interface RunOptions {
    * runner does (test/e2e/runner-user.ts); the world is handed over to that user first.
    */
   asRunnerUser?: boolean;
+  /** Start the action as this user instead (e.g. one without sudo: a runner that cannot isolate). */
+  asUser?: RunnerUser;
 }
 
 export interface RunResult {
@@ -287,6 +289,8 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
         // the folders its workflow-given command line and variables name (src/sandbox/named-paths.ts).
         'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG,SCRIPTED_AGENT_IO',
         reviewers: 'command:scripted-model',
+        // The action refuses mode: fix without verify; a test that checks fixes names its commands.
+        verify: 'none',
         ...(eventName === 'workflow_dispatch' ? { pr: '7' } : {}),
         ...o.inputs,
       };
@@ -318,11 +322,13 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
       for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
       if (o.registerRun !== false) registerRun(github, env, eventName, head);
       await import('node:fs/promises').then((fs) => fs.mkdir(runDir, { recursive: true }));
-      let as: RunnerUser | undefined;
+      let as: RunnerUser | undefined = o.asUser;
       const handedOver = [sandbox.root, dir, ...(sandbox.fork ? [path.dirname(sandbox.fork.dir)] : [])];
       if (o.asRunnerUser) {
         as = runnerUser() ?? undefined;
         if (!as) throw new Error('asRunnerUser: the suite made no runner user (it needs root)');
+      }
+      if (as) {
         env.HOME = as.home;
         handOver(as, handedOver);
       }

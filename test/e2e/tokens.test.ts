@@ -2,17 +2,14 @@
 // GitHub: the read-only GITHUB_TOKEN of a fork PR's pull_request job, a token refused on its
 // first write, and a GitHub App's installation token, which GET /user refuses and whose
 // comments are authored by `<slug>[bot]`.
-import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, createWorld, type RunResult, type World } from './harness.js';
+import { FORK, forkEvent } from './fork-event.js';
+import { createWorld, type RunResult, type World } from './harness.js';
 import { BUG_FINDING, PLANTED_BUG_RULES, reviewerAnswer } from './scenarios.js';
 
 const PRT_DOCS = 'https://docs.github.com/en/actions/reference/security/securely-using-pull_request_target';
 const REPORT_HEADING = '## 🔍 Review round 1 of';
 const FINDS_BUG = [{ role: 'reviewer', answer: reviewerAnswer([BUG_FINDING]) }];
-const FORK = 'stranger/demo-repo';
 const APP = 'review-loop-app';
 
 let world: World;
@@ -25,22 +22,6 @@ const askedForUser = () => world.github.requests.some((q) => q.path === '/user')
 /** The annotation @actions/core prints for the planted bug (file and line of the finding). */
 const bugAnnotation = (r: RunResult) =>
   r.stdout.split('\n').find((l) => /^::error .*file=src\/math\.js,line=2::/.test(l));
-
-/**
- * The pull_request event GitHub sends for a PR from a fork of a public repository (the
- * webhooks-examples fixture), pointed at this world's PR head.
- */
-async function forkEvent(w: World): Promise<string> {
-  const event = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/events/pull_request.opened.fork.json'), 'utf8'));
-  event.number = 7;
-  Object.assign(event.pull_request, { number: 7 });
-  Object.assign(event.pull_request.head, { sha: w.sandbox.headSha, ref: w.sandbox.headRef });
-  Object.assign(event.pull_request.head.repo, { full_name: FORK, name: 'demo-repo', owner: { login: 'stranger' } });
-  Object.assign(event.pull_request.base, { sha: w.sandbox.baseSha, ref: w.sandbox.baseRef });
-  const file = path.join(w.dir, 'fork-event.json');
-  await writeFile(file, JSON.stringify(event));
-  return file;
-}
 
 describe('a fork PR on pull_request, with the read-only GITHUB_TOKEN GitHub gives it', () => {
   const forkWorld = () =>

@@ -21,6 +21,7 @@ function recordingIO() {
     setOutput: () => undefined,
     setSecret: () => undefined,
     appendSummary: async () => undefined,
+    prependSummary: async () => undefined,
   };
   return { io, lines, annotations };
 }

@@ -38,6 +38,9 @@ function recordingIO() {
     appendSummary: async (md) => {
       log.summary.push(md);
     },
+    prependSummary: async (md) => {
+      log.summary.unshift(md);
+    },
   };
   return { io, log };
 }

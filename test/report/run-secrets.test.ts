@@ -136,6 +136,7 @@ describe('the run-wide places', () => {
       setOutput: () => undefined,
       setSecret: () => undefined,
       appendSummary: async (md) => void summary.push(md),
+      prependSummary: async (md) => void summary.unshift(md),
     };
     const secrets = new RunSecrets();
     const g = guardedIO(io, secrets);

@@ -95,7 +95,7 @@ const input = (
   push: { canPush: true, reason: null },
   ...over,
 });
-const ok = (record: ReviewRoundRecord): RoundOutcome => ({ record, failure: null });
+const ok = (record: ReviewRoundRecord): RoundOutcome => ({ record, failure: null, unreviewed: null });
 
 const bug = finding({ id: 'BUG-5bb51bb7', priority: 'P1' });
 const sec = finding({
@@ -335,11 +335,22 @@ describe('runLoop', () => {
   });
 
   it('a review failure ends the run as failed without a fix', async () => {
-    const s = scripted({ reviews: [{ record: reviewRecord({ findings: [bug] }), failure: 'no reviewer succeeded' }] });
+    const s = scripted({
+      reviews: [{ record: reviewRecord({ findings: [bug] }), failure: 'no reviewer succeeded', unreviewed: null }],
+    });
     const res = await runLoop(s.steps, input());
     expect(res.status).toBe('failed');
     expect(res.message).toContain('no reviewer succeeded');
     expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 failed']);
+  });
+
+  it('a round no reviewer could authenticate for ends the run as skipped, reviewing nothing, without a fix', async () => {
+    const why = 'reviewer-1: was not started: ANTHROPIC_API_KEY is set but empty';
+    const s = scripted({ reviews: [{ record: reviewRecord({ findings: [] }), failure: null, unreviewed: why }] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('skipped');
+    expect(res.message).toBe(`No reviewer could authenticate (${why}).`);
+    expect(s.calls).toEqual([`loadContext ${HEAD.slice(0, 7)}`, 'review 1', 'publishReview 1 skipped']);
   });
 
   it('a push the PR head never shows ends the run as failed, explained by the fix report, without afterPush', async () => {

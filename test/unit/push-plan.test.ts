@@ -54,6 +54,7 @@ async function plan(over: Partial<PushPlanInput>, github: Partial<FakeGitHubOpti
     fork: false,
     identity: { login: 'github-actions[bot]', kind: 'actions' },
     env: SAME_REPO,
+    fixerWithheld: null,
     ...over,
   });
   // The permission reads: GET /repos/{owner}/{repo}.
@@ -72,6 +73,12 @@ it('a same-repository PR with a token that can write pushes to origin', async ()
     remote: 'origin',
     asked: ['/repos/octo-org/demo-repo'],
   });
+});
+
+it('a fixer withheld for want of isolation makes the run review-only, saying why', async () => {
+  const why = 'this runner cannot isolate (no sudo)';
+  const p = await plan({ fixerWithheld: why }, { repoPermissions: { admin: false, push: true, pull: true } });
+  expect(p).toMatchObject({ canPush: false, reason: why, remote: 'origin' });
 });
 
 it('a token GitHub shows with read permission only makes the run review-only, saying why', async () => {

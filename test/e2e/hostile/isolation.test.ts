@@ -4,12 +4,13 @@
 // variable. With isolation (the default: these tests run as root, so the action can create its
 // sandbox user) they find nothing, nothing they left survives the step, and the loop still
 // reviews, fixes, verifies and pushes.
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SCRIPTED_AGENT, TOKEN, type World } from '../harness.js';
 import { HUNTER, huntingWorld } from '../hunter.js';
-import { PRIVILEGE_PATHS } from '../runner-user.js';
+import { PRIVILEGE_PATHS, type RunnerUser } from '../runner-user.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
 const RUNTIME_TOKEN = 'actions-runtime-secret-value';
@@ -45,6 +46,8 @@ beforeEach(async () => {
   hunts = () => w.hunts<Hunt>();
 });
 afterEach(async () => {
+  // What a hunt left behind where nothing could stop it (isolation off, or not possible) goes now.
+  for (const cmdline of hunts().flatMap((h) => h.sleepers)) for (const pid of running(cmdline)) process.kill(pid);
   await world.close();
 });
 
@@ -129,4 +132,58 @@ it('says plainly in the log and the summary when isolation is turned off', async
   expect(r.summary).toContain('Not isolated');
   // The reason isolation exists: as the action's own user, the token is in reach.
   expect(hunts().some((h) => h.ancestors.some((a) => a.environHasToken))).toBe(true);
+});
+
+/**
+ * `nobody`, who may not use sudo: started as this user, the action runs where it cannot create a
+ * sandbox user (a self-hosted runner without passwordless sudo). Its HOME is a folder of the world.
+ */
+function nobody(): RunnerUser {
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
+  const home = path.join(world.dir, 'home-nobody');
+  mkdirSync(home, { recursive: true });
+  return { name: 'nobody', uid: id('-u'), gid: id('-g'), home };
+}
+
+const asRoot = process.getuid?.() === 0;
+
+function runAsNobody(isolation?: string) {
+  return world.run({
+    asUser: nobody(),
+    rules: PLANTED_BUG_RULES,
+    inputs: {
+      'agent-env': 'SCRIPTED_AGENT_SCENARIO,SCRIPTED_AGENT_LOG,SCRIPTED_AGENT_IO',
+      'verify-env': 'HUNTER_LOG,HUNTER_NEEDLES_FILE',
+      verify: `node ${HUNTER} verify\nnpm test`,
+      ...(isolation ? { isolation } : {}),
+    },
+    extraEnv: { HUNTER_LOG: huntLog, HUNTER_NEEDLES_FILE: needlesFile },
+  });
+}
+
+it.skipIf(!asRoot)(
+  'isolation: auto where the runner cannot isolate: the review goes on; no fixer, verify command or hook runs',
+  async () => {
+    const r = await runAsNobody();
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs.status).toBe('review-only');
+    expect(r.outputs.p1).toBe('1');
+    // The reviewer ran (as the action's own user); nothing that runs the PR's code did.
+    expect(world.agentCalls().map((c) => c.role)).toEqual(['reviewer']);
+    expect(hunts()).toEqual([]);
+    expect((await world.headLog())[0]!.sha).toBe(world.sandbox.headSha);
+    // Said plainly: in the log, the summary, and the report on the PR.
+    expect(r.stdout).toMatch(/::warning::Not isolated: .*the fixer, verify commands and hooks do not run/);
+    expect(r.summary).toContain('the fixer, verify commands and hooks do not run');
+    expect(r.stdout).toContain('hooks are not run: this runner cannot isolate');
+    expect(world.github.comments(7).at(-1)!.body).toContain('isolation: off runs them anyway');
+  },
+);
+
+it.skipIf(!asRoot)("isolation: off says so: then they run, as the action's own user", async () => {
+  const r = await runAsNobody('off');
+  expect(r.outputs.status, r.stdout + r.stderr).toBe('converged');
+  expect(new Set(hunts().map((h) => h.role))).toEqual(new Set(['hook', 'verify']));
+  expect(hunts().every((h) => h.uid === nobody().uid)).toBe(true);
+  expect((await world.headLog())[0]!.body).toContain('Review-Loop-Round: 1');
 });
