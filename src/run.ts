@@ -15,6 +15,9 @@ import { defaultOutputs, outputsOf, spendingOutputs, type OutputName } from './o
 import type { ResolvedConfig } from './config/repo-config.js';
 import { openCheckout, prepareForAgents } from './git/prepare.js';
 import { serverUrlFromEnv } from './github/client.js';
+import { writeAccess } from './github/permissions.js';
+import { loadPrContext } from './github/pr-context.js';
+import { getReviewThreads } from './github/threads.js';
 import type { ActionIO } from './domain/io.js';
 import { finishLoop, runLoop } from './loop.js';
 import type { LoopResult } from './domain/loop.js';
@@ -36,6 +39,8 @@ import { writeReportJson } from './report/report-json.js';
 import { RunSecrets } from './security/run-secrets.js';
 import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
+import { answerReplies } from './review/thread-answers.js';
+import { repliesToAnswer } from './review/thread-replies.js';
 import type { Counts } from './domain/findings.js';
 import { openSandbox } from './sandbox/announce.js';
 import { prCodeWithheld } from './sandbox/withheld.js';
@@ -197,7 +202,18 @@ async function execute(
   const { comments } = started;
   const ownLogin = identity.login;
   const { prior, writer } = await readMemory({ env, octokit, repo, comments, ownLogin, headSha: meta.headSha, log });
-  if (started.target.kind === 'pull_request') await skipIfHandled(git, prior, meta.headSha, config.failOn);
+  // A head already reviewed is skipped, but replies in our threads are still answered first.
+  const skip =
+    started.target.kind === 'pull_request'
+      ? await skipIfHandled(git, prior, meta.headSha, config.failOn).then(
+          () => null,
+          (e: unknown) => (e instanceof SkipRun ? e : Promise.reject(e)),
+        )
+      : null;
+  const threadsRead = config.threadAnswers ? await getReviewThreads(octokit, repo, meta.number) : null;
+  const waiting = threadsRead ? repliesToAnswer(threadsRead.threads, ownLogin, new Set(prior.answered)).length : 0;
+  if (skip && waiting === 0) throw skip;
+  publisher.answeredReplies = [...prior.answered];
   const warn = (m: string) => io.warning(m);
   // A red CI run started it: each round is for the failing checks only.
   const ciOnly = started.target.kind === 'workflow_run';
@@ -259,6 +275,25 @@ async function execute(
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // Agent config from the base branch, the commit identity, the local git config pinned.
   const checkout = await prepareForAgents(git, meta, log);
+  if (waiting > 0) {
+    const ctx = await loadPrContext(octokit, repo, meta, config, { git, log });
+    const env = { registry, prompts: started.prompts, workDir: cwd, scratchDir, budget, log };
+    const done = await answerReplies({
+      octokit,
+      ctx,
+      ownLogin,
+      spec: config.reviewers[0]!,
+      env: { ...env, timeoutMs: config.agentTimeoutMinutes * 60_000 },
+      answered: prior.answered,
+      writeAccess: (login) => writeAccess(octokit, repo, login),
+      fixes: push.canPush && config.mode !== 'review',
+      redact,
+      log,
+      post: !dryRun && !publisher.writesRefused,
+    });
+    publisher.answeredReplies.push(...done);
+  }
+  if (skip) throw skip;
 
   // 6. the loop, then the after-finish hook and the job summary
   const uncancellable = loopSteps({

@@ -174,6 +174,13 @@ export const gateResultSchema = z.object({
   summary: capped(MAX_TEXT_CHARS).default(''),
 });
 
+/** The answerer's answer to a person's reply in the thread of a finding (review/thread-answers.ts). */
+export const answerResultSchema = z.object({
+  agent: capped(MAX_ID_CHARS).optional(),
+  stance: z.enum(['concede', 'explain', 'fixing']),
+  answer: cappedNonEmpty(MAX_TEXT_CHARS),
+});
+
 export const confirmResultSchema = z.object({
   agent: capped(MAX_ID_CHARS).optional(),
   findingId: capped(MAX_ID_CHARS),

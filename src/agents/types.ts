@@ -3,7 +3,7 @@ import type { Usage } from '../domain/agent-run.js';
 export const AGENT_KINDS = ['claude', 'codex', 'opencode', 'gemini', 'command'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
-const ROLES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm'] as const;
+const ROLES = ['reviewer', 'analyzer', 'fixer', 'gate', 'confirm', 'answerer'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface AgentSpec {
@@ -18,7 +18,7 @@ export interface AgentSpec {
 
 export interface Invocation {
   role: Role;
-  /** Role instance: reviewer-1 … reviewer-5, analyzer, fixer, gate, confirm. */
+  /** Role instance: reviewer-1 … reviewer-5, analyzer, fixer, gate, confirm, answerer. */
   name: string;
   model: string;
   prompt: string;

@@ -60,6 +60,7 @@ export const inputSchemaShape = {
   'inline-min-priority': oneOf('inline-min-priority', ['P0', 'P1', 'P2', 'P3'], 'P1').default('P3'),
   'inline-max-comments': wholeNumber('inline-max-comments', 1, 100, 10),
   'hide-outdated-reports': boolean('hide-outdated-reports').default(true),
+  'thread-answers': boolean('thread-answers').default(true),
   'converged-label': field(labelName),
   'ready-when-converged': boolean('ready-when-converged').default(false),
   isolation: oneOf('isolation', ['auto', 'required', 'off'], 'required').default('auto'),

@@ -61,6 +61,8 @@ export interface ThreadComment {
   databaseId: number | null;
   body: string;
   author: string | null;
+  /** The author is a GitHub App (a bot token), not a person. */
+  authorIsBot?: boolean;
   authorAssociation: string;
   path: string | null;
   line: number | null;

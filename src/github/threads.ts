@@ -68,6 +68,7 @@ export const REVIEW_THREADS_QUERY = /* GraphQL */ `
     databaseId
     body
     author {
+      __typename
       login
     }
     authorAssociation
@@ -96,7 +97,7 @@ interface ThreadComment {
   id: string;
   databaseId: number | null;
   body: string;
-  author: { login: string } | null;
+  author: { __typename?: string; login: string } | null;
   authorAssociation: string;
   path: string | null;
   line: number | null;
@@ -155,7 +156,12 @@ export async function getReviewThreads(octokit: Octokit, repo: RepoRef, number: 
       // answered already). A thread of more than 100 has a gap between them.
       const seen = new Set(n.comments.nodes.map((c) => c.id));
       const read = [...n.comments.nodes, ...n.latestComments.nodes.filter((c) => !seen.has(c.id))];
-      const comments = read.map((c) => ({ ...c, author: c.author?.login ?? null }));
+      // An App's comment (a bot token) is said so: the action answers people, never another bot.
+      const comments = read.map((c) => ({
+        ...c,
+        author: c.author?.login ?? null,
+        ...(c.author?.__typename === 'Bot' ? { authorIsBot: true } : {}),
+      }));
       threads.push({
         id: n.id,
         isResolved: n.isResolved,

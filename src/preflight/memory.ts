@@ -31,6 +31,8 @@ export interface PriorRuns {
   ciAttempts: Record<string, number>;
   /** The dismissals the newest review knew of: this run's threads may no longer show them all. */
   dismissed: Dismissal[];
+  /** The replies in the action's threads that earlier runs answered (REST comment ids). */
+  answered: number[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -101,6 +103,7 @@ export async function readPriorRuns(
   const confirmed = [...new Set(states.flatMap(proven))];
   const ciAttempts = [...states].reverse().find((s) => s.ciAttempts)?.ciAttempts ?? {};
   const dismissed = cachedDismissals(states);
+  const answered = [...new Set(states.flatMap((s) => s.answered ?? []))];
   const known = {
     fixed: fingerprints(states),
     lastReview: lastReview(states),
@@ -108,6 +111,7 @@ export async function readPriorRuns(
     confirmed,
     ciAttempts,
     dismissed,
+    answered,
   };
   return { states, finalForHead, ...known };
 }

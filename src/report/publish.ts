@@ -39,6 +39,11 @@ export interface Publisher {
   readonly writesRefused: string | null;
   /** Set once the run knows which earlier reports a new one supersedes. */
   onPosted: OnReportPosted | null;
+  /**
+   * The replies in the action's threads answered so far, this run and earlier ones (REST ids):
+   * every later report's hidden state carries them (review/thread-answers.ts).
+   */
+  answeredReplies: number[];
 }
 
 export function createPublisher(opts: PublisherOptions): Publisher {
@@ -52,6 +57,7 @@ export function createPublisher(opts: PublisherOptions): Publisher {
   };
   const publisher: Publisher = {
     onPosted: null,
+    answeredReplies: [],
     get commentsPosted() {
       return posted;
     },
@@ -60,7 +66,9 @@ export function createPublisher(opts: PublisherOptions): Publisher {
     },
     refuseWrites,
     async report(markdown, state) {
-      const body = composeComment(markdown, state, { secrets: opts.secrets });
+      const { answeredReplies } = publisher;
+      const full = answeredReplies.length ? { ...state, answered: answeredReplies } : state;
+      const body = composeComment(markdown, full, { secrets: opts.secrets });
       await opts.io.appendSummary(`${clean(markdown)}\n\n---\n`);
       if (opts.dryRun) {
         opts.io.info(`dry-run: not posting the ${state.kind} report comment`);

@@ -73,6 +73,11 @@ const stateSchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * The replies in the action's threads it answered (REST comment ids), newest last: a long thread
+   * is read as its first and latest comments, which can show an early reply but not its answer.
+   */
+  answered: z.array(z.number().int()).optional(),
   /** Finding counts of the review this comment belongs to: a skipped rerun still enforces fail-on. */
   counts: z
     .object({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int(), p3: z.number().int() })
@@ -251,6 +256,7 @@ const LISTS = [
   'rejected',
   'confirmedIds',
   'dismissed',
+  'answered',
 ] as const;
 
 /** At most `max` UTF-16 units, never splitting a surrogate pair (an emoji). */
@@ -275,7 +281,7 @@ function capFields(s: HiddenState): HiddenState {
     file: f.file === null ? null : clipText(f.file, c.file),
     title: clipText(f.title, c.title),
   });
-  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts, dismissed } = s;
+  const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts, dismissed, answered } = s;
   const attempts =
     ciAttempts &&
     Object.entries(ciAttempts)
@@ -307,6 +313,8 @@ function capFields(s: HiddenState): HiddenState {
           })),
         }
       : {}),
+    // The newest answers are the ones a later run may not see in their threads.
+    ...(answered ? { answered: answered.slice(-Math.floor(STATE_BUDGET / MIN_ID_CHARS)) } : {}),
     ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
     ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
     ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),

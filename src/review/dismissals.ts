@@ -60,7 +60,7 @@ export function dismissalRequests(
 }
 
 /** What our comment says of its finding: without the hidden marks and the line of priority and agreement. */
-function findingText(body: string): string {
+export function findingText(body: string): string {
   return body
     .split('\n')
     .filter((l) => !l.startsWith('<!--') && !META_LINE.test(l))

@@ -17,6 +17,16 @@ import { sharedPromptValues } from './prompt-data.js';
 import { fillTemplate, type PromptName, type Prompts } from './prompts.js';
 import type { RoleResult } from '../agents/run-role.js';
 
+/** Each role's own prompt template. */
+const ROLE_PROMPTS: Record<Role, PromptName> = {
+  reviewer: 'reviewer',
+  analyzer: 'analyzer',
+  fixer: 'fixer',
+  gate: 'gate',
+  confirm: 'confirm',
+  answerer: 'answer',
+};
+
 /** What every call of a run shares. */
 export interface RoleEnv {
   registry: AgentRegistry;
@@ -107,7 +117,7 @@ async function callOnce<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<
       role: call.role,
       name: call.name,
       model: call.spec.model,
-      prompt: fillTemplate(env.prompts[call.template ?? call.role], { ...shared, ...call.values }),
+      prompt: fillTemplate(env.prompts[call.template ?? ROLE_PROMPTS[call.role]], { ...shared, ...call.values }),
       cwd: env.workDir,
       contextDir,
       stateDir: call.stateDir ?? path.join(roundDir, `${folder}-home`),

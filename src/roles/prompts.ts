@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 
 /**
- * One template per role, and parts of the reviewer's: `later-round` (from round 2 on),
+ * One template per role (`answer` is the answerer's), and parts of the reviewer's: `later-round` (from round 2 on),
  * `later-round-own` (a reviewer's own words for the earlier findings it reported),
  * `reviewer-answer` (the envelope it answers with) and `reviewer-resumed` (the prompt of a
  * resumed session, which has read the PR already).
@@ -21,6 +21,7 @@ export const PROMPT_NAMES = [
   'fixer-confirmed-tests',
   'directory-rules',
   'dismissed-findings',
+  'answer',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;

@@ -61,6 +61,7 @@ describe('parseInputs', () => {
       inlineMinPriority: 'P3',
       inlineMaxComments: undefined,
       hideOutdatedReports: true,
+      threadAnswers: true,
       convergedLabel: undefined,
       readyWhenConverged: false,
       waitForChecks: [],
@@ -74,12 +75,14 @@ describe('parseInputs', () => {
       ...TOKEN,
       'inline-comments': 'false',
       'hide-outdated-reports': 'false',
+      'thread-answers': 'false',
       'converged-label': 'ready for humans',
       'ready-when-converged': 'true',
     });
     expect(config).toMatchObject({
       inlineComments: false,
       hideOutdatedReports: false,
+      threadAnswers: false,
       convergedLabel: 'ready for humans',
       readyWhenConverged: true,
     });

@@ -67,6 +67,7 @@ function prior(over: Partial<PriorRuns> = {}): PriorRuns {
     confirmed: [],
     ciAttempts: {},
     dismissed: [],
+    answered: [],
     ...over,
   };
 }

@@ -89,6 +89,8 @@ describe('the real templates only use placeholders the code supplies', () => {
     'later-round': ['sinceSha', 'deltaNote', 'inlineLimit', 'copiedFiles', 'leftFiles', 'inlined'],
     // Filled for each reviewer (review/later-round.ts) and put into its {{ownEarlier}}.
     'later-round-own': ['findings'],
+    // The answerer's (review/thread-answers.ts): the shared keys and the thread it answers.
+    answer: [...shared, 'place', 'finding', 'reply', 'replyAuthor'],
   };
 
   const used = (text: string) => [...text.matchAll(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g)].map((m) => m[1]!);
