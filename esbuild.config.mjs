@@ -18,7 +18,7 @@ import { copyFile, rm, writeFile } from 'node:fs/promises';
 
 await rm('dist', { recursive: true, force: true });
 const result = await build({
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/main.ts', post: 'src/post.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunk-[hash]',

@@ -2,8 +2,8 @@
 // npm run eval -- --check [--cases <folder>] [--case <name>]…   (each case's code and tests only)
 // Runs the bundled action (dist/index.js), as GitHub would, on each evaluation case under each
 // configuration of the file, against the local stand-in of GitHub, and judges each run by a test the
-// loop never saw. Prints a line per case, then per configuration a table; writes results.md and
-// results.json to the out folder (default .cache/eval). docs/evaluation.md says how to read it.
+// loop never saw. Prints a line per case, then per configuration a table; writes a markdown table and
+// JSON results to the out folder (default .cache/eval). docs/evaluation.md says how to read it.
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

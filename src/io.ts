@@ -10,6 +10,7 @@ export function coreIO(): ActionIO {
       : undefined;
   return {
     info: (m) => core.info(m),
+    saveState: (name, value) => core.saveState(name, value),
     warning: (m, a) => core.warning(m, props(a)),
     notice: (m, a) => core.notice(m, props(a)),
     error: (m, a) => core.error(m, props(a)),

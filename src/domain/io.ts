@@ -9,6 +9,8 @@ export interface Annotation {
 
 export interface ActionIO {
   info(message: string): void;
+  /** Saved for the action's post step (the runner's step state); absent where there is none. */
+  saveState?(name: string, value: string): void;
   warning(message: string, annotation?: Annotation): void;
   notice(message: string, annotation?: Annotation): void;
   error(message: string, annotation?: Annotation): void;

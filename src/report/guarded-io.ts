@@ -28,5 +28,6 @@ export function guardedIO(io: ActionIO, secrets: Secrets): ActionIO {
     // (run-secrets.ts) is taken out here too.
     appendSummary: (md) => io.appendSummary(redactExactValues(md, knownValues(secrets))),
     prependSummary: (md) => io.prependSummary(redactExactValues(md, knownValues(secrets))),
+    ...(io.saveState ? { saveState: (name: string, value: string) => io.saveState!(name, value) } : {}),
   };
 }

@@ -5,6 +5,7 @@
 // user could not be removed.
 import type { ActionIO } from '../domain/io.js';
 import type { CallLimits } from './call-limits.js';
+import type { SandboxRecord } from './leftover.js';
 import { createSandbox, type IsolationMode, type Sandbox } from './sandbox.js';
 
 export async function openSandbox(
@@ -13,7 +14,9 @@ export async function openSandbox(
   io: ActionIO,
   callLimits?: CallLimits,
 ): Promise<Sandbox> {
+  const record = (r: SandboxRecord) => io.saveState?.('sandbox', JSON.stringify(r));
   const sandbox = await createSandbox(mode, workDir, {
+    record,
     log: (line) => io.info(line),
     ...(callLimits ? { callLimits } : {}),
   });

@@ -21,6 +21,7 @@ import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js'
 import { namedPaths } from './named-paths.js';
 import { nestedGitEntries, restoreNestedGit, type NestedGit } from './nested-git.js';
 import { detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
+import type { SandboxRecord } from './leftover.js';
 import { createSandboxUser, deleteSandboxUser, type SandboxUser } from './user.js';
 
 /** What one call may touch besides reading what is readable to everyone. */
@@ -58,6 +59,8 @@ export interface SandboxOptions {
   namespaces?: boolean;
   /** Each call's bounds (call-limits.ts); default DEFAULT_CALL_LIMITS. */
   callLimits?: CallLimits;
+  /** Told the sandbox user as soon as it exists, for the post step after a kill (leftover.ts). */
+  record?: (record: SandboxRecord) => void;
 }
 
 /** Calls run as the action's own user: the token is readable through /proc (docs/security.md). */
@@ -97,6 +100,7 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
     let user: SandboxUser | null = null;
     try {
       user = await createSandboxUser(found.privilege);
+      opts.record?.({ ...user, workDir });
       const before = new Set(await untrackedEntries(workDir));
       if (before.size) {
         const some = [...before].slice(0, 10).join(', ');

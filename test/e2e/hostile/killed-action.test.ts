@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createWorld, type World } from '../harness.js';
-import { PRIVILEGE_PATHS } from '../runner-user.js';
+import { createWorld, ROOT, type World } from '../harness.js';
+import { PRIVILEGE_PATHS, reachableNode, runnerUser } from '../runner-user.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
 let world: World;
@@ -17,6 +17,7 @@ let tag: string;
 let sandboxUser: string | undefined;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const userExists = (name: string) => spawnSync('getent', ['passwd', name]).status === 0;
 
 beforeEach(async () => {
   world = await createWorld();
@@ -31,7 +32,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   spawnSync('pkill', ['-KILL', '-f', tag]);
-  // No post step ran after the kill: the sandbox user it left is removed here.
+  // Where the post step did not get to run: the sandbox user the kill left is removed here.
   if (sandboxUser) {
     spawnSync('pkill', ['-KILL', '-u', sandboxUser]);
     spawnSync('userdel', ['--remove', sandboxUser]);
@@ -43,6 +44,7 @@ it.each(PRIVILEGE_PATHS)(
   'leaves nothing of a call running once the action is killed mid-call, $how',
   async ({ asRunnerUser }) => {
     const beats = path.join(loot, 'beats');
+    let checkoutDir = '';
     const r = await world.run({
       asRunnerUser,
       rules: PLANTED_BUG_RULES,
@@ -51,6 +53,7 @@ it.each(PRIVILEGE_PATHS)(
         verify: `setsid sh ${path.join(loot, 'beat.sh')} escaped ${tag} & sh ${path.join(loot, 'beat.sh')} beats ${tag}`,
       },
       extraEnv: { SPY_LOOT: loot },
+      prepare: async (checkout) => void (checkoutDir = checkout.dir),
       interrupt: async (signal) => {
         while (!existsSync(beats)) await sleep(50);
         signal('SIGKILL');
@@ -66,5 +69,36 @@ it.each(PRIVILEGE_PATHS)(
     const before = sizes();
     await sleep(500);
     expect(sizes()).toEqual(before);
+
+    // The post step, as the runner runs it after the job's steps: it removes what the killed run
+    // left of its sandbox, from the state the run saved.
+    const state = /::save-state name=sandbox::(.*)/.exec(r.stdout)?.[1];
+    expect(state, r.stdout).toBeDefined();
+    expect(userExists(sandboxUser!)).toBe(true);
+    const uid = JSON.parse(state!).uid as number;
+    const as = asRunnerUser ? runnerUser() : null;
+    const post = path.join(ROOT, 'dist/post.js');
+    const argv = as
+      ? [
+          'setpriv',
+          '--reuid',
+          String(as.uid),
+          '--regid',
+          String(as.gid),
+          '--init-groups',
+          reachableNode(process.execPath),
+          post,
+        ]
+      : [process.execPath, post];
+    const ran = spawnSync(argv[0]!, argv.slice(1), {
+      env: { PATH: process.env.PATH, STATE_sandbox: state, ...(as ? { HOME: as.home } : {}) },
+      encoding: 'utf8',
+    });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toContain(`removed the user`);
+    expect(userExists(sandboxUser!), ran.stdout).toBe(false);
+    // Nothing in the checkout belongs to the sandbox user any more.
+    const lent = spawnSync('find', [checkoutDir, '-uid', String(uid)], { encoding: 'utf8' }).stdout.trim();
+    expect(lent).toBe('');
   },
 );
