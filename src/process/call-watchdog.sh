@@ -95,14 +95,23 @@ while [ -r "/proc/$child/stat" ] && kill -0 "$child" 2>/dev/null; do
 done
 kill "$guard" 2>/dev/null
 
+# Read with the shell's own `read`, not grep: no process more per call.
+counted() { # $1: file, $2: key; true when the key's count is above 0
+  [ -r "$1" ] || return 1
+  while read -r key value; do
+    [ "$key" = "$2" ] && [ "$value" != 0 ] && return 0
+  done < "$1"
+  return 1
+}
 stopped=''
 for d in $cgroups; do
   case $d in
-  */memory/*) grep -q '^oom_kill [1-9]' "$d/memory.oom_control" 2>/dev/null && stopped=memory ;;
-  */pids/*) grep -q '^max [1-9]' "$d/pids.events" 2>/dev/null && stopped="${stopped:+$stopped, }processes" ;;
+  */memory/*) counted "$d/memory.oom_control" oom_kill && stopped=memory ;;
+  */pids/*) counted "$d/pids.events" max && stopped="${stopped:+$stopped, }processes" ;;
+  */cpu/*) ;;
   *)
-    grep -q '^oom_kill [1-9]' "$d/memory.events" 2>/dev/null && stopped=memory
-    grep -q '^max [1-9]' "$d/pids.events" 2>/dev/null && stopped="${stopped:+$stopped, }processes"
+    counted "$d/memory.events" oom_kill && stopped=memory
+    counted "$d/pids.events" max && stopped="${stopped:+$stopped, }processes"
     ;;
   esac
 done
