@@ -11,6 +11,13 @@
 # Exit: the command's status; 137 after a kill. A call stopped at a bound says so on stderr, which the
 # action shows with the call's output.
 set -u
+# It runs as root with the call's environment: it finds its own programs in the system's folders only
+# (a folder on the call's PATH may be writable by others), and splits words the standard way. The
+# call gets its own PATH again from its command line (/usr/bin/env PATH=…).
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+IFS='
+ 	'
 kind=$1 name=$2 mem=$3 pids=$4 weight=$5 input=$6
 shift 7
 
