@@ -3,7 +3,7 @@
 // how many processes it starts are bounded, a call past a bound is stopped and says so, and the next
 // call runs as usual. Runs as root, as CI does, where the machine has a cgroup to bound calls with.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,30 @@ describe.runIf(bounding.kind !== null)('a call in a cgroup of its own', () => {
       {},
     );
     expect(r.stdout).toBe('the prompt');
+  });
+
+  it("runs none of its root helpers from the call's PATH (a folder there may be writable by others)", async () => {
+    const planted = mkdtempSync('/opt/prl-watchdog-path-');
+    try {
+      for (const tool of ['mkdir', 'rmdir', 'sed', 'sleep', 'cat']) {
+        const script = `#!/bin/sh\necho "$(id -u) ${tool}" >> ${planted}/ran\nexec /bin/${tool} "$@"\n`;
+        writeFileSync(path.join(planted, tool), script, { mode: 0o755 });
+      }
+      const r = await sandbox.run(
+        {
+          command: '/bin/true',
+          args: [],
+          cwd: repo,
+          env: { PATH: `${planted}:${process.env.PATH}` },
+          timeoutMs: 60_000,
+        },
+        {},
+      );
+      expect(r.exitCode).toBe(0);
+      expect(existsSync(path.join(planted, 'ran')) ? readFileSync(path.join(planted, 'ran'), 'utf8') : '').toBe('');
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
   });
 
   it('cannot write /dev/shm, memory outside its bounds', async () => {
