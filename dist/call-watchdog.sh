@@ -61,7 +61,8 @@ exec 3<&0
 # its memory bound can never have the watchdog chosen by the OOM killer.
 enter='for d in $1; do echo $$ > "$d/cgroup.procs" || exit 125; done; shift; exec "$@"'
 # (An asynchronous command's stdin is /dev/null unless redirected: the call's own is given here.)
-/bin/sh -c "$enter" call-watchdog "$cgroups" "$@" <"$input" &
+# The call holds nothing of the lifeline (fd 3): only the action's end of it matters.
+/bin/sh -c "$enter" call-watchdog "$cgroups" "$@" <"$input" 3<&- &
 child=$!
 
 # Only a process that is still our child is killed: its pid cannot have been reused meanwhile.

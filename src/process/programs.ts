@@ -55,10 +55,28 @@ export function trustedProgram(name: string, folders: readonly string[] = SYSTEM
   throw new Error(`${name} was not found in a folder that only root or the action's user can write${why}`);
 }
 
-/** The action's PATH as it was when first asked, then the system's folders. */
+/** The action's PATH as it was when first asked, then the system's folders (searchPath). */
 export function pathThenSystem(): readonly string[] {
-  startPath ??= (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d));
-  return [...new Set([...startPath, ...SYSTEM_FOLDERS])];
+  startPath ??= searchPath(process.env, process.cwd());
+  return startPath;
+}
+
+/**
+ * PATH's folders, then the system's. A folder in the job's checkouts is left out (a workflow's
+ * `$GITHUB_WORKSPACE/bin` or `node_modules/.bin` on PATH): the PR's own files there belong to the
+ * action's user, so ownership alone would take them for the action's own.
+ */
+export function searchPath(env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const checkouts = [cwd, env.GITHUB_WORKSPACE, env.RUNNER_WORKSPACE && path.dirname(env.RUNNER_WORKSPACE)]
+    .filter((d): d is string => !!d && path.isAbsolute(d))
+    .map((d) => path.resolve(d));
+  const inCheckout = (d: string) =>
+    checkouts.some((c) => {
+      const rel = path.relative(c, path.resolve(d));
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    });
+  const fromPath = (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d) && !inCheckout(d));
+  return [...new Set([...fromPath, ...SYSTEM_FOLDERS])];
 }
 let startPath: string[] | undefined;
 

@@ -256,9 +256,10 @@ function jailArgs(
   hidden: string[],
 ): string[] {
   const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? []), home];
-  // A folder on PATH is never writable in a call, even where its mode lets everyone write (an image's
-  // /usr/local/bin 0777): a program planted there would run in later calls and in the job's later
-  // steps. So nothing named is mounted as it is at or below one, and one below a named path is
+  // A folder on PATH outside the checkout is never writable in a call, even where its mode lets
+  // everyone write (an image's /usr/local/bin 0777): a program planted there would run in later calls
+  // and in the job's later steps. One inside the checkout is the PR's to write, like the rest of it;
+  // the action never takes a program from there (programs.ts). So nothing named is mounted as it is at or below one, and one below a named path is
   // mounted read-only again over it.
   const onPath = pathFolders(spec);
   const underPath = (p: string) => onPath.some((d) => inside(p, d) || inside(realpathOrSelf(p), d));

@@ -30,8 +30,13 @@ function tableNames(section: string): string[] {
 const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 describe('action.yml contract', () => {
-  it('runs the bundle on node24', () => {
-    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  it('runs the bundle on node24, and a post step after the job that removes what a killed run left', () => {
+    expect(action.runs).toEqual({
+      using: 'node24',
+      main: 'dist/index.js',
+      post: 'dist/post.js',
+      'post-if': 'always()',
+    });
   });
 
   it('declares exactly the inputs of the zod schema, and docs/configuration.md lists them in the same order', () => {

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { trustedProgram } from '../../src/process/programs.js';
+import { searchPath, trustedProgram } from '../../src/process/programs.js';
 
 let top: string;
 let open: string;
@@ -59,4 +59,20 @@ it('runs the name as found, not where its link leads (pkill is a link to pgrep, 
 it('refuses a safe folder reached through a link in an open one (the link can be swapped)', () => {
   symlinkSync('/usr/bin', path.join(open, 'system'));
   expect(() => trustedProgram('sh', [path.join(open, 'system')])).toThrow(/can be written by others/);
+});
+
+it("never takes the action's git from a folder of the checkout on PATH (the PR's files are the action user's)", () => {
+  // Outside /tmp, so that only the checkout rule can refuse it.
+  const ws = mkdtempSync('/opt/prl-workspace-');
+  try {
+    chmodSync(ws, 0o755);
+    mkdirSync(path.join(ws, 'bin'), { mode: 0o755 });
+    writeFileSync(path.join(ws, 'bin', 'git'), '#!/bin/sh\n', { mode: 0o755 });
+    const folders = searchPath({ PATH: `${ws}/bin:/usr/bin`, GITHUB_WORKSPACE: ws }, '/');
+    expect(trustedProgram('git', folders)).toBe('/usr/bin/git');
+    // The action's working directory is a checkout too.
+    expect(trustedProgram('git', searchPath({ PATH: `${ws}/bin:/usr/bin` }, ws))).toBe('/usr/bin/git');
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
 });
