@@ -10,6 +10,7 @@ import { neverCancelled, type Cancellation } from './cancellation.js';
 import { createCiChecks } from './ci/tracker.js';
 import { priceTable } from './budget/prices.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
+import { deprecatedInputWarnings } from './config/deprecated-inputs.js';
 import { ConfigError } from './config/errors.js';
 import { defaultOutputs, outputsOf, spendingOutputs, type OutputName } from './outputs.js';
 import type { ResolvedConfig } from './config/repo-config.js';
@@ -172,6 +173,7 @@ async function execute(
   secrets.push(inputs.githubToken);
   runSecrets.add(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
+  for (const warning of deprecatedInputWarnings(raw, inputs)) io.warning(warning);
   // 2. prompts, the PR and who asked, the repo config, the token's identity, earlier comments
   const { retryBaseMs, headPollMs, checksPollMs } = deps.timing ?? {};
   const started = await startRun({

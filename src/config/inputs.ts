@@ -41,25 +41,16 @@ export const inputSchemaShape = {
   analyzer: singleRef('analyzer'),
   fixer: singleRef('fixer'),
   'gate-reviewer': singleRef('gate-reviewer'),
-  'agent-timeout-minutes': wholeNumber('agent-timeout-minutes', 1, 360, 30).default(20),
-  'max-diff-lines': positiveNumber('max-diff-lines', 4000).default(4000),
-  'max-diff-chars': positiveNumber('max-diff-chars', 200000).default(200000),
   verify: verifyCommands().default(() => []),
   confirm: oneOf('confirm', ['none', 'P0', 'P1'], 'P1').default('none'),
-  'gate-max-loops': wholeNumber('gate-max-loops', 1, 10, 2).default(2),
   'dispatch-workflows': list(workflowFile, true).default(() => []),
   'allow-fork-fixes': boolean('allow-fork-fixes').default(false),
   'max-tokens': positiveNumber('max-tokens', 2000000),
   'max-cost-usd': positiveDecimal('max-cost-usd', '5'),
   'model-prices': modelPrices('model-prices').default(() => ({})),
   'wait-for-checks': list(checkName, false).default(() => []),
-  'checks-timeout-minutes': wholeNumber('checks-timeout-minutes', 1, 360, 30).default(30),
-  'ci-fix-attempts': wholeNumber('ci-fix-attempts', 1, 10, 2).default(2),
   'fail-on': oneOf('fail-on', ['none', 'P0', 'P1', 'P2'], 'P1').default('P0'),
   'inline-comments': boolean('inline-comments').default(true),
-  'inline-min-priority': oneOf('inline-min-priority', ['P0', 'P1', 'P2', 'P3'], 'P1').default('P3'),
-  'inline-max-comments': wholeNumber('inline-max-comments', 1, 100, 10),
-  'hide-outdated-reports': boolean('hide-outdated-reports').default(true),
   'thread-answers': boolean('thread-answers').default(true),
   'converged-label': field(labelName),
   'ready-when-converged': boolean('ready-when-converged').default(false),
@@ -73,6 +64,16 @@ export const inputSchemaShape = {
   }).default(() => parseCallLimits(DEFAULT_CALL_LIMITS)),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
+  // Deprecated as workflow inputs (deprecated-inputs.ts): the repository config's to set.
+  'agent-timeout-minutes': wholeNumber('agent-timeout-minutes', 1, 360, 30).default(20),
+  'max-diff-lines': positiveNumber('max-diff-lines', 4000).default(4000),
+  'max-diff-chars': positiveNumber('max-diff-chars', 200000).default(200000),
+  'gate-max-loops': wholeNumber('gate-max-loops', 1, 10, 2).default(2),
+  'checks-timeout-minutes': wholeNumber('checks-timeout-minutes', 1, 360, 30).default(30),
+  'ci-fix-attempts': wholeNumber('ci-fix-attempts', 1, 10, 2).default(2),
+  'inline-min-priority': oneOf('inline-min-priority', ['P0', 'P1', 'P2', 'P3'], 'P1').default('P3'),
+  'inline-max-comments': wholeNumber('inline-max-comments', 1, 100, 10),
+  'hide-outdated-reports': boolean('hide-outdated-reports').default(true),
 };
 
 export type InputName = keyof typeof inputSchemaShape;
@@ -85,7 +86,7 @@ type Parsed = z.output<z.ZodObject<typeof inputSchemaShape>>;
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
-const camelCase = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+export const camelCase = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The inputs that name agents: `roles()` turns them into the specs each role runs with. */
 const ROLE_INPUTS = ['reviewers', 'analyzer', 'fixer', 'gate-reviewer'] as const;

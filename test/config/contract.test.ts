@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { DEPRECATED_INPUTS } from '../../src/config/deprecated-inputs.js';
 import { INPUT_NAMES, inputSchemaShape, parseInputs } from '../../src/config/inputs.js';
 import { OUTPUT_NAMES, defaultOutputs } from '../../src/outputs.js';
 import { DEFAULT_CALL_LIMITS, parseCallLimits } from '../../src/sandbox/call-limits.js';
@@ -86,6 +87,22 @@ describe('action.yml contract', () => {
     }
   });
 
+  // A workflow reading action.yml or the docs learns which inputs moved to the repository config.
+  it('groups exactly the deprecated inputs under Deprecated, each saying where it moved', () => {
+    const deprecated = actionText.split(/^  # group: Deprecated$/m)[1]?.split(/^outputs:$/m)[0] ?? '';
+    expect([...deprecated.matchAll(/^  ([\w-]+):$/gm)].map((m) => m[1])).toEqual([...DEPRECATED_INPUTS]);
+    const labelled = Object.entries(action.inputs).filter(([, spec]) => spec.description.startsWith('Deprecated:'));
+    expect(labelled.map(([name]) => name)).toEqual([...DEPRECATED_INPUTS]);
+    for (const [name, spec] of labelled) {
+      expect(spec.description, name).toMatch(/^Deprecated: set it in the repository config\. /);
+    }
+    const table = configDoc.split('### Deprecated')[1]?.split('<!-- inputs:end -->')[0] ?? '';
+    expect([...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1])).toEqual([...DEPRECATED_INPUTS]);
+    const repoDoc = readFileSync(join(ROOT, 'docs/repository-config.md'), 'utf8');
+    const tuning = repoDoc.split('## Tuning')[1]?.split(/^## /m)[0]?.split('```')[0] ?? '';
+    expect([...tuning.matchAll(/`([\w-]+)`/g)].map((m) => m[1])).toEqual([...DEPRECATED_INPUTS]);
+  });
+
   it('lists every status value in the status description', () => {
     for (const status of RUN_STATUSES) expect(action.outputs.status!.description).toContain(`\`${status}\``);
   });
@@ -97,7 +114,7 @@ describe('scripts/gen-config-tables.mjs', () => {
 
   it('groups the inputs as action.yml does, every group under its own heading', () => {
     const groups = [...actionText.matchAll(/^  # group: (.+)$/gm)].map((m) => m[1]);
-    expect(groups).toEqual(['Run', 'Agents', 'Fixing', 'Budget', 'CI', 'Reporting', 'Safety']);
+    expect(groups).toEqual(['Run', 'Agents', 'Fixing', 'Budget', 'CI', 'Reporting', 'Safety', 'Deprecated']);
     const headings = [...configDoc.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
     expect(headings).toEqual(groups);
   });

@@ -2,7 +2,7 @@
 // lifecycle hooks (docs/repository-config.md), through the real bundle.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_PROJECT } from '../fakes/git-sandbox.js';
 import { createWorld, type World } from './harness.js';
 import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
@@ -86,4 +86,33 @@ it('rejects a repo config that tries to set a workflow-only input, before any ag
   expect(r.stdout).toContain('allow-fork-fixes');
   expect(world.github.writes()).toHaveLength(0);
   expect(world.agentCalls()).toHaveLength(0);
+});
+
+// The tuning inputs moved to the repository config (src/config/deprecated-inputs.ts). A diff cap
+// shows in what the reviewer is handed: diff.patch opens with the sampling note naming the budget.
+describe('a tuning setting moved to the repository config', () => {
+  const reviewerDiff = (w: World) => {
+    const reviewer = w.agentCalls().find((c) => c.role === 'reviewer')!;
+    return readFileSync(path.join(reviewer.contextDir, 'diff.patch'), 'utf8');
+  };
+  const rules = [{ role: 'reviewer', answer: reviewerAnswer([]) }];
+
+  it('takes effect from the file, with no deprecation warning', async () => {
+    world = await withConfig('defaults:\n  max-diff-lines: 3\n');
+    const r = await world.run({ inputs: { mode: 'review' }, rules });
+    expect(r.outputs.status, r.stdout).toBe('converged');
+    expect(reviewerDiff(world)).toContain('(budget 3 lines / 200000 characters)');
+    expect(r.stdout).not.toContain('deprecated');
+  });
+
+  it('still takes effect from the workflow, and warns naming the input and the file equivalent', async () => {
+    world = await createWorld();
+    const r = await world.run({ inputs: { mode: 'review', 'max-diff-lines': '3' }, rules });
+    expect(r.outputs.status, r.stdout).toBe('converged');
+    expect(reviewerDiff(world)).toContain('(budget 3 lines / 200000 characters)');
+    // The runner's warning command, its lines joined by %0A (@actions/core escapes newlines).
+    const warning = /^::warning::(Input "max-diff-lines" is deprecated.*)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(warning).toContain('set it in the repository config .github/pr-review-loop.yml');
+    expect(warning.split('%0A').slice(1)).toEqual(['defaults:', '  max-diff-lines: 3']);
+  });
 });

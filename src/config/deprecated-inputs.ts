@@ -1,0 +1,35 @@
+// Tuning inputs that moved to the repository config: a repository sets them once, and a typical
+// workflow never needs them. For one major version a workflow may still give them: the value
+// applies as before, and the log warns with the same setting written for the file.
+import YAML from 'yaml';
+import { camelCase, type Config, type InputName, type RawInputs } from './inputs.js';
+
+/** The inputs a workflow should no longer give (action.yml groups them under "Deprecated"). */
+export const DEPRECATED_INPUTS = [
+  'agent-timeout-minutes',
+  'max-diff-lines',
+  'max-diff-chars',
+  'gate-max-loops',
+  'checks-timeout-minutes',
+  'ci-fix-attempts',
+  'inline-min-priority',
+  'inline-max-comments',
+  'hide-outdated-reports',
+] as const satisfies readonly InputName[];
+
+/**
+ * One warning for each deprecated input the workflow gave (`given`: the workflow's values only),
+ * naming it and showing the repository config that sets the same value, as parsed (`config`), so
+ * the example is valid YAML the file accepts as it stands.
+ */
+export function deprecatedInputWarnings(given: RawInputs, config: Config): string[] {
+  return DEPRECATED_INPUTS.filter((name) => given[name]?.trim()).map((name) => {
+    const value = (config as unknown as Record<string, unknown>)[camelCase(name)];
+    const yaml = YAML.stringify({ defaults: { [name]: value } }).trimEnd();
+    return (
+      `Input "${name}" is deprecated as a workflow input: set it in the repository config ` +
+      `${config.configFile} (read from the base branch) instead. This run still uses the workflow's value; ` +
+      `the next major version reads it from the repository config only. Example:\n${yaml}`
+    );
+  });
+}
