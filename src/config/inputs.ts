@@ -9,7 +9,7 @@ import { ConfigError } from './errors.js';
 import { boolean, field, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
 import { modelPrices } from './model-prices.js';
 import { crossCheck, roles } from './roles.js';
-import { configPath, presetName, botLogin, checkName, envName, labelName, workflowFile } from './values.js';
+import { configPath, presetName, botLogin, checkName, envName, homeFolder, labelName, workflowFile } from './values.js';
 
 export const inputSchemaShape = {
   'github-token': z.string({
@@ -55,6 +55,7 @@ export const inputSchemaShape = {
   isolation: oneOf('isolation', ['auto', 'required', 'off'], 'required').default('auto'),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
+  'home-folders': list(homeFolder, true).default(() => []),
 };
 
 export type InputName = keyof typeof inputSchemaShape;

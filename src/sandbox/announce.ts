@@ -5,8 +5,15 @@
 import type { ActionIO } from '../domain/io.js';
 import { createSandbox, type IsolationMode, type Sandbox } from './sandbox.js';
 
-export async function openSandbox(mode: IsolationMode, workDir: string, io: ActionIO): Promise<Sandbox> {
-  const sandbox = await createSandbox(mode, workDir, { log: (line) => io.info(line) });
+export async function openSandbox(
+  mode: IsolationMode,
+  workDir: string,
+  io: ActionIO,
+  homeFolders: readonly string[] = [],
+): Promise<Sandbox> {
+  const share = homeFolders.filter((f) => !f.startsWith('!'));
+  const deny = homeFolders.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
+  const sandbox = await createSandbox(mode, workDir, { log: (line) => io.info(line), homeFolders: { share, deny } });
   if (sandbox.user) {
     io.info(
       `isolation: agents, verify commands and hooks run as the unprivileged user ${sandbox.user}` +

@@ -18,6 +18,8 @@ export interface MountView {
   /** Inside a writable folder, mounted read-only again (a checkout's .git). */
   protectedPaths: readonly string[];
   cwd: string;
+  /** A hidden folder shown as another folder instead of an empty one (the runner's HOME: home-view.ts). */
+  replaced?: { target: string; source: string };
 }
 
 /**
@@ -37,10 +39,20 @@ export function bwrapArgs(view: MountView): string[] {
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   const tmpfsRoots = [...PRIVATE_TMP, ...outermost(view.hidden.filter((h) => !PRIVATE_TMP.some((t) => inside(h, t))))];
   for (const dir of PRIVATE_TMP) args.push('--perms', '1777', '--tmpfs', dir);
-  for (const dir of tmpfsRoots.slice(PRIVATE_TMP.length)) args.push('--perms', '0755', '--tmpfs', dir);
+  for (const dir of tmpfsRoots.slice(PRIVATE_TMP.length)) {
+    if (view.replaced?.target === dir) args.push('--bind', view.replaced.source, dir);
+    else args.push('--perms', '0755', '--tmpfs', dir);
+  }
+  // Below /tmp (a HOME there), after the private /tmp it would otherwise be hidden by.
+  const replaced = view.replaced;
+  if (replaced && !tmpfsRoots.includes(replaced.target)) {
+    args.push('--bind', replaced.source, replaced.target);
+    tmpfsRoots.push(replaced.target);
+  }
   const made = new Set<string>();
   const mountBack = (p: string, how: '--bind' | '--ro-bind'): void => {
-    const root = tmpfsRoots.find((r) => inside(p, r) && p !== r);
+    // The nearest: a HOME shown below the private /tmp is where the folders between start.
+    const root = tmpfsRoots.filter((r) => inside(p, r) && p !== r).sort((a, b) => b.length - a.length)[0];
     if (root) {
       // The folders between an empty tmpfs and a mounted-back path: enter, not list.
       const between: string[] = [];

@@ -13,6 +13,13 @@ import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '..
 import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
 import { hiddenFolders } from './hidden-folders.js';
+import {
+  buildHomeLayer,
+  homeViewPlan,
+  toolchainFoldersElsewhere,
+  type HomeFolders,
+  type HomeLayer,
+} from './home-view.js';
 import { killAllOf, killMarked } from './kill.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
@@ -51,6 +58,8 @@ export interface SandboxOptions {
   env?: NodeJS.ProcessEnv;
   /** false: no namespaces, as where bubblewrap cannot run (how tests reach that path). */
   namespaces?: boolean;
+  /** The workflow's `home-folders`: more of the runner's HOME to show, more to deny (home-view.ts). */
+  homeFolders?: HomeFolders;
 }
 
 /** Calls run as the action's own user: the token is readable through /proc (docs/security.md). */
@@ -92,7 +101,17 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
             `${before.size > 10 ? ', …' : ''}`,
         );
       }
-      const jail = namespaces.ok ? { bwrap: namespaces.bwrap, hidden: hiddenFolders(opts.env ?? process.env) } : null;
+      const env = opts.env ?? process.env;
+      const hidden = hiddenFolders(env);
+      const jail = namespaces.ok
+        ? {
+            bwrap: namespaces.bwrap,
+            hidden,
+            // Built while the run prepares (a walk of the tool folders); the first call waits for it.
+            home: homeView(found.privilege, user, env, opts.homeFolders, workDir, log),
+            toolchains: toolchainFoldersElsewhere(env, hidden),
+          }
+        : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
       const nested = await nestedGitEntries(workDir);
       return await isolated(found.privilege, user, { workDir, before, nested }, jail, limits, log);
@@ -110,7 +129,7 @@ async function isolated(
   privilege: Privilege,
   user: SandboxUser,
   checkout: { workDir: string; before: ReadonlySet<string>; nested: NestedGit },
-  namespaced: { bwrap: string; hidden: string[] } | null,
+  namespaced: Jail | null,
   namespaceFailure: string[],
   log: (line: string) => void,
 ): Promise<Sandbox> {
@@ -135,8 +154,18 @@ async function isolated(
       active++;
       const giveBack: Array<() => Promise<void>> = [];
       try {
-        const home = path.join(user.base, `call-${++calls}`);
-        giveBack.push(await freshHome(privilege, user, home, workDir));
+        const callDir = path.join(user.base, `call-${++calls}`);
+        let home = callDir;
+        let homeSource: string | null = null;
+        const layer = namespaced ? await namespaced.home : null;
+        if (layer) {
+          const view = await layer.mount(callDir);
+          giveBack.push(view.unmount);
+          home = layer.plan.home;
+          homeSource = view.merged;
+        } else {
+          giveBack.push(await freshHome(privilege, user, home, workDir));
+        }
         const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
         await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
         for (const dir of access.readable ?? []) await grants.readable(dir);
@@ -144,7 +173,13 @@ async function isolated(
         if (access.workTree) giveBack.push(await grants.workTree(access.workTree, before));
         const env = withUserEnv(spec.env, user, home, access.owned ?? []);
         const jail = namespaced
-          ? jailArgs(namespaced.bwrap, user, { ...spec, env }, access, home, namespaced.hidden)
+          ? jailArgs(
+              namespaced,
+              user,
+              { ...spec, env },
+              access,
+              homeSource ? { target: home, source: homeSource } : home,
+            )
           : undefined;
         return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail } : runAs });
       } finally {
@@ -167,6 +202,7 @@ async function isolated(
       closed = true;
       closing ??= (async () => {
         await killAllOf(privilege, user.uid);
+        await (await namespaced?.home)?.dispose();
         await grants.restore();
         await deleteSandboxUser(privilege, user);
       })();
@@ -191,16 +227,61 @@ async function freshHome(
   };
 }
 
+/** How each call is jailed: bubblewrap, what it hides, and what of the runner's HOME it shows. */
+interface Jail {
+  bwrap: string;
+  hidden: string[];
+  /** The run's layer of the runner's HOME; null where HOME is not shown (then each call gets an empty one). */
+  home: Promise<HomeLayer | null>;
+  /** Folders toolchain variables name in a hidden folder outside HOME: shown read-only. */
+  toolchains: string[];
+}
+
+/** The run's view of the runner's HOME, or null (logged) where it cannot be made. */
+async function homeView(
+  privilege: Privilege,
+  user: SandboxUser,
+  env: NodeJS.ProcessEnv,
+  extra: HomeFolders | undefined,
+  workDir: string,
+  log: (line: string) => void,
+): Promise<HomeLayer | null> {
+  const plan = homeViewPlan(env, extra);
+  if (!plan) return null;
+  let layer: HomeLayer | null = null;
+  try {
+    layer = await buildHomeLayer(privilege, user, plan, path.join(user.base, 'home-layer'), workDir);
+    // One mount now: a kernel without overlayfs (or a runner that refuses it) falls back here, not mid-run.
+    const probe = await layer.mount(path.join(user.base, 'home-probe'));
+    await probe.unmount();
+    const shown = plan.shared.filter((s) => existsSync(path.join(plan.home, s)));
+    log(
+      `isolation: calls see the runner's HOME (${plan.home}) with ${shown.join(', ') || 'no tool folders'}; ` +
+        `what they write there stays in the call; ${layer.contents.whiteouts.length} entries hidden ` +
+        `(denied names, files only the runner may read, everything else of HOME)`,
+    );
+    return layer;
+  } catch (e) {
+    log(
+      `isolation: the runner's HOME cannot be shown to calls (${e instanceof Error ? e.message : String(e)}); ` +
+        'each call gets an empty HOME of its own instead',
+    );
+    await layer?.dispose().catch(() => undefined);
+    return null;
+  }
+}
+
 /** bubblewrap, then setpriv to become the user with no way back to more rights. */
 function jailArgs(
-  bwrap: string,
+  jail: Jail,
   user: SandboxUser,
   spec: ProcessSpec,
   access: CallAccess,
-  home: string,
-  hidden: string[],
+  home: string | { target: string; source: string },
 ): string[] {
-  const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? []), home];
+  const { bwrap, hidden } = jail;
+  const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? [])];
+  if (typeof home === 'string') writable.push(home);
   // A folder on PATH is never writable in a call, even where its mode lets everyone write (an image's
   // /usr/local/bin 0777): a program planted there would run in later calls and in the job's later
   // steps. So nothing named is mounted as it is at or below one, and one below a named path is
@@ -217,11 +298,13 @@ function jailArgs(
       ...(access.readable ?? []),
       ...programFolders(spec, hidden),
       ...coveredPath,
+      ...jail.toolchains,
       ACTION_ROOT,
     ].filter((p) => existsSync(p)),
     asIs,
     protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
     cwd: spec.cwd,
+    ...(typeof home === 'string' ? {} : { replaced: home }),
   };
   const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
   return [bwrap, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];
