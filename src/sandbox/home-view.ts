@@ -211,6 +211,8 @@ async function walk(dir: string): Promise<Entry[]> {
 export interface HomeLayer {
   plan: HomeViewPlan;
   contents: LayerContents;
+  /** True for a path the view shows from a shared folder (mounting it as it is would undo the view). */
+  shows(p: string): boolean;
   /** Unmounts the run's layer (after the last call). */
   dispose(): Promise<void>;
   /** Mounts the call's view in `callDir`; returns the folder to show at HOME and its removal. */
@@ -247,6 +249,10 @@ export async function buildHomeLayer(
   return {
     plan,
     contents,
+    shows(p) {
+      const rel = path.relative(plan.home, path.resolve(p));
+      return rel !== '' && !rel.startsWith('..') && plan.shared.some((s) => inside(rel, s));
+    },
     async dispose() {
       await mustAsRoot(privilege, ['umount', dir]);
     },

@@ -178,7 +178,7 @@ async function isolated(
               user,
               { ...spec, env },
               access,
-              homeSource ? { target: home, source: homeSource } : home,
+              layer && homeSource ? { layer, source: homeSource } : home,
             )
           : undefined;
         return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail } : runAs });
@@ -277,9 +277,12 @@ function jailArgs(
   user: SandboxUser,
   spec: ProcessSpec,
   access: CallAccess,
-  home: string | { target: string; source: string },
+  home: string | { layer: HomeLayer; source: string },
 ): string[] {
   const { bwrap, hidden } = jail;
+  // A toolchain variable (CARGO_HOME) names a shared folder: the view shows it, with writes kept
+  // in the call; mounting the real folder as it is over it would show what the view hides.
+  const inView = (p: string) => typeof home !== 'string' && home.layer.shows(p);
   const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? [])];
   if (typeof home === 'string') writable.push(home);
   // A folder on PATH is never writable in a call, even where its mode lets everyone write (an image's
@@ -288,7 +291,7 @@ function jailArgs(
   // mounted read-only again over it.
   const onPath = pathFolders(spec);
   const underPath = (p: string) => onPath.some((d) => inside(p, d) || inside(realpathOrSelf(p), d));
-  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p));
+  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p) && !inView(p));
   const coveredPath = onPath.filter((d) => asIs.some((p) => inside(d, p) || inside(d, realpathOrSelf(p))));
   const view: MountView = {
     hidden,
@@ -304,7 +307,7 @@ function jailArgs(
     asIs,
     protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
     cwd: spec.cwd,
-    ...(typeof home === 'string' ? {} : { replaced: home }),
+    ...(typeof home === 'string' ? {} : { replaced: { target: home.layer.plan.home, source: home.source } }),
   };
   const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
   return [bwrap, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];

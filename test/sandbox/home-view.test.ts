@@ -69,13 +69,13 @@ afterEach(async () => {
   rmSync(path.dirname(repo), { recursive: true, force: true });
 });
 
-const sh = (script: string) =>
+const sh = (script: string, vars: Record<string, string> = {}) =>
   sandbox.run(
     {
       command: '/bin/sh',
       args: ['-c', script],
       cwd: repo,
-      env: { PATH: `${home}/.cargo/bin:${home}/.local/bin:/usr/bin:/bin` },
+      env: { PATH: `${home}/.cargo/bin:${home}/.local/bin:/usr/bin:/bin`, ...vars },
       timeoutMs: 20_000,
     },
     { workTree: repo },
@@ -131,5 +131,16 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(next.stdout).not.toContain('crate-2.0');
     expect(next.stdout).not.toContain('new.rs');
     expect(next.stdout).not.toContain('poisoned');
+  });
+
+  it('keeps the view when a toolchain variable names a shared folder', async () => {
+    // CARGO_HOME reaches every call (src/agents/toolchain-env.ts), and a path a variable names is
+    // shown as it is (named-paths.ts): the real ~/.cargo over the view would show its credentials.
+    const r = await sh(`cat "$CARGO_HOME/credentials.toml"; echo x > "$CARGO_HOME/planted" && echo wrote; ${WALK}`, {
+      CARGO_HOME: path.join(home, '.cargo'),
+    });
+    expect(r.stdout).toContain('wrote');
+    expect(r.stdout).not.toContain('SECRET');
+    expect(existsSync(path.join(home, '.cargo/planted'))).toBe(false);
   });
 });
