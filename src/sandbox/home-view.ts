@@ -68,6 +68,9 @@ const TOOLCHAIN_FOLDER_VARIABLES: readonly string[] = [
   'ANDROID_SDK_ROOT',
 ];
 
+/** Git refuses a checkout another user owns unless this file lists it; the runner's own is not shown. */
+const OWN_GITCONFIG = '.gitconfig';
+
 /** Files tools open to write in place: copied into the run's layer so that the call owns its copy. */
 const LOCK_FILE = /(\.lock|\.lck)$|^\.package-cache|^\.global-cache$/;
 const LOCK_FILE_MAX_BYTES = 1024 * 1024;
@@ -145,6 +148,8 @@ async function layerContents(plan: HomeViewPlan): Promise<LayerContents> {
     for (const name of safeReaddir(abs)) {
       const rel = dir === '' ? name : `${dir}/${name}`;
       if (dir === '') out.topNames.push(name);
+      // The layer's own ~/.gitconfig takes the place of the runner's.
+      if (rel === OWN_GITCONFIG) continue;
       if (denied(rel) || !(isShared(rel) || leadsToShared(rel))) out.whiteouts.push(rel);
     }
   }
@@ -239,13 +244,13 @@ export async function buildHomeLayer(
   for (const rel of contents.copies) copyFileSync(path.join(plan.home, rel), path.join(lower, rel));
   // Git refuses a repository owned by someone else ("dubious ownership") unless it is listed;
   // the runner's own ~/.gitconfig is not shown.
-  writeFileSync(path.join(lower, '.gitconfig'), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
+  writeFileSync(path.join(lower, OWN_GITCONFIG), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
   await mustAsRoot(privilege, ['chown', '-R', `${owner.uid}:${owner.gid}`, lower]);
   if (contents.whiteouts.length) {
     const whiteouts = contents.whiteouts.map((rel) => path.join(lower, rel));
     await mustAsRoot(privilege, ['sh', '-c', WHITEOUT, 'sh', ...whiteouts]);
   }
-  const known = new Set(['.gitconfig', ...contents.topNames]);
+  const known = new Set([OWN_GITCONFIG, ...contents.topNames]);
   return {
     plan,
     contents,

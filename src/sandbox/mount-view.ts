@@ -43,14 +43,12 @@ export function bwrapArgs(view: MountView): string[] {
     if (view.replaced?.target === dir) args.push('--bind', view.replaced.source, dir);
     else args.push('--perms', '0755', '--tmpfs', dir);
   }
-  // Below /tmp (a HOME there), after the private /tmp it would otherwise be hidden by.
-  const replaced = view.replaced;
-  if (replaced && !tmpfsRoots.includes(replaced.target)) {
-    args.push('--bind', replaced.source, replaced.target);
-    tmpfsRoots.push(replaced.target);
-  }
+  // Below the private /tmp (a HOME there) it is mounted among the others, at its depth; the
+  // folders below it start from it.
+  const replaced = view.replaced && !tmpfsRoots.includes(view.replaced.target) ? view.replaced : null;
+  if (replaced) tmpfsRoots.push(replaced.target);
   const made = new Set<string>();
-  const mountBack = (p: string, how: '--bind' | '--ro-bind'): void => {
+  const mountBack = (p: string, how: '--bind' | '--ro-bind', source = p): void => {
     // The nearest: a HOME shown below the private /tmp is where the folders between start.
     const root = tmpfsRoots.filter((r) => inside(p, r) && p !== r).sort((a, b) => b.length - a.length)[0];
     if (root) {
@@ -62,7 +60,7 @@ export function bwrapArgs(view: MountView): string[] {
         args.push('--perms', '0711', '--dir', d);
       }
     }
-    args.push(how, p, p);
+    args.push(how, source, p);
   };
   const writable = outermost(view.writable);
   const readOnly = outermost(view.readOnly.filter((r) => !writable.some((w) => inside(r, w))));
@@ -72,8 +70,11 @@ export function bwrapArgs(view: MountView): string[] {
     ...outermost(view.asIs).map((p) => [p, '--bind'] as const),
     ...writable.map((p) => [p, '--bind'] as const),
     ...readOnly.map((p) => [p, '--ro-bind'] as const),
-  ].sort((a, b) => depth(a[0]) - depth(b[0]));
-  for (const [p, how] of mounts) mountBack(p, how);
+  ];
+  const all = [...(replaced ? [[replaced.target, '--bind', replaced.source] as const] : []), ...mounts];
+  // Stable: the replaced folder comes first at its depth, so a path named at it is mounted over it.
+  all.sort((a, b) => depth(a[0]) - depth(b[0]));
+  for (const [p, how, source] of all) mountBack(p, how, source);
   // Last, so that no other mount (a deeper one, or one a link led into it) can cover it.
   for (const p of view.protectedPaths) mountBack(p, '--ro-bind');
   args.push('--chdir', view.cwd);

@@ -91,7 +91,9 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
     }
     let user: SandboxUser | null = null;
     try {
-      user = await createSandboxUser(found.privilege);
+      // Where calls will see the runner's HOME, the account's home is that path (user.ts says why).
+      const viewed = namespaces.ok ? homeViewPlan(opts.env ?? process.env, opts.homeFolders)?.home : undefined;
+      user = await createSandboxUser(found.privilege, viewed);
       const before = new Set(await untrackedEntries(workDir));
       if (before.size) {
         const some = [...before].slice(0, 10).join(', ');

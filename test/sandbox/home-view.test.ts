@@ -35,6 +35,7 @@ const FILES: [string, string, number][] = [
   ['.npmrc', '//registry.npmjs.org/:_authToken=SECRET-npmrc\n', 0o644],
   ['.env', 'API_KEY=SECRET-env\n', 0o644],
   ['notes.txt', 'SECRET-top-level-file\n', 0o644],
+  ['.gitconfig', '[credential]\n\thelper = store\n[user]\n\tname = SECRET-gitconfig\n', 0o644],
   ['.cache/huggingface/token', 'SECRET-hf\n', 0o644],
   ['.cache/tool/state.json', '{"token":"SECRET-owner-only"}\n', 0o600],
   ['.cache/tool/group.json', '{"token":"SECRET-group-only"}\n', 0o640],
@@ -88,6 +89,8 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
   it('shows the tool folders at their absolute paths and no credential, however it is kept', async () => {
     const r = await sh(`echo "home=$HOME"; tool; pytool; ${WALK}; echo end`);
     expect(r.stdout).toContain(`home=${home}`);
+    // The call's own ~/.gitconfig, which lists the checkout as safe, in place of the runner's.
+    expect(r.stdout).toContain(`directory = ${repo}`);
     expect(r.stdout).toContain('tool-ok');
     expect(r.stdout).toContain('pytool-ok');
     expect(r.stdout).toContain('pub fn crate_fn');
@@ -124,7 +127,7 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(readFileSync(path.join(home, '.cargo/.package-cache'), 'utf8')).toBe('');
     expect(readFileSync(path.join(home, '.local/bin/pytool'), 'utf8')).not.toContain('poisoned');
     expect(existsSync(path.join(home, '.cargo/bin/cargo-poison'))).toBe(false);
-    expect(existsSync(path.join(home, '.gitconfig'))).toBe(false);
+    expect(readFileSync(path.join(home, '.gitconfig'), 'utf8')).not.toContain('[core]');
     // And the next call starts from the runner's HOME again, not from the last call's writes.
     const next = await sh('ls "$HOME/.cargo/registry/src/idx" "$HOME/.cargo/registry/src/idx/crate-1.0"; pytool');
     expect(next.stdout).toContain('lib.rs');
