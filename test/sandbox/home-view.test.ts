@@ -146,4 +146,35 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(r.stdout).not.toContain('SECRET');
     expect(existsSync(path.join(home, '.cargo/planted'))).toBe(false);
   });
+
+  it('mounts a checkout kept below HOME back into the view, as on a hosted runner', async () => {
+    // GitHub's hosted runners check out into /home/runner/work/<repo>/<repo>, inside HOME.
+    const inside = path.join(home, 'work', 'app', 'app');
+    mkdirSync(inside, { recursive: true });
+    execFileSync('git', ['init', '-q', inside]);
+    writeFileSync(path.join(inside, 'a.txt'), 'a\n');
+    execFileSync('git', ['-C', inside, 'add', 'a.txt']);
+    writeFileSync(path.join(home, 'work', 'runner-file'), 'SECRET-work\n', { mode: 0o644 });
+    await sandbox.close();
+    sandbox = await createSandbox('auto', inside, { env: { HOME: home, PATH: process.env.PATH }, namespaces: true });
+    const r = await sandbox.run(
+      {
+        command: '/bin/sh',
+        args: [
+          '-c',
+          `cat a.txt && echo b > b.txt && echo wrote; ls -A "$HOME/work"; cat "$HOME/work/runner-file"; tool`,
+        ],
+        cwd: inside,
+        env: { PATH: `${home}/.cargo/bin:/usr/bin:/bin` },
+        timeoutMs: 20_000,
+      },
+      { workTree: inside },
+    );
+    expect(r.stdout).toContain('wrote');
+    expect(r.stdout).toContain('tool-ok');
+    expect(r.stdout).not.toContain('SECRET');
+    expect(r.stdout).not.toContain('runner-file');
+    // The checkout itself is the real one: what the call wrote there is there.
+    expect(readFileSync(path.join(inside, 'b.txt'), 'utf8')).toBe('b\n');
+  });
 });
