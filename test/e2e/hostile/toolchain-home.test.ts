@@ -290,7 +290,8 @@ const NEEDLE = 'PRL-NEEDLE';
  */
 const WALK =
   'find "$HOME" -size -2M \\( -type f -o -type l \\) ! -name "*.jar" ! -name "*.rlib" 2>/dev/null | while IFS= read -r f; do cat "$f" 2>/dev/null; done ' +
-  `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; find "$HOME" > "$SPY/$ECO.names" 2>/dev/null`;
+  `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; find "$HOME" > "$SPY/$ECO.names" 2>/dev/null; ` +
+  `env | grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' >> "$SPY/$ECO.hunt"`;
 
 // A call's writes into the shared folders: a poisoned program beside the toolchain, a changed
 // setting, a file in a cache. They must stay in the call.
@@ -381,6 +382,8 @@ it.each(CASES)('$eco: the toolchain in the runner HOME works, no credential besi
       SPY: spy,
       ECO: eco.name,
       PATH: [...eco.pathBelowHome.map((p) => path.join(home, p)), process.env.PATH].join(':'),
+      // A toolchain variable with a password in it, as a private index's URL often has: withheld.
+      PIP_INDEX_URL: `https://ci:${NEEDLE}-pip-index@pypi.internal.example/simple`,
       ...eco.env,
     },
     killAfterMs: 240_000,
@@ -398,6 +401,7 @@ it.each(CASES)('$eco: the toolchain in the runner HOME works, no credential besi
   // Writing the shared folders worked in the call, and nothing of it reached the runner's HOME.
   expect(out(`${eco.name}.wrote`)).toContain('cache-written');
   expect(treeOf(home)).toEqual(snapshot);
+  expect(r.stdout).toMatch(/toolchain variables withheld[^\n]*: PIP_INDEX_URL/);
   expect(r.outputs.status).toBe('converged');
 });
 
