@@ -245,7 +245,10 @@ async function execute(
   publisher.onPosted = supersedeReports({ octokit, enabled, earlier: prior.reports, log, warn });
 
   // 5. the sandbox user every agent, verify command and hook runs as; the agents; push permission
-  const sandbox = await openSandbox(config.isolation, cwd, io, config.callLimits);
+  const sandbox = await openSandbox(config.isolation, cwd, io, {
+    callLimits: config.callLimits,
+    homeFolders: config.homeFolders,
+  });
   state.closers.push(() => sandbox.close());
   // Cancelled: every agent, verify command and hook still running is stopped (closing the sandbox
   // kills what its user runs); the steps then start nothing new.

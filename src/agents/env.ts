@@ -2,6 +2,7 @@
 // and Actions credential or runtime handle. Agents run code from the pull request,
 // so anything left here is readable by the PR's author (docs/security.md).
 import { isAllowed, type EnvPattern } from './env-allowlist.js';
+import { carriesCredential, isToolchainVariable } from './toolchain-env.js';
 
 const FORBIDDEN_EXACT = new Set([
   'GITHUB_TOKEN',
@@ -63,7 +64,8 @@ export function scrubbedNames(base: NodeJS.ProcessEnv, secretValues: readonly st
 }
 
 /**
- * A copy of `base` with only the names `allow` lists (env-allowlist.ts), never a forbidden
+ * A copy of `base` with only the names `allow` lists (env-allowlist.ts) and the toolchain
+ * variables (toolchain-env.ts), never a forbidden
  * name and never a variable whose value equals one of `secretValues` (a token copied into
  * an oddly named variable), then `extra` on top. `extra` is applied verbatim: it is chosen
  * by our code (REVIEW_LOOP_*, HOME, CLI state homes), not inherited. Without `allow`, every
@@ -79,7 +81,9 @@ export function agentEnv(
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined || isDropped(name, value, secrets)) continue;
-    if (allow && !isAllowed(name, allow)) continue;
+    // A toolchain variable passes unnamed unless its value carries a credential (toolchain-env.ts).
+    const toolchain = isToolchainVariable(name) && !carriesCredential(value);
+    if (allow && !isAllowed(name, allow) && !toolchain) continue;
     env[name] = value;
   }
   return { ...env, ...extra };

@@ -9,6 +9,7 @@ import { guardAuthentication } from './auth-guard.js';
 import { buildCliAdapters } from './cli-adapters.js';
 import { agentEnv } from './env.js';
 import { agentAllowlist, commandAllowlist } from './env-allowlist.js';
+import { withheldToolchainVariables } from './toolchain-env.js';
 import { actionsInstallCache } from './install-cache.js';
 import { createRegistry, type AgentRegistry } from './registry.js';
 import type { AgentAdapter, AgentKind } from './types.js';
@@ -71,6 +72,14 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
     log: s.log,
   });
   for (const kind of s.kinds) registry.get(kind);
+  const named = new Set([...s.verifyEnvNames, ...s.agentEnvNames]);
+  const withheld = withheldToolchainVariables(s.env).filter((n) => !named.has(n));
+  if (withheld.length) {
+    s.log(
+      `toolchain variables withheld from agents, verify and hooks because their values carry a credential ` +
+        `(name them in verify-env or agent-env to pass them on): ${withheld.join(', ')}`,
+    );
+  }
   return { registry, commandEnv: agentEnv(s.env, {}, s.secrets, commandAllowlist(s.verifyEnvNames)) };
 }
 

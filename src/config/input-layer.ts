@@ -17,6 +17,8 @@ const WORKFLOW_ONLY: readonly InputName[] = [
   'call-limits',
   'verify-env',
   'agent-env',
+  // Showing more of the runner's HOME to PR code widens what a run may do.
+  'home-folders',
   'pr',
   'config-file',
   'preset',

@@ -15,6 +15,7 @@ import {
   checkName,
   configPath,
   envName,
+  homeFolder,
   labelName,
   presetName,
   verifyCommands,
@@ -64,6 +65,7 @@ export const inputSchemaShape = {
   }).default(() => parseCallLimits(DEFAULT_CALL_LIMITS)),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
+  'home-folders': list(homeFolder, true).default(() => []),
   // Deprecated as workflow inputs (deprecated-inputs.ts): the repository config's to set.
   'agent-timeout-minutes': wholeNumber('agent-timeout-minutes', 1, 360, 30).default(20),
   'max-diff-lines': positiveNumber('max-diff-lines', 4000).default(4000),

@@ -64,6 +64,23 @@ export function workflowFile(item: string): string {
 }
 
 /**
+ * An entry of `home-folders`: a folder below the runner's HOME to show to calls (`.elan`), or,
+ * after `!`, a name or path below HOME never to show (`!.config/acme/token.json`).
+ */
+export function homeFolder(item: string): string {
+  const rel = item.startsWith('!') ? item.slice(1) : item;
+  const parts = rel.split('/');
+  if (!rel || rel.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..') || /[:\\]/.test(rel)) {
+    return fail(
+      "must list paths below the runner's HOME (no leading /, no ..), `!` before one never to show",
+      item,
+      example('home-folders', '.elan, !.config/acme/token.json'),
+    );
+  }
+  return item;
+}
+
+/**
  * A variable name for `verify-env`/`agent-env`. Names the action keeps from every child (the
  * GitHub token, `INPUT_*`, the runner's command files) are refused here rather than dropped
  * silently later.

@@ -12,13 +12,17 @@ export async function openSandbox(
   mode: IsolationMode,
   workDir: string,
   io: ActionIO,
-  callLimits?: CallLimits,
+  options: { callLimits?: CallLimits; homeFolders?: readonly string[] } = {},
 ): Promise<Sandbox> {
+  const homeFolders = options.homeFolders ?? [];
+  const share = homeFolders.filter((f) => !f.startsWith('!'));
+  const deny = homeFolders.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
   const record = (r: SandboxRecord) => io.saveState?.('sandbox', JSON.stringify(r));
   const sandbox = await createSandbox(mode, workDir, {
     record,
     log: (line) => io.info(line),
-    ...(callLimits ? { callLimits } : {}),
+    homeFolders: { share, deny },
+    ...(options.callLimits ? { callLimits: options.callLimits } : {}),
   });
   if (sandbox.user) {
     io.info(

@@ -18,6 +18,8 @@ export interface MountView {
   /** Inside a writable folder, mounted read-only again (a checkout's .git). */
   protectedPaths: readonly string[];
   cwd: string;
+  /** A hidden folder shown as another folder instead of an empty one (the runner's HOME: home-view.ts). */
+  replaced?: { target: string; source: string };
 }
 
 /**
@@ -37,10 +39,18 @@ export function bwrapArgs(view: MountView): string[] {
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   const tmpfsRoots = [...PRIVATE_TMP, ...outermost(view.hidden.filter((h) => !PRIVATE_TMP.some((t) => inside(h, t))))];
   for (const dir of PRIVATE_TMP) args.push('--perms', '1777', '--tmpfs', dir);
-  for (const dir of tmpfsRoots.slice(PRIVATE_TMP.length)) args.push('--perms', '0755', '--tmpfs', dir);
+  for (const dir of tmpfsRoots.slice(PRIVATE_TMP.length)) {
+    if (view.replaced?.target === dir) args.push('--bind', view.replaced.source, dir);
+    else args.push('--perms', '0755', '--tmpfs', dir);
+  }
+  // Below the private /tmp (a HOME there) it is mounted among the others, at its depth; the
+  // folders below it start from it.
+  const replaced = view.replaced && !tmpfsRoots.includes(view.replaced.target) ? view.replaced : null;
+  if (replaced) tmpfsRoots.push(replaced.target);
   const made = new Set<string>();
-  const mountBack = (p: string, how: '--bind' | '--ro-bind'): void => {
-    const root = tmpfsRoots.find((r) => inside(p, r) && p !== r);
+  const mountBack = (p: string, how: '--bind' | '--ro-bind', source = p): void => {
+    // The nearest: a HOME shown below the private /tmp is where the folders between start.
+    const root = tmpfsRoots.filter((r) => inside(p, r) && p !== r).sort((a, b) => b.length - a.length)[0];
     if (root) {
       // The folders between an empty tmpfs and a mounted-back path: enter, not list.
       const between: string[] = [];
@@ -50,7 +60,7 @@ export function bwrapArgs(view: MountView): string[] {
         args.push('--perms', '0711', '--dir', d);
       }
     }
-    args.push(how, p, p);
+    args.push(how, source, p);
   };
   const writable = outermost(view.writable);
   const readOnly = outermost(view.readOnly.filter((r) => !writable.some((w) => inside(r, w))));
@@ -60,8 +70,11 @@ export function bwrapArgs(view: MountView): string[] {
     ...outermost(view.asIs).map((p) => [p, '--bind'] as const),
     ...writable.map((p) => [p, '--bind'] as const),
     ...readOnly.map((p) => [p, '--ro-bind'] as const),
-  ].sort((a, b) => depth(a[0]) - depth(b[0]));
-  for (const [p, how] of mounts) mountBack(p, how);
+  ];
+  const all = [...(replaced ? [[replaced.target, '--bind', replaced.source] as const] : []), ...mounts];
+  // Stable: the replaced folder comes first at its depth, so a path named at it is mounted over it.
+  all.sort((a, b) => depth(a[0]) - depth(b[0]));
+  for (const [p, how, source] of all) mountBack(p, how, source);
   // Last, so that no other mount (a deeper one, or one a link led into it) can cover it.
   for (const p of view.protectedPaths) mountBack(p, '--ro-bind');
   args.push('--chdir', view.cwd);

@@ -13,6 +13,13 @@ import { runProcess, type ProcessResult, type ProcessSpec, type RunAs } from '..
 import { AccessGrants, untrackedEntries } from './access.js';
 import { ensureNamespaces } from './bubblewrap.js';
 import { hiddenFolders } from './hidden-folders.js';
+import {
+  buildHomeLayer,
+  homeViewPlan,
+  toolchainFoldersElsewhere,
+  type HomeFolders,
+  type HomeLayer,
+} from './home-view.js';
 import { killAllOf, killMarked } from './kill.js';
 import { DEFAULT_CALL_LIMITS, describeBounds, detectBounding, parseCallLimits, removeCgroups } from './call-limits.js';
 import { watchdogArgs } from './call-limits.js';
@@ -61,6 +68,8 @@ export interface SandboxOptions {
   callLimits?: CallLimits;
   /** Told the sandbox user as soon as it exists, for the post step after a kill (leftover.ts). */
   record?: (record: SandboxRecord) => void;
+  /** The workflow's `home-folders`: more of the runner's HOME to show, more to deny (home-view.ts). */
+  homeFolders?: HomeFolders;
 }
 
 /** Calls run as the action's own user: the token is readable through /proc (docs/security.md). */
@@ -99,7 +108,9 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
     }
     let user: SandboxUser | null = null;
     try {
-      user = await createSandboxUser(found.privilege);
+      // Where calls will see the runner's HOME, the account's home is that path (user.ts says why).
+      const viewed = namespaces.ok ? homeViewPlan(opts.env ?? process.env, opts.homeFolders)?.home : undefined;
+      user = await createSandboxUser(found.privilege, viewed);
       opts.record?.({ ...user, workDir });
       const before = new Set(await untrackedEntries(workDir));
       if (before.size) {
@@ -115,11 +126,16 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
         ? await detectBounding(found.privilege)
         : { kind: null, reason: 'calls run without namespaces, so no watchdog starts them' };
       log(`isolation: ${describeBounds(bounds, bounding)}`);
+      const env = opts.env ?? process.env;
+      const hidden = hiddenFolders(env);
       const jail = namespaces.ok
         ? {
             bwrap: namespaces.bwrap,
-            hidden: hiddenFolders(opts.env ?? process.env),
+            hidden,
             watchdog: (call: number) => watchdogArgs(bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds),
+            // Built while the run prepares (a walk of the tool folders); the first call waits for it.
+            home: homeView(found.privilege, user, env, opts.homeFolders, workDir, log),
+            toolchains: toolchainFoldersElsewhere(env, hidden),
           }
         : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
@@ -140,7 +156,7 @@ async function isolated(
   privilege: Privilege,
   user: SandboxUser,
   checkout: { workDir: string; before: ReadonlySet<string>; nested: NestedGit },
-  namespaced: { bwrap: string; hidden: string[]; watchdog: (call: number) => string[] } | null,
+  namespaced: Jail | null,
   notes: { limits: string[]; unbounded: string | null },
   log: (line: string) => void,
 ): Promise<Sandbox> {
@@ -178,8 +194,18 @@ async function isolated(
       const giveBack: Array<() => Promise<void>> = [];
       try {
         const call = ++calls;
-        const home = path.join(user.base, `call-${call}`);
-        giveBack.push(await freshHome(privilege, user, home, workDir));
+        const callDir = path.join(user.base, `call-${call}`);
+        let home = callDir;
+        let homeSource: string | null = null;
+        const layer = namespaced ? await namespaced.home : null;
+        if (layer) {
+          const view = await layer.mount(callDir);
+          giveBack.push(view.unmount);
+          home = layer.plan.home;
+          homeSource = view.merged;
+        } else {
+          giveBack.push(await freshHome(privilege, user, home, workDir));
+        }
         const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
         await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
         for (const dir of access.readable ?? []) await grants.readable(dir);
@@ -187,7 +213,13 @@ async function isolated(
         if (access.workTree) giveBack.push(await grants.workTree(access.workTree, before));
         const env = withUserEnv(spec.env, user, home, access.owned ?? []);
         const jail = namespaced
-          ? jailArgs(namespaced.bwrap, user, { ...spec, env }, access, home, namespaced.hidden)
+          ? jailArgs(
+              namespaced,
+              user,
+              { ...spec, env },
+              access,
+              layer && homeSource ? { layer, source: homeSource } : home,
+            )
           : undefined;
         const watched = namespaced ? { watchdog: namespaced.watchdog(call) } : {};
         // A cancel (close()) may have come during the awaited set-up: checked again right before the
@@ -222,6 +254,7 @@ async function isolated(
         await Promise.all(settingUp);
         await killAllOf(privilege, user.uid);
         await removeCgroups(privilege, user.name);
+        await (await namespaced?.home)?.dispose();
         await grants.restore();
         await deleteSandboxUser(privilege, user);
       })();
@@ -246,24 +279,74 @@ async function freshHome(
   };
 }
 
+/** How each call is jailed: bubblewrap, what it hides, and what of the runner's HOME it shows. */
+interface Jail {
+  bwrap: string;
+  hidden: string[];
+  /** The call's root watchdog (call-limits.ts), up to its stdin file. */
+  watchdog: (call: number) => string[];
+  /** The run's layer of the runner's HOME; null where HOME is not shown (then each call gets an empty one). */
+  home: Promise<HomeLayer | null>;
+  /** Folders toolchain variables name in a hidden folder outside HOME: shown read-only. */
+  toolchains: string[];
+}
+
+/** The run's view of the runner's HOME, or null (logged) where it cannot be made. */
+async function homeView(
+  privilege: Privilege,
+  user: SandboxUser,
+  env: NodeJS.ProcessEnv,
+  extra: HomeFolders | undefined,
+  workDir: string,
+  log: (line: string) => void,
+): Promise<HomeLayer | null> {
+  const plan = homeViewPlan(env, extra);
+  if (!plan) return null;
+  let layer: HomeLayer | null = null;
+  try {
+    layer = await buildHomeLayer(privilege, user, plan, path.join(user.base, 'home-layer'), workDir);
+    // One mount now: a kernel without overlayfs (or a runner that refuses it) falls back here, not mid-run.
+    const probe = await layer.mount(path.join(user.base, 'home-probe'));
+    await probe.unmount();
+    const shown = plan.shared.filter((s) => existsSync(path.join(plan.home, s)));
+    log(
+      `isolation: calls see the runner's HOME (${plan.home}) with ${shown.join(', ') || 'no tool folders'}; ` +
+        `what they write there stays in the call; ${layer.contents.whiteouts.length} entries hidden ` +
+        `(denied names, files only the runner may read, everything else of HOME)`,
+    );
+    return layer;
+  } catch (e) {
+    log(
+      `isolation: the runner's HOME cannot be shown to calls (${e instanceof Error ? e.message : String(e)}); ` +
+        'each call gets an empty HOME of its own instead',
+    );
+    await layer?.dispose().catch(() => undefined);
+    return null;
+  }
+}
+
 /** bubblewrap, then setpriv to become the user with no way back to more rights. */
 function jailArgs(
-  bwrap: string,
+  jail: Jail,
   user: SandboxUser,
   spec: ProcessSpec,
   access: CallAccess,
-  home: string,
-  hidden: string[],
+  home: string | { layer: HomeLayer; source: string },
 ): string[] {
-  const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? []), home];
+  const { bwrap, hidden } = jail;
+  // A toolchain variable (CARGO_HOME) names a shared folder: the view shows it, with writes kept
+  // in the call; mounting the real folder as it is over it would show what the view hides.
+  const inView = (p: string) => typeof home !== 'string' && home.layer.shows(p);
+  const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? [])];
+  if (typeof home === 'string') writable.push(home);
   // A folder on PATH outside the checkout is never writable in a call, even where its mode lets
   // everyone write (an image's /usr/local/bin 0777): a program planted there would run in later calls
   // and in the job's later steps. One inside the checkout is the PR's to write, like the rest of it;
-  // the action never takes a program from there (programs.ts). So nothing named is mounted as it is at or below one, and one below a named path is
-  // mounted read-only again over it.
+  // the action never takes a program from there (programs.ts). So nothing named is mounted as it is
+  // at or below one, and one below a named path is mounted read-only again over it.
   const onPath = pathFolders(spec);
   const underPath = (p: string) => onPath.some((d) => inside(p, d) || inside(realpathOrSelf(p), d));
-  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p));
+  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p) && !inView(p));
   const coveredPath = onPath.filter((d) => asIs.some((p) => inside(d, p) || inside(d, realpathOrSelf(p))));
   const view: MountView = {
     hidden,
@@ -273,11 +356,13 @@ function jailArgs(
       ...(access.readable ?? []),
       ...programFolders(spec, hidden),
       ...coveredPath,
+      ...jail.toolchains,
       ACTION_ROOT,
     ].filter((p) => existsSync(p)),
     asIs,
     protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
     cwd: spec.cwd,
+    ...(typeof home === 'string' ? {} : { replaced: { target: home.layer.plan.home, source: home.source } }),
   };
   const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
   return [bwrap, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];

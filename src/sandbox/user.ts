@@ -25,7 +25,12 @@ const UID_HIGH = 2_000_000_000;
 // Groups whose members can become root or read other users' files (docker's socket is root).
 const PRIVILEGED_GROUPS = new Set(['root', 'sudo', 'admin', 'wheel', 'docker', 'adm', 'disk', 'lxd', 'shadow']);
 
-export async function createSandboxUser(privilege: Privilege): Promise<SandboxUser> {
+/**
+ * `home` is the account's home in the password database, never created: the runner's HOME when
+ * calls are shown it (home-view.ts). Java reads its `user.home` from there, not from $HOME, and
+ * Maven, Gradle and sbt find `~/.m2`, `~/.gradle` and `~/.ivy2` by it.
+ */
+export async function createSandboxUser(privilege: Privilege, home = '/nonexistent'): Promise<SandboxUser> {
   const name = `prl-${randomBytes(5).toString('hex')}`;
   const id = await freeId();
   await mustAsRoot(privilege, ['groupadd', '--gid', String(id), name]);
@@ -40,7 +45,7 @@ export async function createSandboxUser(privilege: Privilege): Promise<SandboxUs
       String(id),
       '--no-create-home',
       '--home-dir',
-      '/nonexistent',
+      home,
       '--shell',
       '/usr/sbin/nologin',
       '--no-user-group',

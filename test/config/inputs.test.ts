@@ -54,6 +54,7 @@ describe('parseInputs', () => {
       callLimits: { memoryBytes: Math.floor(totalmem() / 2), pids: 4096, cpuWeight: 50 },
       verifyEnv: [],
       agentEnv: [],
+      homeFolders: [],
       maxTokens: undefined,
       maxCostUsd: undefined,
       modelPrices: {},
@@ -168,6 +169,17 @@ describe('parseInputs', () => {
         'Example: verify-env: NPM_TOKEN',
       'Input "agent-env" must list environment variable names, one per line or comma-separated; got "NOT-A-NAME". ' +
         'Example: agent-env: NPM_TOKEN',
+    ]);
+  });
+
+  it('reads home-folders, and refuses a path that leaves HOME', () => {
+    expect(parse({ ...TOKEN, 'home-folders': '.elan\n!.config/acme/token.json' }).homeFolders).toEqual([
+      '.elan',
+      '!.config/acme/token.json',
+    ]);
+    expect(problems({ ...TOKEN, 'home-folders': '../etc' })).toEqual([
+      'Input "home-folders" must list paths below the runner\'s HOME (no leading /, no ..), `!` before one never ' +
+        'to show; got "../etc". Example: home-folders: .elan, !.config/acme/token.json',
     ]);
   });
 
