@@ -3,10 +3,10 @@
 // processes. The action records its sandbox when it makes it (the step's saved state), and the
 // action's `post:` step (src/post.ts, run by the runner after the job's steps, also after a kill)
 // hands this record here. This matters on self-hosted runners: a hosted machine is discarded.
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { removeCgroups } from './call-limits.js';
 import { killAllOf } from './kill.js';
-import { asRoot, detectPrivilege, exec } from './privilege.js';
+import { asRoot, detectPrivilege, exec, type Privilege } from './privilege.js';
 import { deleteSandboxUser, type SandboxUser } from './user.js';
 
 /** What the action saves of its sandbox as soon as it exists. */
@@ -53,7 +53,25 @@ export async function cleanUpLeftover(record: SandboxRecord): Promise<string[]> 
     await asRoot(privilege, ['chown', '-R', '-h', `--from=${record.uid}`, ids, '--', record.workDir]);
     done.push(`gave back what it owned in ${record.workDir}`);
   }
+  const unmounted = await unmountBelow(privilege, record.base);
+  if (unmounted) done.push(`unmounted ${unmounted} view(s) of the runner's HOME below ${record.base}`);
   await deleteSandboxUser(privilege, record);
   done.push(`removed the user and ${record.base}`);
   return done;
+}
+
+/**
+ * The mounts a killed run left below its folder (each call's view of the runner's HOME and the run's
+ * layer), deepest first; lazily, so a mount still in use cannot keep the folder. Returns how many.
+ */
+async function unmountBelow(privilege: Privilege, base: string): Promise<number> {
+  const mounts = await readFile('/proc/self/mounts', 'utf8').catch(() => '');
+  // Fields are space-separated with spaces in paths written as \040.
+  const points = mounts
+    .split('\n')
+    .map((line) => (line.split(' ')[1] ?? '').replace(/\\040/g, ' '))
+    .filter((p) => p.startsWith(`${base}/`))
+    .sort((a, b) => b.length - a.length);
+  for (const p of points) await asRoot(privilege, ['umount', '-l', '--', p]);
+  return points.length;
 }
