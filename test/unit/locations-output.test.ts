@@ -77,7 +77,8 @@ describe('the report and the fixer', () => {
     const payload = payloadForAgents(buildFixPayload(7, 1, [SPREAD]), new Set(['a.js', 'b.js', 'c.js']));
     expect(payload.issuesToFix).toHaveLength(1);
     const [issue] = payload.issuesToFix;
-    expect(issue!.locations!.slice(0, 3)).toEqual([
+    // Each place also carries its endLine and the reviewer's fenced replacement (tested where the fixer's data is made).
+    expect(issue!.locations!.slice(0, 3).map(({ file, line }) => ({ file, line }))).toEqual([
       { file: 'a.js', line: 2 },
       { file: 'b.js', line: 3 },
       { file: 'c.js', line: 50 },
