@@ -7,6 +7,7 @@ import type { CliKind } from './cli-versions.js';
 import { agentEnv } from './env.js';
 import { foreignEntry, installCacheKey, isExactVersion, type InstallCache } from './install-cache.js';
 import { runProcess } from '../process/process.js';
+import { pathThenSystem, trustedProgram } from '../process/programs.js';
 
 export interface EnsureCliOptions {
   /** npm version to install when the CLI is not on PATH; default the pinned one. */
@@ -128,12 +129,32 @@ async function moveInto(from: string, to: string): Promise<void> {
 export async function installCli(kind: CliKind, version: string, prefix: string): Promise<string> {
   const { pkg } = CLI_PACKAGES[kind];
   const tmp = `${prefix}.tmp-${process.pid}-${Date.now()}`;
+  // No package's install script runs: it would run as the action's user, which can read the token
+  // from the action's own process however clean its environment. The CLIs need none (installedBin
+  // takes the native binary where a postinstall would have put it). npm is started from a folder no
+  // call can write, and finds its node there first (programs.ts).
+  let npm: string;
+  try {
+    npm = trustedProgram('npm', pathThenSystem());
+  } catch (e) {
+    throw new Error(`installing ${pkg}@${version} needs npm: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const env = agentEnv(process.env, {});
+  env.PATH = [path.dirname(npm), env.PATH].filter(Boolean).join(path.delimiter);
   const res = await runProcess({
-    command: 'npm',
-    args: ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`],
+    command: npm,
+    args: [
+      'install',
+      '--prefix',
+      tmp,
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `${pkg}@${version}`,
+    ],
     cwd: path.dirname(prefix),
-    // Postinstall scripts run here: they get no GitHub or Actions token.
-    env: agentEnv(process.env, {}),
+    env,
     timeoutMs: INSTALL_TIMEOUT_MS,
   });
   if (res.exitCode !== 0) {

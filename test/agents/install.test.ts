@@ -106,9 +106,13 @@ describe('ensureCli', () => {
         path.join(src, 'bin', 'claude.exe'),
         `#!/bin/sh\necho stand-in claude 9.9.9\n#${'x'.repeat(70_000)}\n`,
       );
+      // Its postinstall leaves a mark where the test can see it: it must never run (see below).
+      const scripts = {
+        postinstall: `node -e "require('fs').writeFileSync('${path.join(dir, 'postinstall-ran')}', '')"`,
+      };
       writeFileSync(
         path.join(src, 'package.json'),
-        JSON.stringify({ name, version: '9.9.9', bin: { claude: 'bin/claude.exe' } }),
+        JSON.stringify({ name, version: '9.9.9', bin: { claude: 'bin/claude.exe' }, scripts }),
       );
       const tgzName = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
         cwd: src,
@@ -124,7 +128,7 @@ describe('ensureCli', () => {
           shasum: createHash('sha1').update(tgz).digest('hex'),
           integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}`,
         };
-        const manifest = { name, version: '9.9.9', bin: { claude: 'bin/claude.exe' }, dist };
+        const manifest = { name, version: '9.9.9', bin: { claude: 'bin/claude.exe' }, scripts, dist };
         return {
           [`/${name}`]: { name, 'dist-tags': { latest: '9.9.9' }, versions: { '9.9.9': manifest } },
           '/claude.tgz': tgz,
@@ -156,6 +160,9 @@ describe('ensureCli', () => {
       expect(execFileSync(bin, { encoding: 'utf8' })).toContain('stand-in claude 9.9.9');
       expect(log.join('\n')).toMatch(/not on PATH; installing @anthropic-ai\/claude-code@9\.9\.9/);
       expect(readdirSync(cache)).toEqual(['claude-9.9.9']); // no temp folder left behind
+      // A package's install scripts would run as the action's user, which can read the token from the
+      // action's process: they never run (the CLIs' native binaries are found without them).
+      expect(existsSync(path.join(dir, 'postinstall-ran'))).toBe(false);
     }, 120_000);
 
     it("fails with the package, the version and npm's error, and leaves nothing behind", async () => {
