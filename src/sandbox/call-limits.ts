@@ -4,6 +4,7 @@
 // process: a CLI, the action, the runner); its number of processes (a fork bomb); and its CPU
 // weight, below the action's, so the action and the runner stay responsive beside it.
 import { existsSync, readFileSync } from 'node:fs';
+import { chmod, copyFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,10 +93,15 @@ export async function detectBounding(privilege: Privilege): Promise<Bounding> {
 }
 
 /** The watchdog's command line up to the call's stdin file (process.ts adds it and the call). */
-export function watchdogArgs(kind: CgroupKind | 'none', cgroupName: string, limits: CallLimits): string[] {
+export function watchdogArgs(
+  script: string,
+  kind: CgroupKind | 'none',
+  cgroupName: string,
+  limits: CallLimits,
+): string[] {
   return [
     '/bin/sh',
-    WATCHDOG,
+    script,
     kind,
     cgroupName,
     limits.memoryBytes === null ? 'max' : String(limits.memoryBytes),
@@ -109,6 +115,17 @@ export function watchdogArgs(kind: CgroupKind | 'none', cgroupName: string, limi
  * sources and for scripts bundled elsewhere in the repository: the first found from here upwards.
  */
 const WATCHDOG = findWatchdog();
+
+/**
+ * The watchdog's own copy in the run's folder, made before any call: the action's files may lie in
+ * the work tree a call may write (a workflow's `uses: ./`), and root runs this script.
+ */
+export async function copyWatchdog(runFolder: string): Promise<string> {
+  const copy = path.join(runFolder, 'call-watchdog.sh');
+  await copyFile(WATCHDOG, copy);
+  await chmod(copy, 0o644);
+  return copy;
+}
 
 function findWatchdog(): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {

@@ -22,7 +22,7 @@ import {
 } from './home-view.js';
 import { killAllOf, killMarked } from './kill.js';
 import { DEFAULT_CALL_LIMITS, describeBounds, detectBounding, parseCallLimits, removeCgroups } from './call-limits.js';
-import { watchdogArgs } from './call-limits.js';
+import { copyWatchdog, watchdogArgs } from './call-limits.js';
 import type { CallLimits } from './call-limits.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
@@ -121,6 +121,7 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
             `${before.size > 10 ? ', …' : ''}`,
         );
       }
+      const script = await copyWatchdog(user.base);
       const bounds = opts.callLimits ?? parseCallLimits(DEFAULT_CALL_LIMITS);
       const bounding = namespaces.ok
         ? await detectBounding(found.privilege)
@@ -132,7 +133,8 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
         ? {
             bwrap: namespaces.bwrap,
             hidden,
-            watchdog: (call: number) => watchdogArgs(bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds),
+            watchdog: (call: number) =>
+              watchdogArgs(script, bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds),
             // Built while the run prepares (a walk of the tool folders); the first call waits for it.
             home: homeView(found.privilege, user, env, opts.homeFolders, workDir, log),
             toolchains: toolchainFoldersElsewhere(env, hidden),
