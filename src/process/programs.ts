@@ -81,7 +81,7 @@ export function searchPath(env: NodeJS.ProcessEnv, cwd: string): string[] {
 let startPath: string[] | undefined;
 
 /** The first path on the way to `start`'s program that someone besides root and us may write, or null. */
-function openOnTheWay(start: string): string | null {
+export function openOnTheWay(start: string): string | null {
   let hop = start;
   for (let links = 0; links < 40; links++) {
     const open = writableChain(hop) ?? writableChain(realpathSync(hop));

@@ -6,6 +6,7 @@
 // `bwrap` on PATH changes how Codex sandboxes its own commands (Codex 0.169.0 then runs the
 // system bwrap, which cannot start its helper, and every shell command of Codex fails).
 import { existsSync } from 'node:fs';
+import { openOnTheWay } from '../process/programs.js';
 import { asRoot, type Privilege } from './privilege.js';
 
 export type Namespaces = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -40,6 +41,10 @@ export async function ensureNamespaces(privilege: Privilege, log: (line: string)
     }
     bwrap = OWN_BWRAP;
   }
+  // It runs as root: a copy in a folder someone else may write (an /opt left open on a self-hosted
+  // machine) could have been replaced by theirs.
+  const open = openOnTheWay(bwrap);
+  if (open) return { ok: false, reason: `${bwrap} is not used: ${open} can be written by others` };
   const probe = await asRoot(privilege, [
     bwrap,
     '--die-with-parent',

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { searchPath, trustedProgram } from '../../src/process/programs.js';
+import { openOnTheWay, searchPath, trustedProgram } from '../../src/process/programs.js';
 
 let top: string;
 let open: string;
@@ -75,4 +75,11 @@ it("never takes the action's git from a folder of the checkout on PATH (the PR's
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
+});
+
+it('finds what on the way to a program others may write (bubblewrap is run as root by its path)', () => {
+  expect(openOnTheWay('/usr/bin/env')).toBeNull();
+  expect(openOnTheWay(path.join(open, 'tool'))).toBe(open);
+  // A link in a folder of its own: the folders above it (/tmp, 1777) are open already.
+  expect(openOnTheWay(path.join(linked, 'tool'))).toBe('/tmp');
 });
