@@ -85,12 +85,31 @@ export function homeViewPlan(
   // `:` and `,` separate overlay options and layers; such a HOME gets the empty one of before.
   if (/[:,\\]/.test(home)) return null;
   const root = path.resolve(home);
-  const named = TOOLCHAIN_FOLDER_VARIABLES.map((name) => env[name])
-    .filter((v): v is string => !!v && path.isAbsolute(v))
-    .map((v) => path.relative(root, path.resolve(v)))
-    .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const named = TOOLCHAIN_FOLDER_VARIABLES.map((name) => belowHome(root, env[name])).filter(
+    (rel): rel is string => rel !== null,
+  );
   const shared = [...new Set([...data.shared, ...extra.share, ...named].map((p) => path.normalize(p)))];
-  return { home: root, shared, denied: [...data.denied, ...extra.deny] };
+  return { home: root, shared, denied: [...data.denied, ...movedToolHomeDenials(root, env), ...extra.deny] };
+}
+
+/** `value` (a variable's) as a path below `root`, or null when it names no folder below it. */
+function belowHome(root: string, value: string | undefined): string | null {
+  if (!value || !path.isAbsolute(value)) return null;
+  const rel = path.relative(root, path.resolve(value));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
+}
+
+/**
+ * A tool's home moved by its variable (GRADLE_USER_HOME=~/gradle-home) holds the same credentials
+ * as its default folder (`gradle.properties`): each denial below the default folder is repeated
+ * below the folder the variable names.
+ */
+function movedToolHomeDenials(root: string, env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(data.toolHomes).flatMap(([name, folder]) => {
+    const rel = belowHome(root, env[name]);
+    if (rel === null || rel === folder) return [];
+    return data.denied.filter((p) => p.startsWith(`${folder}/`)).map((p) => `${rel}/${p.slice(folder.length + 1)}`);
+  });
 }
 
 /**

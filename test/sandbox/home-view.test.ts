@@ -147,6 +147,36 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(existsSync(path.join(home, '.cargo/planted'))).toBe(false);
   });
 
+  it("hides a moved tool home's credentials as it hides its default folder's", async () => {
+    // GRADLE_USER_HOME (setup-gradle's variable) may name any folder; Gradle keeps publishing and
+    // signing passwords in gradle.properties there as it does in ~/.gradle.
+    const moved: [string, string][] = [
+      ['ci/gradle/gradle.properties', 'signing.password=SECRET-moved-gradle\n'],
+      ['ci/gradle/caches/modules-2/files-2.1/x.jar', 'cached-jar\n'],
+      ['ci/cargo/credentials.toml', '[registry]\ntoken = "SECRET-moved-cargo"\n'],
+      ['ci/cargo/registry/index.json', 'cargo-index\n'],
+    ];
+    for (const [rel, content] of moved) {
+      mkdirSync(path.dirname(path.join(home, rel)), { recursive: true, mode: 0o755 });
+      writeFileSync(path.join(home, rel), content, { mode: 0o644 });
+    }
+    await sandbox.close();
+    const env = {
+      HOME: home,
+      PATH: process.env.PATH,
+      GRADLE_USER_HOME: path.join(home, 'ci/gradle'),
+      CARGO_HOME: path.join(home, 'ci/cargo'),
+    };
+    sandbox = await createSandbox('auto', repo, { env, namespaces: true });
+    const r = await sh(`${WALK}; echo end`);
+    expect(r.stdout).toContain('cached-jar');
+    expect(r.stdout).toContain('cargo-index');
+    expect(r.stdout).not.toContain('SECRET');
+    expect(r.stdout).not.toContain('gradle.properties');
+    expect(r.stdout).not.toContain('credentials.toml');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
+  });
+
   it('mounts a checkout kept below HOME back into the view, as on a hosted runner', async () => {
     // GitHub's hosted runners check out into /home/runner/work/<repo>/<repo>, inside HOME.
     const inside = path.join(home, 'work', 'app', 'app');

@@ -21,32 +21,9 @@
 // On the runner-user path every file is created in the suite's runner user's HOME and removed after.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createWorld, type World } from '../harness.js';
-import { PRIVILEGE_PATHS, runnerUser } from '../runner-user.js';
-import { PLANTED_BUG_RULES } from '../scenarios.js';
-
-interface Owner {
-  uid: number;
-  gid: number;
-}
-
-interface Ecosystem {
-  name: string;
-  available: () => boolean;
-  /** Lays the toolchain out in the runner's HOME as its installer does; runs tools as the runner. */
-  install: (home: string, owner: Owner, spy: string) => void;
-  /** What the call runs (sh), writing the tool's output to $SPY/<name>.out. */
-  verify: string;
-  expected: string;
-  /** PATH folders below HOME, first on PATH as the setup actions put them. */
-  pathBelowHome: string[];
-  env?: Record<string, string>;
-  /** Credentials beside the toolchain: path below HOME, mode. */
-  secrets: [string, number][];
-}
+import { asRunner, type Ecosystem, runnerScratch, toolchainHomeTests, write } from './toolchain-home-suite.js';
 
 const RUSTUP = '/root/.cargo/bin/rustup';
 const TOOLCHAIN = 'stable-x86_64-unknown-linux-gnu';
@@ -55,34 +32,6 @@ const PIP = '/usr/bin/pip';
 const MVN = '/usr/bin/mvn';
 const M2 = '/root/.m2/repository';
 const JAVA_HOME = '/usr/lib/jvm/java-17-openjdk-amd64';
-
-/** Runs `argv` as the runner (its HOME, its uid), as the setup steps before the action would. */
-function asRunner(owner: Owner, home: string, argv: string[], cwd: string, env: Record<string, string> = {}): void {
-  const r = spawnSync(
-    '/usr/bin/setpriv',
-    ['--reuid', String(owner.uid), '--regid', String(owner.gid), '--clear-groups', '--', ...argv],
-    {
-      cwd,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: home, ...env },
-    },
-  );
-  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${r.stdout}\n${r.stderr}`);
-}
-
-function write(file: string, content: string, mode = 0o644): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
-  writeFileSync(file, content, { mode });
-  chmodSync(file, mode);
-}
-
-/** A folder for what the runner builds before the action: its own, readable by everyone. */
-function runnerScratch(owner: Owner, spy: string, name: string): string {
-  const dir = path.join(spy, name);
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
-  execFileSync('chown', [`${owner.uid}:${owner.gid}`, dir]);
-  return dir;
-}
 
 const ECOSYSTEMS: Ecosystem[] = [
   {
@@ -273,140 +222,4 @@ const ECOSYSTEMS: Ecosystem[] = [
   },
 ];
 
-/** Credentials every runner's HOME may hold, whatever the ecosystem. */
-const COMMON_SECRETS: [string, number][] = [
-  ['.ssh/id_ed25519', 0o600],
-  ['.docker/config.json', 0o644],
-  ['.aws/credentials', 0o644],
-  ['.env', 0o644],
-  ['.cache/huggingface/token', 0o644],
-];
-
-const NEEDLE = 'PRL-NEEDLE';
-
-/**
- * What a hostile call does inside: read every file of HOME it can reach (no bigger than 2 MB) and
- * keep what looks like a planted credential, and list every name.
- */
-const WALK =
-  'find "$HOME" -size -2M \\( -type f -o -type l \\) ! -name "*.jar" ! -name "*.rlib" 2>/dev/null | while IFS= read -r f; do cat "$f" 2>/dev/null; done ' +
-  `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; find "$HOME" > "$SPY/$ECO.names" 2>/dev/null; ` +
-  `env | grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' >> "$SPY/$ECO.hunt"`;
-
-// A call's writes into the shared folders: a poisoned program beside the toolchain, a changed
-// setting, a file in a cache. They must stay in the call.
-const WRITES =
-  'echo poisoned > "$HOME/.cache/poisoned-by-call" && echo cache-written > "$SPY/$ECO.wrote"; ' +
-  '{ printf "#!/bin/sh\\necho poisoned\\n" > "$HOME/.cargo/bin/cargo"; } 2>/dev/null; ' +
-  'mkdir -p "$HOME/go" "$HOME/.local" && echo x > "$HOME/go/planted" && echo x > "$HOME/.local/planted"';
-
-let world: World;
-let home: string;
-let owner: Owner;
-let spy: string;
-let made: string[];
-
-beforeEach(async () => {
-  world = await createWorld();
-  spy = path.join(world.dir, 'agent-io', 'toolchain-spy');
-  mkdirSync(spy);
-  chmodSync(spy, 0o777);
-  made = [];
-});
-afterEach(async () => {
-  // The runner user's HOME outlives the test: what the test put there goes.
-  for (const entry of made) rmSync(path.join(home, entry), { recursive: true, force: true });
-  await world.close();
-});
-
-/** Plants `rel` below HOME holding a needle that names it, owned by the runner. */
-function plant(rel: string, mode: number): void {
-  const file = path.join(home, rel);
-  write(file, `token = "${NEEDLE}-${rel}"\n`, mode);
-  // A folder of credentials is its owner's alone, as ssh and gpg make theirs.
-  if (rel.startsWith('.ssh/')) chmodSync(path.dirname(file), 0o700);
-}
-
-const CASES = PRIVILEGE_PATHS.flatMap((p) => ECOSYSTEMS.map((e) => ({ ...p, eco: e.name })));
-
-it.each(CASES)('$eco: the toolchain in the runner HOME works, no credential beside it is read, $how', async (c) => {
-  const eco = ECOSYSTEMS.find((e) => e.name === c.eco)!;
-  if (!eco.available()) {
-    console.warn(`skipped: ${eco.name}'s tool is not on this machine (see the top of this file)`);
-    return;
-  }
-  const runner = c.asRunnerUser ? runnerUser() : null;
-  if (c.asRunnerUser && !runner) throw new Error('the suite made no runner user (it needs root)');
-  home = runner ? runner.home : world.sandbox.env.HOME!;
-  owner = runner ? { uid: runner.uid, gid: runner.gid } : { uid: 0, gid: 0 };
-  const before = new Set(readdirSync(home));
-  eco.install(home, owner, spy);
-  for (const [rel, mode] of [...eco.secrets, ...COMMON_SECRETS]) plant(rel, mode);
-  made = readdirSync(home).filter((e) => !before.has(e));
-  // The runner's files are the runner's (the hard-linked toolchain stays root's: chown would change
-  // the originals).
-  if (runner) {
-    for (const entry of made) {
-      spawnSync('find', [
-        path.join(home, entry),
-        '-links',
-        '1',
-        '-exec',
-        'chown',
-        '-h',
-        `${owner.uid}:${owner.gid}`,
-        '{}',
-        '+',
-      ]);
-      spawnSync('find', [
-        path.join(home, entry),
-        '-type',
-        'd',
-        '-exec',
-        'chown',
-        `${owner.uid}:${owner.gid}`,
-        '{}',
-        '+',
-      ]);
-    }
-  }
-  const snapshot = treeOf(home);
-  const script = path.join(spy, `${eco.name}.sh`);
-  write(script, `${eco.verify}\n${WALK}\n${WRITES}\nexit 0\n`, 0o755);
-
-  const r = await world.run({
-    asRunnerUser: c.asRunnerUser,
-    rules: PLANTED_BUG_RULES,
-    inputs: { 'verify-env': 'SPY,ECO', verify: `sh ${script}\nnpm test` },
-    extraEnv: {
-      SPY: spy,
-      ECO: eco.name,
-      PATH: [...eco.pathBelowHome.map((p) => path.join(home, p)), process.env.PATH].join(':'),
-      // A toolchain variable with a password in it, as a private index's URL often has: withheld.
-      PIP_INDEX_URL: `https://ci:${NEEDLE}-pip-index@pypi.internal.example/simple`,
-      ...eco.env,
-    },
-    killAfterMs: 240_000,
-  });
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  const out = (name: string) => (existsSync(path.join(spy, name)) ? readFileSync(path.join(spy, name), 'utf8') : '');
-  // The tool found its toolchain where the runner keeps it.
-  expect(out(`${eco.name}.out`), r.stdout.split('\n').slice(-40).join('\n')).toContain(eco.expected);
-  // The walk ran, and read no credential, nor found one by name.
-  expect(out(`${eco.name}.names`)).toContain(home);
-  expect(out(`${eco.name}.hunt`)).toBe('');
-  for (const [rel] of [...eco.secrets, ...COMMON_SECRETS]) {
-    expect(out(`${eco.name}.names`), rel).not.toContain(path.join(home, rel));
-  }
-  // Writing the shared folders worked in the call, and nothing of it reached the runner's HOME.
-  expect(out(`${eco.name}.wrote`)).toContain('cache-written');
-  expect(treeOf(home)).toEqual(snapshot);
-  expect(r.stdout).toMatch(/toolchain variables withheld[^\n]*: PIP_INDEX_URL/);
-  expect(r.outputs.status).toBe('converged');
-});
-
-/** Every path below `dir` with its size and mode: what a call's write would change. */
-function treeOf(dir: string): string[] {
-  const r = spawnSync('find', [dir, '-printf', '%p %s %m\\n'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return r.stdout.split('\n').filter(Boolean).sort();
-}
+toolchainHomeTests(ECOSYSTEMS);
