@@ -23,6 +23,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CACHE_ECOSYSTEMS } from './toolchain-home-caches.js';
 import { asRunner, type Ecosystem, runnerScratch, toolchainHomeTests, write } from './toolchain-home-suite.js';
 
 const RUSTUP = '/root/.cargo/bin/rustup';
@@ -222,4 +223,7 @@ const ECOSYSTEMS: Ecosystem[] = [
   },
 ];
 
-toolchainHomeTests(ECOSYSTEMS);
+// With the caches and tools of toolchain-home-caches.ts, in this one file: on the sudo path every case
+// uses the suite's one runner user and its HOME, which each case snapshots whole, so no two may run at
+// once (vitest runs a file's tests one after another, and files side by side).
+toolchainHomeTests([...ECOSYSTEMS, ...CACHE_ECOSYSTEMS]);

@@ -1,5 +1,5 @@
-// Caches and tools a project's checks find in the runner's HOME, beside toolchain-home.test.ts's
-// compilers: Gradle's dependency cache, Playwright's browsers, tools installed with pipx, and Poetry
+// Caches and tools a project's checks find in the runner's HOME, run by toolchain-home.test.ts beside
+// its compilers (in one file, so that no two cases share the runner user's HOME at once): Gradle's dependency cache, Playwright's browsers, tools installed with pipx, and Poetry
 // with the virtualenv an earlier step made. Each case lays them out as their installers do, plants
 // credentials beside them, and runs `verify` through the bundle on both privilege paths (see
 // toolchain-home-suite.ts): the tool works in the call, a walk of HOME reads no credential, and the
@@ -24,7 +24,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from '
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { asRunner, type Ecosystem, runnerScratch, toolchainHomeTests, write } from './toolchain-home-suite.js';
+import { asRunner, type Ecosystem, runnerScratch, write } from './toolchain-home-suite.js';
 
 const JAVA_HOME = '/usr/lib/jvm/java-17-openjdk-amd64';
 const STAND_INS = path.resolve(import.meta.dirname, '../../fixtures/stand-ins');
@@ -131,7 +131,7 @@ function pythonPackage(dir: string, name: string, pyproject: string): void {
 /** pip reads the machine's own configuration too; these keep it from any index. */
 const NO_INDEX = { PIP_NO_INDEX: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
 
-const ECOSYSTEMS: Ecosystem[] = [
+export const CACHE_ECOSYSTEMS: Ecosystem[] = [
   gradle('gradle', '.gradle', () => ({})),
   // A Gradle user home the workflow chose, named by GRADLE_USER_HOME (setup-gradle's variable).
   gradle('gradle-user-home', 'gradle-home', (home) => ({ GRADLE_USER_HOME: path.join(home, 'gradle-home') })),
@@ -224,5 +224,3 @@ const ECOSYSTEMS: Ecosystem[] = [
     ],
   },
 ];
-
-toolchainHomeTests(ECOSYSTEMS);
