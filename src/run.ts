@@ -3,49 +3,30 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentsForRun, type RunAgentsSetup } from './agents/for-run.js';
-import { createBudget, type Budget } from './budget/budget.js';
-import { cancellableSteps } from './cancellable-steps.js';
+import type { Budget } from './budget/budget.js';
 import { neverCancelled, type Cancellation } from './cancellation.js';
-import { createCiChecks } from './ci/tracker.js';
-import { priceTable } from './budget/prices.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
-import { deprecatedInputWarnings } from './config/deprecated-inputs.js';
 import { ConfigError } from './config/errors.js';
 import { defaultOutputs, outputsOf, spendingOutputs, type OutputName } from './outputs.js';
-import type { ResolvedConfig } from './config/repo-config.js';
-import { openCheckout, prepareForAgents } from './git/prepare.js';
-import { serverUrlFromEnv } from './github/client.js';
-import { writeAccess } from './github/permissions.js';
-import { loadPrContext } from './github/pr-context.js';
-import { getReviewThreads } from './github/threads.js';
 import type { ActionIO } from './domain/io.js';
-import { finishLoop, runLoop } from './loop.js';
+import { runLoop } from './loop.js';
 import type { LoopResult } from './domain/loop.js';
-import { loopSteps } from './loop-steps.js';
-import { readConfig, RefusedRun, SkipRun } from './preflight/checks.js';
-import { readMemory } from './preflight/memory.js';
-import { keylessModels, keylessNote, noReviewerHasAKey } from './preflight/keys.js';
-import { planPush } from './preflight/push-plan.js';
-import { skipIfHandled } from './preflight/skip.js';
-import { startRun } from './preflight/start.js';
-import { block, reportContext, type ReportContext } from './report/format.js';
+import { RefusedRun, SkipRun } from './preflight/checks.js';
+import { block, type ReportContext } from './report/format.js';
 import { guardedIO } from './report/guarded-io.js';
-import { renderCancelledReport, renderFailureReport, renderFinalSummary } from './report/markdown.js';
-import { handOff } from './report/hand-off.js';
-import { nothingReviewed } from './report/nothing-reviewed.js';
-import { supersedeReports } from './report/outdated-reports.js';
-import { createPublisher, type Publisher } from './report/publish.js';
+import { renderCancelledReport, renderFailureReport } from './report/markdown.js';
+import type { Publisher } from './report/publish.js';
 import { writeReportJson } from './report/report-json.js';
 import { RunSecrets } from './security/run-secrets.js';
 import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
-import { answerReplies } from './review/thread-answers.js';
-import { repliesToAnswer } from './review/thread-replies.js';
 import type { Counts } from './domain/findings.js';
-import { openSandbox } from './sandbox/announce.js';
-import { prCodeWithheld } from './sandbox/withheld.js';
-import { secretValuesFromEnv, tokenForms } from './security/secret-env.js';
+import { secretValuesFromEnv } from './security/secret-env.js';
+import { begin } from './run-start.js';
+import { readAndDecide } from './run-decide.js';
+import { answerWaiting, openAgents } from './run-agents.js';
+import { planLoop } from './run-loop.js';
+import { endRun, nothingStarted, type Execution } from './run-end.js';
 
 export interface RunDeps {
   env: NodeJS.ProcessEnv;
@@ -136,12 +117,6 @@ export async function run(deps: RunDeps): Promise<void> {
   if (failure) io.setFailed(failure);
 }
 
-type Execution = LoopResult & {
-  failOn: 'none' | 'P0' | 'P1' | 'P2';
-  /** The run reviewed nothing: no reviewer had a key, or none could authenticate (report/nothing-reviewed.ts). */
-  nothingReviewed?: { line: string; log: string };
-};
-
 /** What a run has learned so far: execute() fills it in, run() reads it on every path, failures included. */
 interface RunState {
   /** The PR head the run works on, once known. */
@@ -158,6 +133,7 @@ interface RunState {
   landed: () => string | null;
 }
 
+/** The pipeline of docs/architecture.md as its phases, each taking the records the ones before it return. */
 async function execute(
   deps: RunDeps,
   secrets: string[],
@@ -165,237 +141,60 @@ async function execute(
   scratchDir: string,
   state: RunState,
 ): Promise<Execution> {
-  const { io, env, cwd } = deps;
+  const { io, env, cwd, cancellation } = deps;
   const log = (m: string) => io.info(m); // io is guarded: redacted, workflow commands defused
+  const warn = (m: string) => io.warning(m);
   const redact = (t: string) => runSecrets.redact(t);
-  // 1. config, before anything else; the token is a secret from here on
-  const { raw, config: inputs } = readConfig(env);
-  secrets.push(inputs.githubToken);
-  runSecrets.add(...tokenForms(inputs.githubToken));
-  io.setSecret(inputs.githubToken);
-  for (const warning of deprecatedInputWarnings(raw, inputs)) io.warning(warning);
-  // 2. prompts, the PR and who asked, the repo config, the token's identity, earlier comments
   const { retryBaseMs, headPollMs, checksPollMs } = deps.timing ?? {};
-  const started = await startRun({
-    env,
-    raw,
-    inputs,
-    log,
+  // What every phase may take from the run itself.
+  const own = {
+    ...{ env, io, cwd, scratchDir, secrets, log, warn, redact },
+    ...(cancellation ? { cancellation } : {}),
+    ...(deps.adapters ? { adapters: deps.adapters } : {}),
+  };
+
+  // 1. the inputs, then the PR and who asked, the repo config, the token's identity, earlier comments
+  const begun = await begin({
+    ...{ env, io, secrets, runSecrets },
     ...(retryBaseMs ? { retryBaseMs } : {}),
     // run.ts sits one level below the repository root in src/ and, bundled, in dist/.
     promptsUrl: deps.promptsUrl ?? new URL('../prompts/', import.meta.url),
   });
-  const { config, octokit, repo, meta, identity } = started;
-  state.headSha = meta.headSha;
-  const reportCtx = reportContext(serverUrlFromEnv(env), env.GITHUB_RUN_ID, repo, meta.number, config);
-  const { dryRun } = config;
-  const publisher = createPublisher({ octokit, repo, prNumber: meta.number, dryRun, secrets: runSecrets, io });
-  const { maxTokens, maxCostUsd } = config;
-  const limits = { ...(maxTokens ? { maxTokens } : {}), ...(maxCostUsd ? { maxCostUsd } : {}) };
-  const budget = createBudget(limits, priceTable(config.modelPrices));
-  Object.assign(state, { publisher, reportCtx, budget });
+  const { meta, publisher, reportCtx, budget } = begun;
+  Object.assign(state, { headSha: meta.headSha, publisher, reportCtx, budget });
+  const ownLogin = begun.identity.login;
 
-  // 3. the checkout: a clean git work tree at the PR head, without persisted credentials
-  const fork = meta.headRepoFullName.toLowerCase() !== meta.baseRepoFullName.toLowerCase();
-  const auth = { serverUrl: reportCtx.serverUrl, token: inputs.githubToken };
-  const git = await openCheckout(cwd, auth, { ...meta, fork }, log);
-
-  // 4. memory of earlier runs: only our own marker comments, written by this workflow job
-  const { comments } = started;
-  const ownLogin = identity.login;
-  const { prior, writer } = await readMemory({ env, octokit, repo, comments, ownLogin, headSha: meta.headSha, log });
-  // A head already reviewed is skipped, but replies in our threads are still answered first.
-  const skip =
-    started.target.kind === 'pull_request'
-      ? await skipIfHandled(git, prior, meta.headSha, config.failOn).then(
-          () => null,
-          (e: unknown) => (e instanceof SkipRun ? e : Promise.reject(e)),
-        )
-      : null;
-  const threadsRead = config.threadAnswers ? await getReviewThreads(octokit, repo, meta.number) : null;
-  const waiting = threadsRead ? repliesToAnswer(threadsRead.threads, ownLogin, new Set(prior.answered)).length : 0;
-  if (skip && waiting === 0) throw skip;
-  publisher.answeredReplies = [...prior.answered];
-  const warn = (m: string) => io.warning(m);
-  // A red CI run started it: each round is for the failing checks only.
-  const ciOnly = started.target.kind === 'workflow_run';
-  // Before any agent starts, not even a sandbox: a model without a key is not started, and with
-  // no reviewer left nothing can be reviewed (a fork PR's pull_request run gets no secrets).
-  const forkPullRequest = fork && started.target.eventName === 'pull_request';
-  const keyless = keylessModels(config, env);
-  const noKeys = ciOnly ? null : noReviewerHasAKey(config, keyless);
-  if (noKeys) {
-    const message = `No reviewer has a key: ${noKeys}.`;
-    const none: LoopResult = {
-      status: 'skipped',
-      message,
-      rounds: [],
-      headSha: meta.headSha,
-      remaining: [],
-      stuck: [],
-      last: null,
-    };
-    state.result = none;
-    await publisher.summaryOnly(renderFinalSummary({ ...none, spent: budget.spending() }, reportCtx));
-    return { ...none, failOn: config.failOn, nothingReviewed: nothingReviewed({ why: message, forkPullRequest }, env) };
+  // 2. the checkout, the memory of earlier runs, and what is decided before anything runs
+  const auth = { serverUrl: reportCtx.serverUrl, token: begun.inputs.githubToken };
+  const decided = await readAndDecide({ ...own, ...begun, auth, ownLogin });
+  if (decided.skip && decided.waiting === 0) throw decided.skip;
+  publisher.answeredReplies = [...decided.prior.answered];
+  if (decided.noKeys) {
+    state.result = nothingStarted(meta.headSha, `No reviewer has a key: ${decided.noKeys}.`);
+    return endRun({ ...own, ...begun, ...decided }, state.result, null);
   }
-  const keylessLine = keylessNote(keyless);
-  if (keylessLine) warn(keylessLine);
-  const enabled = config.hideOutdatedReports;
-  publisher.onPosted = supersedeReports({ octokit, enabled, earlier: prior.reports, log, warn });
 
-  // 5. the sandbox user every agent, verify command and hook runs as; the agents; push permission
-  const sandbox = await openSandbox(config.isolation, cwd, io, {
-    callLimits: config.callLimits,
-    homeFolders: config.homeFolders,
-  });
-  state.closers.push(() => sandbox.close());
-  // Cancelled: every agent, verify command and hook still running is stopped (closing the sandbox
-  // kills what its user runs); the steps then start nothing new.
-  deps.cancellation?.signal.addEventListener(
-    'abort',
-    () => {
-      log('cancelled: stopping the agents; nothing new starts and no push begins');
-      void sandbox.close().catch(() => undefined);
-    },
-    { once: true },
-  );
-  const { registry, commandEnv } = await agentsForRun({
-    ...agentSettings(config),
-    env,
-    secrets,
-    sandbox,
-    log,
-    ...(deps.adapters ? { adapters: deps.adapters } : {}),
-  });
-  const { mode, allowForkFixes } = config;
-  // isolation: auto that could not isolate runs no PR code: the review goes on, nothing is fixed.
-  const withheld = prCodeWithheld(config.isolation, sandbox);
-  const push = await planPush({
-    ...{ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env },
-    fixerWithheld: withheld,
-  });
-  // A token the event says is read-only writes nothing at all, not even a refused comment.
-  if (push.readOnlyToken) publisher.refuseWrites(push.readOnlyToken);
-  if (!push.canPush) log(`review-only: ${push.reason}`);
-  // Agent config from the base branch, the commit identity, the local git config pinned.
-  const checkout = await prepareForAgents(git, meta, log);
-  if (waiting > 0) {
-    const ctx = await loadPrContext(octokit, repo, meta, config, { git, log });
-    const env = { registry, prompts: started.prompts, workDir: cwd, scratchDir, budget, log };
-    const done = await answerReplies({
-      octokit,
-      ctx,
-      ownLogin,
-      spec: config.reviewers[0]!,
-      env: { ...env, timeoutMs: config.agentTimeoutMinutes * 60_000 },
-      answered: prior.answered,
-      writeAccess: (login) => writeAccess(octokit, repo, login),
-      fixes: push.canPush && config.mode !== 'review',
-      redact,
-      log,
-      post: !dryRun && !publisher.writesRefused,
-    });
-    publisher.answeredReplies.push(...done);
-  }
-  if (skip) throw skip;
+  // 3. the sandbox, the agents, the push plan; replies in our threads answered, even before a skip
+  const agents = await openAgents({ ...own, ...begun, ...decided, closers: state.closers });
+  const ready = { ...own, ...begun, ...decided, ...agents, ownLogin };
+  if (decided.waiting > 0) await answerWaiting(ready);
+  if (decided.skip) throw decided.skip;
 
-  // 6. the loop, then the after-finish hook and the job summary
-  const uncancellable = loopSteps({
-    config,
-    octokit,
-    repo,
-    meta,
-    fork,
-    cwd,
-    scratchDir,
-    git,
-    checkout,
-    push,
-    prompts: started.prompts,
-    registry,
-    commandEnv,
-    sandbox,
-    prCodeWithheld: withheld,
-    publisher,
-    reportCtx,
-    writer,
-    redact,
+  // 4. the loop
+  const plan = planLoop({
+    ...ready,
     learnSecrets: (t) => runSecrets.learn(t),
-    log,
-    budget,
-    ownLogin,
-    alreadyConfirmed: prior.confirmed,
-    cachedDismissals: prior.dismissed,
-    ci: createCiChecks({
-      octokit,
-      repo,
-      wanted: config.waitForChecks,
-      timeoutMs: config.checksTimeoutMinutes * 60_000,
-      pollMs: checksPollMs ?? 15_000,
-      maxAttempts: config.ciFixAttempts,
-      ownRunId: env.GITHUB_RUN_ID ?? null,
-      seed: prior.ciAttempts,
-      redact,
-      log,
-      warn,
-    }),
-    warn,
+    runId: env.GITHUB_RUN_ID ?? null,
+    ...(checksPollMs !== undefined ? { checksPollMs } : {}),
     ...(headPollMs ? { headPollMs } : {}),
-    ...(deps.cancellation ? { cancellation: deps.cancellation } : {}),
   });
-  const cancellable = deps.cancellation ? cancellableSteps(uncancellable, deps.cancellation) : null;
-  const steps = cancellable?.steps ?? uncancellable;
-  if (cancellable) state.landed = cancellable.landed;
-  const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
-  if (config.waitForChecks.length && !config.dispatchWorkflows.length && identity.kind === 'actions') {
-    warn(
-      'wait-for-checks: a fix pushed with GITHUB_TOKEN starts no workflow, so its checks never come and ' +
-        'each round after a fix waits checks-timeout-minutes; list your CI workflow in dispatch-workflows, ' +
-        'or use an App token',
-    );
-  }
-  const result = await runLoop(steps, { meta, maxRounds: config.maxRounds, dryRun, ...memory, push, ciOnly });
+  state.landed = plan.landed;
+  const result = await runLoop(plan.steps, plan.input);
   // The loop's outcome stands even if the after-finish hook or the summary fails below.
   state.result = result;
-  await finishLoop(steps, meta.number, result);
-  await handOff(
-    {
-      octokit,
-      repo,
-      prNumber: meta.number,
-      readyWhenConverged: config.readyWhenConverged,
-      log,
-      warn,
-      // A checks-only run hands nothing over: no agent reviewed the code.
-      writes: !dryRun && !publisher.writesRefused && !ciOnly,
-      ...(config.convergedLabel ? { convergedLabel: config.convergedLabel } : {}),
-    },
-    result,
-  );
-  const { status, rounds, remaining, stuck, message } = result;
-  const spent = budget.spending();
-  await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message, spent }, reportCtx));
-  // A failed loop already explained itself in its last report comment (status "failed"). The loop
-  // ends skipped only when no reviewer could authenticate (termination.ts).
-  const unreviewed =
-    result.status === 'skipped' ? nothingReviewed({ why: result.message, forkPullRequest }, env) : null;
-  return { ...result, failOn: config.failOn, ...(unreviewed ? { nothingReviewed: unreviewed } : {}) };
-}
 
-/** What agentsForRun needs from the config: every agent kind the roles name, and their settings. */
-function agentSettings(config: ResolvedConfig): Omit<RunAgentsSetup, 'env' | 'secrets' | 'sandbox' | 'log'> {
-  const gate = config.gateReviewer ? [config.gateReviewer] : [];
-  const roles = [...config.reviewers, config.analyzer, config.fixer, ...gate];
-  return {
-    kinds: roles.flatMap((spec) => [spec, ...(spec.fallbacks ?? [])]).map((spec) => spec.agent),
-    ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
-    agentConfig: config.agentConfig,
-    agentVersions: config.agentVersions,
-    cacheClis: config.cacheClis,
-    agentEnvNames: config.agentEnv,
-    verifyEnvNames: config.verifyEnv,
-  };
+  // 5. the after-finish hook, the hand-off, the job summary
+  return endRun(ready, result, plan.steps);
 }
 
 async function reportFailure(

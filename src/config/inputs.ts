@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { AGENT_KINDS, type AgentSpec } from '../agents/types.js';
 import { reviewerRefs, singleRef } from './agent-specs.js';
 import { agentConfig, agentVersions } from './agent-settings.js';
-import { DEFAULT_CALL_LIMITS, parseCallLimits } from '../sandbox/call-limits.js';
+import { defaultCallLimits, parseCallLimits } from '../sandbox/call-limits.js';
 import { ConfigError, example, fail } from './errors.js';
 import { boolean, field, list, oneOf, positiveDecimal, positiveNumber, text, wholeNumber } from './fields.js';
 import { modelPrices } from './model-prices.js';
@@ -62,7 +62,7 @@ export const inputSchemaShape = {
     } catch (e) {
       return fail(e instanceof Error ? e.message : String(e), null, example('call-limits', 'memory=4G pids=2048'));
     }
-  }).default(() => parseCallLimits(DEFAULT_CALL_LIMITS)),
+  }).default(() => defaultCallLimits()),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
   'home-folders': list(homeFolder, true).default(() => []),

@@ -1,5 +1,5 @@
 // The files agent CLIs read at start come from the base branch, not from the PR,
-// before any agent runs. run.ts does this on every PR, from a fork or not: a same-repo
+// before any agent runs. run-agents.ts does this on every PR, from a fork or not: a same-repo
 // PR's `.claude/settings.json` or `opencode.jsonc` is as much the PR author's as a fork's.
 //
 // How this meets the fix commit: the restore stages the base versions (index and working

@@ -1,4 +1,4 @@
-// The checkout as the loop needs it, in two steps run.ts calls at their places:
+// The checkout as the loop needs it, in two steps the run calls at their places (run-decide.ts, run-agents.ts):
 // - openCheckout: a clean git work tree at the PR head, without persisted credentials;
 // - prepareForAgents, before any agent runs: the agent config the CLIs read at start from the
 //   base branch, the commit identity, and the local git config pinned.

@@ -1,7 +1,7 @@
 // A quiet timeline: when a report of this job is posted, the reports it supersedes
 // (this run's earlier ones, and on its first report those of earlier runs) are minimized as
 // outdated: never edited, never deleted, one click away. Only comments of this workflow job,
-// written by the token's identity, are ever minimized (preflight decides which: run.ts).
+// written by the token's identity, are ever minimized (preflight/memory.ts decides which: run-agents.ts).
 import type { Octokit } from '../github/client.js';
 import { minimizeAsOutdated, notMinimized } from '../github/minimize.js';
 import { failureText } from '../github/read-only-token.js';

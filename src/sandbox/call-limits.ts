@@ -24,18 +24,29 @@ export interface CallLimits {
  * half the machine's memory, 4096 processes and threads (a large build's threads fit), and half the
  * CPU weight of the action's own processes.
  */
-export const DEFAULT_CALL_LIMITS = 'memory=50% pids=4096 cpu-weight=50';
+const DEFAULT_WORDS: Readonly<Record<LimitKey, string>> = { memory: '50%', pids: '4096', 'cpu-weight': '50' };
+
+type LimitKey = 'memory' | 'pids' | 'cpu-weight';
+
+/** The default as the `call-limits` input writes it (action.yml documents it). */
+export const DEFAULT_CALL_LIMITS = Object.entries(DEFAULT_WORDS)
+  .map(([key, value]) => `${key}=${value}`)
+  .join(' ');
+
+/** The bounds of a call when `call-limits` is not given, read on this machine. */
+export function defaultCallLimits(machineBytes = totalmem()): CallLimits {
+  return parseCallLimits('', machineBytes);
+}
 
 /** Parses the `call-limits` input; throws naming the input and showing a valid value. */
 export function parseCallLimits(text: string, machineBytes = totalmem()): CallLimits {
-  const given = new Map<string, string>();
+  const given = new Map<LimitKey, string>();
   for (const word of text.split(/[\s,]+/).filter(Boolean)) {
     const m = /^(memory|pids|cpu-weight)=(\S+)$/.exec(word);
     if (!m) throw new Error(`call-limits: "${word}" is not memory=…, pids=… or cpu-weight=…`);
-    given.set(m[1]!, m[2]!);
+    given.set(m[1] as LimitKey, m[2]!);
   }
-  const defaults = new Map(DEFAULT_CALL_LIMITS.split(' ').map((w) => w.split('=') as [string, string]));
-  const value = (key: string) => given.get(key) ?? defaults.get(key)!;
+  const value = (key: LimitKey) => given.get(key) ?? DEFAULT_WORDS[key];
   return {
     memoryBytes: memory(value('memory'), machineBytes),
     pids: whole(value('pids'), 'pids', 16, 4_194_304),

@@ -21,7 +21,7 @@ import {
   type HomeLayer,
 } from './home-view.js';
 import { killAllOf, killMarked } from './kill.js';
-import { DEFAULT_CALL_LIMITS, describeBounds, detectBounding, parseCallLimits, removeCgroups } from './call-limits.js';
+import { defaultCallLimits, describeBounds, detectBounding, removeCgroups } from './call-limits.js';
 import { copyWatchdog, watchdogArgs } from './call-limits.js';
 import type { CallLimits } from './call-limits.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
@@ -64,7 +64,7 @@ export interface SandboxOptions {
   env?: NodeJS.ProcessEnv;
   /** false: no namespaces, as where bubblewrap cannot run (how tests reach that path). */
   namespaces?: boolean;
-  /** Each call's bounds (call-limits.ts); default DEFAULT_CALL_LIMITS. */
+  /** Each call's bounds (call-limits.ts); defaultCallLimits() when absent. */
   callLimits?: CallLimits;
   /** Told the sandbox user as soon as it exists, for the post step after a kill (leftover.ts). */
   record?: (record: SandboxRecord) => void;
@@ -122,7 +122,7 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
         );
       }
       const script = await copyWatchdog(user.base);
-      const bounds = opts.callLimits ?? parseCallLimits(DEFAULT_CALL_LIMITS);
+      const bounds = opts.callLimits ?? defaultCallLimits();
       const bounding = namespaces.ok
         ? await detectBounding(found.privilege)
         : { kind: null, reason: 'calls run without namespaces, so no watchdog starts them' };

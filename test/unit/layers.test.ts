@@ -64,7 +64,8 @@ it('no module of src/ is in an import cycle', () => {
 
 /**
  * Highest first: a folder may import only the folders of the layers below it. '.' is the
- * coordinator at the top of src/ (run.ts, loop.ts, loop-steps.ts, termination.ts, outputs.ts, main.ts).
+ * coordinator at the top of src/ (run.ts and its phases run-*.ts, loop.ts, loop-steps.ts, termination.ts,
+ * outputs.ts, main.ts).
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ['.'],
