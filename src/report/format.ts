@@ -3,7 +3,7 @@
 // block(), code() or fenced(), which keep it from breaking the report's structure, pinging
 // people, showing images or links, or posing as the report's own verdict.
 import { placesOf, type Place } from '../review/places.js';
-import { cleanText, neutraliseBlock, neutraliseInline } from '../security/neutralise.js';
+import { cleanText, neutraliseBlock, neutraliseInline, tableCell } from '../security/neutralise.js';
 import { redactDiffs } from '../security/sanitize.js';
 import { NOTE } from './wording.js';
 
@@ -31,7 +31,7 @@ export function reportContext(
   return { serverUrl, owner: repo.owner, repo: repo.repo, prNumber, runUrl, maxRounds, mode, dryRun };
 }
 
-/** Untrusted text as one line, safe in prose, at the start of a line and in table cells. */
+/** Untrusted text as one line, safe in prose, at the start of a line and in table() cells. */
 export function inline(text: string, max = 300): string {
   return neutraliseInline(text, max);
 }
@@ -44,14 +44,14 @@ export function block(text: string): string {
   return neutraliseBlock(redactDiffs(cleanText(text)));
 }
 
-/** A code span that survives backticks and pipes in its content. */
+/** A code span that survives backticks in its content (a pipe in a table cell: table()). */
 export function code(text: string): string {
   // Nothing inside a code span is live (CommonMark §6.1); only its delimiters need care.
   const t = cleanText(text).replace(/\n+/g, ' ');
   const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length));
   const ticks = '`'.repeat(longest + 1);
   const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${t.replace(/\|/g, '\\|')}${pad}${ticks}`;
+  return `${ticks}${pad}${t}${pad}${ticks}`;
 }
 
 /** A fenced block whose fence is longer than any backtick run inside. */
@@ -129,6 +129,6 @@ export function fmtDuration(ms: number): string {
 }
 
 export function table(header: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const line = (cells: string[]) => `| ${cells.map(tableCell).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }

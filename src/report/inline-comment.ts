@@ -7,9 +7,9 @@ import type { Finding } from '../domain/findings.js';
 import { block, code, fenced, inline } from './format.js';
 import { MARKER } from '../domain/marker.js';
 import { findingMark } from '../review/finding-mark.js';
-import { PRIORITY_LABEL } from './wording.js';
+import { NOTE, PRIORITY_LABEL } from './wording.js';
 
-export function renderInlineComment(f: Finding, reviewers: number): string {
+export function renderInlineComment(f: Finding, reviewers: number, opts: { clashesWith?: string } = {}): string {
   const total = Math.max(reviewers, f.reportedBy.length, 1);
   const meta =
     `${PRIORITY_LABEL[f.priority]} · ${f.reportedBy.length}/${total} reviewer${total === 1 ? '' : 's'} · ` +
@@ -29,5 +29,6 @@ export function renderInlineComment(f: Finding, reviewers: number): string {
   } else if (f.suggestion?.trim()) {
     parts.push(`**Suggestion:**\n\n${block(f.suggestion)}`);
   }
+  if (opts.clashesWith) parts.push(NOTE.suggestionClash(code(opts.clashesWith)));
   return parts.join('\n\n');
 }

@@ -74,6 +74,8 @@ export const SECTION = {
 } as const;
 
 export const NOTE = {
+  suggestionClash: (id: string) =>
+    `_No suggested change here: ${id} has one for the same lines, and only one of two can be applied._`,
   notReviewed: '⚪ not reviewed: no reviewer answered',
   unverified:
     '> [!WARNING]\n> Not verified: the workflow sets `verify: none`, so no command has to pass before a fix is pushed.',

@@ -81,8 +81,13 @@ export function groupFindings(findings: Finding[]): Finding[] {
     const crossReviewer = !parts.members.some((m) => own(m) && placesOf(m).some((p) => p.file === f.file));
     return parts.members.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer }));
   };
+  // Findings under one id are one problem: ids are hashes of what a finding says, or an earlier
+  // finding's id two reviewers both echoed (echoed-id.ts).
+  const byId = new Map<string, Finding>();
   /** The first group that matches each place of `f`, each group once, oldest first. */
   const matching = (f: Finding): Finding[] => {
+    const same = byId.get(f.id);
+    if (same) return [same];
     if (!hasSeveralPlaces(f)) {
       const g = index.candidates(f).find((c) => joins(c, f));
       return g ? [g] : [];
@@ -104,6 +109,7 @@ export function groupFindings(findings: Finding[]): Finding[] {
     into.reportedBy.splice(0, into.reportedBy.length, ...new Set(a.members.flatMap((m) => m.reportedBy)));
     groups.delete(from);
     index.merge(from, into);
+    for (const [id, g] of byId) if (g === from) byId.set(id, into);
   };
 
   for (const f of findings) {
@@ -125,6 +131,7 @@ export function groupFindings(findings: Finding[]): Finding[] {
     }
     for (const r of f.reportedBy) if (!group.reportedBy.includes(r)) group.reportedBy.push(r);
     index.add(group, f);
+    if (!byId.has(f.id)) byId.set(f.id, group);
   }
   return sortFindings([...groups].map(([group, parts]) => shownGroup(parts.members, group.reportedBy, content)));
 }

@@ -19,6 +19,7 @@ import type { EarlierFinding } from './earlier.js';
 import { laterRoundFiles, laterRoundPrompt, ownEarlierPrompt } from './later-round.js';
 import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
+import { withEchoedId } from './echoed-id.js';
 import { markStuck } from './stuck.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
@@ -141,7 +142,12 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   }
 
   const renames = new Map(ctx.files.filter((f) => f.previousFilename).map((f) => [f.previousFilename!, f.filename]));
-  const grouped = groupFindings(raw.map((r) => normalizeFinding(r.finding, r.reviewer)));
+  // A dismissal's ids are known before grouping: an echoed id of a dismissed finding is never taken.
+  const dismissedIds = new Set((plan.dismissals ?? []).map((d) => d.finding.id));
+  const echo = { earlier: plan.earlier ?? [], dismissed: dismissedIds, renames };
+  const grouped = groupFindings(
+    raw.map((r) => withEchoedId(normalizeFinding(r.finding, r.reviewer), r.finding.id, echo)),
+  );
   const marked = markStuck(grouped, plan.fixedBefore, renames);
   // A dismissed finding leaves the round before anything counts it: not fixed, posted or blocking.
   const dismissals = plan.dismissals ?? [];

@@ -4,13 +4,16 @@
 // to an outside host, no heading or rule that reads as the report's own structure, and, in the
 // log, no workflow command.
 //
-// Markdown is defused by inserting U+200B ZERO WIDTH SPACE inside each construct. Unlike a
-// backslash escape it is invisible wherever it lands (prose, table cell, code span), so the
-// inline pass does not need to know where code spans are: GFM tables split cells before code
-// spans are found (GFM spec §4.10), which makes code-span boundaries depend on table detection.
-// Only fenced code blocks are left byte-exact, so suggested code can be copied as is; which lines
-// are fenced code follows the CommonMark block model in commonmark-lines.ts.
+// Markdown is defused by inserting U+200B ZERO WIDTH SPACE inside each construct outside code:
+// unlike a backslash escape it is invisible wherever it lands. Code is left exactly as written, so
+// a reader who copies `@click` or a suggested block gets those characters and no hidden one:
+// fenced code blocks, whose lines follow the CommonMark block model in commonmark-lines.ts, and
+// code spans, found by a real parser (code-spans.ts) on the text as it stands after cleaning and
+// truncation. A backtick outside a span is escaped, so defusing cannot make prose into code; and
+// the result is parsed again: if its spans are not the source's, byte for byte (a structure the
+// block model reads otherwise), the text is defused everywhere as before, spans included.
 import { BlockScanner, markdownLines } from './commonmark-lines.js';
+import { codeSpans, type CodeSpan } from './code-spans.js';
 
 const ZWSP = '\u200b';
 
@@ -52,21 +55,82 @@ function defuseInline(text: string): string {
   return out;
 }
 
+/**
+ * Prose: every inline construct defused, and each backtick not already escaped made a literal
+ * one (`\``), so no backtick outside the source's spans can open a span in the result.
+ */
+function defuseProse(text: string): string {
+  return defuseInline(text).replace(/(\\*)`/g, (m, slashes: string) => (slashes.length % 2 ? m : slashes + '\\`'));
+}
+
+/** `text[from, to)` with its prose defused and the code spans inside it kept as written. */
+function defuseAround(text: string, from: number, to: number, spans: readonly CodeSpan[], prose = defuseProse): string {
+  let out = '';
+  let at = from;
+  for (const s of spans) {
+    if (s.end <= at || s.start >= to) continue;
+    const start = Math.max(s.start, at);
+    const end = Math.min(s.end, to);
+    out += prose(text.slice(at, start)) + text.slice(start, end);
+    at = end;
+  }
+  return out + prose(text.slice(at, to));
+}
+
+/** True when `result` holds exactly the code spans of `source`, same text, same order. */
+function sameCode(result: string, source: string, spans: readonly CodeSpan[]): boolean {
+  const before = spans.map((s) => source.slice(s.start, s.end));
+  const after = codeSpans(result).map((s) => result.slice(s.start, s.end));
+  return before.length === after.length && before.every((t, i) => t === after[i]);
+}
+
 // Characters that start a block when they open a line: heading, quote, list, rule, fence, table.
 const LINE_START = /^(?:[#>+*=_`~|-]|\d{1,9}[.)])/;
 
 /**
- * Untrusted text as one line of prose, safe mid-sentence, at the start of a line and in a table
- * cell. Line breaks become spaces; the result is at most `max` characters plus the added ZWSPs.
+ * Untrusted text as one line of prose, safe mid-sentence, at the start of a line and, through
+ * tableCell(), in a table cell; code spans as written. Line breaks become spaces; the result is
+ * at most `max` characters plus the added escapes.
  */
 export function neutraliseInline(text: string, max = 300): string {
   let t = cleanText(text)
     .replace(/\s*\n\s*/g, ' ')
     .trim();
   if (t.length > max) t = `${t.slice(0, max - 1)}…`;
-  t = defuseInline(t);
   if (LINE_START.test(t)) t = ZWSP + t;
-  return t.replace(/\|/g, '\\|');
+  // A pipe outside code is escaped here; one inside a span is escaped by tableCell(), as in prose
+  // `\|` inside code would show its backslash.
+  const prose = (p: string) => escapePipes(defuseProse(p), false);
+  const spans = codeSpans(t);
+  const out = defuseAround(t, 0, t.length, spans, prose);
+  return sameCode(out, t, spans) ? out : escapePipes(defuseInline(t), false);
+}
+
+/**
+ * Each pipe made one a table row does not split on. A row splits at every `|` not escaped by a
+ * backslash, pairs of backslashes first (GFM spec §4.10), and in a cell `\|` renders as `|`,
+ * inside a code span too. Outside code a pipe already escaped stays; inside code a backslash the
+ * text has before a pipe would pair with the added one, so a ZWSP parts them.
+ */
+function escapePipes(text: string, inCode: boolean): string {
+  return text.replace(/(\\*)\|/g, (m, slashes: string) => {
+    if (slashes.length % 2 === 0) return `${slashes}\\|`;
+    return inCode ? `${slashes}${ZWSP}\\|` : m;
+  });
+}
+
+/**
+ * A table cell's text: pipes escaped, inside code spans too. Untrusted text reaches a cell only
+ * through inline() (or code()) and then this, which table() applies to every cell.
+ */
+export function tableCell(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const s of codeSpans(text)) {
+    out += escapePipes(text.slice(at, s.start), false) + escapePipes(text.slice(s.start, s.end), true);
+    at = s.end;
+  }
+  return out + escapePipes(text.slice(at), false);
 }
 
 // Info strings GitHub renders as something other than code (diagrams, maps, models, math).
@@ -78,17 +142,36 @@ const RICH_INFO = /^(?:mermaid|geojson|topojson|stl|math)\b/i;
  * text cannot swallow what follows it. Output ends without a trailing newline.
  */
 export function neutraliseBlock(text: string): string {
+  const source = cleanText(text).replace(/\s+$/, '');
+  const spans = codeSpans(source);
+  const result = defuseLines(source, spans);
+  return sameCode(result, source, spans) ? result : defuseLines(source, null);
+}
+
+/**
+ * Every line but fenced code defused; `spans` kept as written, or with null (the fallback) every
+ * line defused as plain text, code spans included, which is inert whatever the structure.
+ */
+function defuseLines(source: string, spans: readonly CodeSpan[] | null): string {
   const scanner = new BlockScanner('neutralised');
   const out: string[] = [];
-  for (const raw of markdownLines(cleanText(text).replace(/\s+$/, ''))) {
+  let offset = 0;
+  for (const raw of markdownLines(source)) {
     const info = scanner.next(raw);
     if (info.kind === 'fenced' || info.kind === 'fence-close') out.push(raw);
     else if (info.kind === 'fence-open') out.push(defuseInfoString(raw, info.contentStart));
     else {
       const head = raw.slice(0, info.contentStart);
-      const body = defuseInline(raw.slice(info.contentStart));
+      const from = offset + info.contentStart;
+      const to = offset + raw.length;
+      // Indented code has no spans and shows a backslash as written: only its inline constructs.
+      const body =
+        spans === null || info.kind === 'indented'
+          ? defuseInline(raw.slice(info.contentStart))
+          : defuseAround(source, from, to, spans);
       out.push(head + (info.needsBreak ? ZWSP : '') + body);
     }
+    offset += raw.length + 1;
   }
   const open = scanner.openFence();
   // Inside a block quote or list item the fence ends with its container at the caller's next

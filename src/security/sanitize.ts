@@ -1,6 +1,7 @@
 // Everything the action posts or logs passes through here: secrets become
 // [REDACTED], raw diffs become [DIFF REDACTED], and the text is capped for GitHub's
 // comment size limit. Pure functions, no I/O.
+import { codeSpans, spanAround, type CodeSpan } from './code-spans.js';
 import { BlockScanner, markdownLines } from './commonmark-lines.js';
 import { RunSecrets, type Secrets } from './run-secrets.js';
 import { redactExactValues, redactPatterns } from './secret-patterns.js';
@@ -72,9 +73,10 @@ export function redactDiffs(text: string): string {
  */
 export function capLength(text: string, maxChars: number = MAX_COMMENT_CHARS): string {
   if (text.length <= maxChars) return text;
+  const spans = codeSpans(text);
   let reserve = 0;
   for (;;) {
-    const kept = cutAt(text, Math.max(0, maxChars - TRUNCATED_SUFFIX.length - reserve));
+    const kept = cutAt(text, Math.max(0, maxChars - TRUNCATED_SUFFIX.length - reserve), spans);
     const closers = closersFor(kept);
     if (closers.length <= reserve || reserve >= maxChars) {
       return (kept + closers + TRUNCATED_SUFFIX).slice(0, Math.max(maxChars, 0));
@@ -83,10 +85,26 @@ export function capLength(text: string, maxChars: number = MAX_COMMENT_CHARS): s
   }
 }
 
-function cutAt(text: string, n: number): string {
+const LINE_CUT_REACH = 2_000;
+
+function cutAt(text: string, n: number, spans: readonly CodeSpan[]): string {
+  let at = n;
+  for (;;) {
+    // At a line's end where one is near: the start of a line can be a block of its own (`--- a`
+    // cut to `---` is a rule, `- ` under a line makes it a heading); a whole line keeps its meaning.
+    if (at > 0 && text[at] !== '\n') {
+      const lineEnd = text.lastIndexOf('\n', at - 1);
+      if (lineEnd >= 0 && at - lineEnd <= LINE_CUT_REACH) at = lineEnd;
+    }
+    // Never inside a code span: its opening backticks would then be text, and the code after them
+    // prose that no neutraliser saw as prose (neutralise.ts leaves code as written).
+    const span = spanAround(spans, at);
+    if (!span) break;
+    at = span.start;
+  }
   // Never split a surrogate pair.
-  const code = text.charCodeAt(n - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+  const code = text.charCodeAt(at - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? at - 1 : at);
 }
 
 /**

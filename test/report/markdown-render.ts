@@ -56,3 +56,14 @@ export function codeTexts(html: string): string[] {
 function snippet(html: string, at: number): string {
   return JSON.stringify(html.slice(Math.max(0, at - 20), at + 60));
 }
+
+/** mulberry32: a small seeded generator, so every run sees the same documents. */
+export function generator(seed: number): (n: number) => number {
+  let s = seed;
+  return (n) => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+}

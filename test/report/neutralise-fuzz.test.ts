@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { block } from '../../src/report/format.js';
 import { sanitize, TRUNCATED_SUFFIX } from '../../src/security/sanitize.js';
-import { liveProblems, render } from './markdown-render.js';
+import { generator, liveProblems, render } from './markdown-render.js';
 
 const PREFIXES = [
   ...['', ' ', '  ', '   ', '    ', '\t', '> ', '>', ' > ', '>\t'],
@@ -49,17 +49,6 @@ const OUR_MARKUP = [
   ...['<details><summary>Log</summary>', '</details>', '', '#### P1'],
   ...['**`BUG-1`** · title<br>', '| a | b |', '| --- | --- |'],
 ];
-
-/** mulberry32: a small seeded generator, so every run sees the same documents. */
-function generator(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
 
 function randomDocument(rnd: (n: number) => number, leaves: string[]): string {
   const lines: string[] = [];

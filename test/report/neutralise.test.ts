@@ -3,7 +3,7 @@
 // for one-line fields) and is rendered by a real CommonMark + GFM parser; nothing live may come out.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { block, inline } from '../../src/report/format.js';
+import { block, inline, table } from '../../src/report/format.js';
 import { codeTexts, liveProblems, render } from './markdown-render.js';
 
 interface Corpus {
@@ -53,7 +53,7 @@ describe('inline(): hostile one-line fields render inert', () => {
   });
 
   it.each(hostile)('%s, in a table cell', (_name, text) => {
-    const html = render(`| Name | Status |\n| --- | --- |\n| ${inline(text, 2000)} | ok |`);
+    const html = render(table(['Name', 'Status'], [[inline(text, 2000), 'ok']]));
     expect(liveProblems(html), html).toEqual([]);
     expect(html.match(/<td>/g)).toHaveLength(2);
   });
