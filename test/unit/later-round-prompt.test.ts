@@ -137,7 +137,7 @@ describe('a later round, on the negotiator run', () => {
     const g = findings.find((f) => f.file === 'lib/encoding.js' && f.priority === 'P1')!;
     const theirs = g.members!.find((m) => m.reviewer === 'reviewer-2')!.title;
     expect(two.slice(two.indexOf('## Your findings of the last review'))).toContain(JSON.stringify(theirs));
-    expect(two.replace(/\s+/g, ' ')).toContain('keeps its file and the words of your title for it');
+    expect(two.replace(/\s+/g, ' ')).toContain('report that one with its `id`, as the part above says');
   });
 
   it('a reviewer that reported nothing earlier gets no part of its own', async () => {
