@@ -5,9 +5,9 @@ import { ConfigError } from './errors.js';
 import { plainWords, problemLines, readYaml } from './file-problems.js';
 import { validateInputs, type Config, type InputName, type RawInputs } from './inputs.js';
 import { repoConfigSchema, type HookPoint } from './repo-config-schema.js';
+import { VERIFY_EXAMPLE } from './values.js';
 
 export type { HookPoint };
-import { VERIFY_EXAMPLE } from './values.js';
 
 export type ResolvedConfig = Config & Pick<RepoConfig, 'hooks' | 'instructions' | 'paths' | 'rulesFile'>;
 
@@ -91,16 +91,17 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
   }
   const merged: RawInputs = {};
   const source = new Map<string, string>();
-  const layers: [RawInputs, string | null][] = [
-    [repo.defaults, 'defaults'],
-    [preset ?? {}, `presets.${presetName}`],
+  // Where each layer sits in the file (a preset's name may hold dots); the workflow's is nowhere.
+  const layers: [RawInputs, string[] | null][] = [
+    [repo.defaults, ['defaults']],
+    [preset ?? {}, ['presets', presetName]],
     [given, null],
   ];
-  for (const [values, label] of layers) {
+  for (const [values, at] of layers) {
     for (const [key, value] of Object.entries(values)) {
       if (value === undefined) continue;
       merged[key as InputName] = value;
-      if (label) source.set(key, `${repo.placeOf([...label.split('.'), key])}: ${label}.${key}`);
+      if (at) source.set(key, `${repo.placeOf([...at, key])}: ${[...at, key].join('.')}`);
       else source.delete(key);
     }
   }

@@ -154,9 +154,12 @@ describe('resolveConfig', () => {
       `${FILE}:14: hooks.befor-review is not a known key (known: before-review, after-review, after-fix, after-finish)`,
     ]);
     // A value only the merged inputs can judge names its line too: the preset's reviewer entry.
-    const merged = 'presets:\n  strict:\n    mode: review\n    reviewers: [a, b, c, d, e, f]\n';
-    expect(problemsOf(() => resolve({ preset: 'strict' }, merged))).toEqual([
-      expect.stringMatching(new RegExp(`^${FILE.replace(/\./g, '\\.')}:4: presets\\.strict\\.reviewers `)),
+    // A preset's name may hold dots: the line is still its key's.
+    const merged = 'presets:\n  v1.2:\n    mode: review\n    reviewers: [a, b, c, d, e, f]\n';
+    expect(problemsOf(() => resolve({ preset: 'v1.2' }, merged))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${FILE.replace(/\./g, '\\.')}:4: presets\\.v1\\.2\\.reviewers must list 1 to 5`),
+      ),
     ]);
   });
 
