@@ -53,6 +53,58 @@ function configsInDocs(): { where: string; text: string }[] {
   );
 }
 
+function testFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+  );
+}
+
+/**
+ * String literals of TypeScript source: quoted on one line (so a stray apostrophe in a comment
+ * pairs with nothing past its line), or a template without placeholders or escapes.
+ */
+const LITERAL = String.raw`'((?:[^'\\\n]|\\.)*)'|\`([^\`$\\]*)\``;
+const unescape = (body: string) => body.replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t' })[c] ?? c);
+const literals = (source: string) =>
+  [...source.matchAll(new RegExp(LITERAL, 'g'))].map((m) => ({
+    index: m.index,
+    text: m[1] === undefined ? m[2]! : unescape(m[1]),
+  }));
+
+/**
+ * The repository configs the tests write out: a string literal, or an array of them joined by
+ * newlines, whose text opens with a key of the file (a line of such an array counts alone too).
+ */
+function configsInTests(): { where: string; text: string }[] {
+  const opens = new RegExp(`^\\n?(?:${Object.keys(schema.properties).join('|')}):`);
+  const joined = new RegExp(String.raw`\[((?:\s*(?:${LITERAL}),?(?:[ \t]*//[^\n]*)?)+)\s*\]\.join\('\\n'\)`, 'g');
+  return testFiles('test').flatMap((file) => {
+    const source = read(file);
+    const where = (index: number) => `${file}:${source.slice(0, index).split('\n').length}`;
+    const texts = [
+      ...literals(source),
+      ...[...source.matchAll(joined)].map((m) => ({
+        index: m.index,
+        text: literals(m[1]!)
+          .map((l) => l.text)
+          .join('\n'),
+      })),
+    ];
+    return texts.filter(({ text }) => opens.test(text)).map(({ index, text }) => ({ where: where(index), text }));
+  });
+}
+
+/** Whether the action takes the file by itself (the workflow's inputs aside). */
+function fileAccepted(text: string): boolean {
+  try {
+    parseRepoConfig(text, 'f.yml');
+    return true;
+  } catch (error) {
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
+}
+
 describe(SCHEMA_FILE, () => {
   it('is what scripts/gen-config-schema.ts generates from the zod schema and action.yml', () => {
     const regenerate = 'stale: run node scripts/run-ts.mjs scripts/gen-config-schema.ts';
@@ -141,6 +193,17 @@ describe(SCHEMA_FILE, () => {
     { config: { defaults: { [name]: value } }, inputs: {} },
     { config: { presets: { p: { [name]: value } } }, inputs: { preset: 'p' } },
   ];
+
+  it('accepts every repository config the tests write that the action accepts', () => {
+    const configs = configsInTests();
+    const accepted = configs.filter(({ text }) => fileAccepted(text));
+    // Most are configs the action takes; the rest are the tests' broken ones.
+    expect(accepted.length).toBeGreaterThanOrEqual(10);
+    expect(configs.length - accepted.length).toBeGreaterThanOrEqual(5);
+    for (const { where, text } of accepted) {
+      expect(validate(YAML.parse(text) ?? {}), `${where} ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
 
   it('accepts every value of every input the action accepts, in defaults or a preset', () => {
     const verdicts = { both: 0, neither: 0, onlySchema: 0 };
