@@ -78,6 +78,28 @@ function inputProblem(name: InputName, value: unknown): string {
   return `must be ${fileFormOf(inputSchemaShape[name]).expects}`;
 }
 
+/** Edits (insert, delete, replace a character) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** What a key that is no input says: the input it most likely misspells, if one is two edits away. */
+function notAnInput(key: string): string {
+  const near = INPUT_NAMES.filter((name) => !isWorkflowOnly(name))
+    .map((name) => ({ name, edits: editDistance(key, name) }))
+    .sort((a, b) => a.edits - b.edits)[0];
+  const guess = near && near.edits <= 2 ? `; did you mean ${near.name}?` : '';
+  return `is not an action input${guess} (see the inputs in docs/configuration.md)`;
+}
+
 /** One problem per key: where it is and what is wrong with it. */
 function explain(issue: z.core.$ZodIssue, data: unknown): { path: PropertyKey[]; message: string }[] {
   const depth = layerDepth(issue.path);
@@ -86,9 +108,7 @@ function explain(issue: z.core.$ZodIssue, data: unknown): { path: PropertyKey[];
     return issue.keys.map((key) => {
       const path = [...issue.path, key];
       if (depth === issue.path.length && depth > 0) {
-        const message = isWorkflowOnly(key)
-          ? 'can only be set in the workflow file, as an input'
-          : 'is not an action input (see the inputs in docs/configuration.md)';
+        const message = isWorkflowOnly(key) ? 'can only be set in the workflow file, as an input' : notAnInput(key);
         return { path, message };
       }
       return { path, message: `is not a known key (known: ${KNOWN_KEYS[where]?.join(', ') ?? ''})` };

@@ -163,10 +163,13 @@ describe('resolveConfig', () => {
     ]);
   });
 
-  it('uses the config-file input as the name in messages', () => {
-    const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, 'defaults: {max-round: 3}'));
+  it('uses the config-file input as the name in messages, and names the input a key misspells', () => {
+    const text = 'defaults: {max-round: 3, colour: red}';
+    const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, text));
     expect(problems).toEqual([
-      'ci/review.yml:1: defaults.max-round is not an action input (see the inputs in docs/configuration.md)',
+      'ci/review.yml:1: defaults.max-round is not an action input; did you mean max-rounds? ' +
+        '(see the inputs in docs/configuration.md)',
+      'ci/review.yml:1: defaults.colour is not an action input (see the inputs in docs/configuration.md)',
     ]);
   });
 
@@ -174,7 +177,8 @@ describe('resolveConfig', () => {
     const text = 'defualts: {}\npresets:\n  a:\n    reviewer: x\nhooks:\n  before-fix: x\npaths:\n  only: [a]\n';
     expect(problemsOf(() => resolve({}, text))).toEqual([
       `${FILE}:1: defualts is not a known key (known: presets, defaults, hooks, instructions, rules-file, paths)`,
-      `${FILE}:4: presets.a.reviewer is not an action input (see the inputs in docs/configuration.md)`,
+      `${FILE}:4: presets.a.reviewer is not an action input; did you mean reviewers? ` +
+        '(see the inputs in docs/configuration.md)',
       `${FILE}:6: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,
       `${FILE}:8: paths.only is not a known key (known: include, exclude)`,
     ]);
