@@ -227,6 +227,25 @@ describe(SCHEMA_FILE, () => {
     expect(verdicts.onlySchema).toBeGreaterThan(100);
   });
 
+  // A form may refuse what the input's parser would take from its text only on purpose: one value
+  // in a list (`mode: [review]`) or a map where text is meant. An input that takes several lines
+  // (commands, entries) must take a YAML list of them: a new input built with `field()` gets
+  // the one-value form unless it says otherwise (src/config/file-forms.ts).
+  it('takes a list of two or more items wherever the input takes several lines', () => {
+    const lists = VALUES.filter((v): v is unknown[] => Array.isArray(v) && v.length >= 2);
+    const refused: string[] = [];
+    let takesLines = 0;
+    for (const name of FILE_INPUTS as InputName[]) {
+      for (const list of lists.filter((l) => l.every((item) => typeof item !== 'object'))) {
+        if (!inputSchemaShape[name].safeParse(list.join('\n')).success) continue;
+        takesLines++;
+        if (!repoConfigSchema.safeParse({ defaults: { [name]: list } }).success) refused.push(`${name}: ${list}`);
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(takesLines).toBeGreaterThan(10);
+  });
+
   it('judges as the whole action does: what a run accepts, the quick check above accepts', () => {
     // A sample through resolveConfig from the YAML text (a few ms each): every 15th value of each
     // input, a different 15th for each, in turn in defaults and in a preset.
