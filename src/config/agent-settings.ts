@@ -4,10 +4,21 @@ import YAML from 'yaml';
 import type { AgentKind } from '../agents/types.js';
 import { example, fail, firstLine } from './errors.js';
 import { field, splitLines } from './fields.js';
+import { mapForm } from './file-forms.js';
+import * as z from 'zod';
 
 /** The CLIs that have a config file and an npm package; `command` has neither. */
 const CONFIGURABLE_CLIS = ['claude', 'codex', 'opencode', 'gemini'] as const;
 type Cli = (typeof CONFIGURABLE_CLIS)[number];
+
+/** A map keyed by CLI name, for the repository config's schema: any subset of the CLIs. */
+const byCli = (value: z.ZodType) => z.partialRecord(z.enum(CONFIGURABLE_CLIS), value);
+/** The versions of the file's map: read back as text (failsafe), so any scalar YAML typed counts. */
+const VERSIONS_FORM = mapForm(
+  byCli(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  'a map from CLI name to version, or cli@version lines',
+  true,
+);
 
 const CONFIG_EXAMPLE = 'codex:\n  model_provider: azure';
 const VERSIONS_EXAMPLE = 'claude@2.1.330\ncodex@0.169.0';
@@ -43,14 +54,17 @@ function parseMap(name: string, value: string, ex: string, failsafe: boolean): R
 }
 
 export function agentConfig(name: string) {
-  return field((value): Record<string, Record<string, unknown>> => {
-    const data = parseMap(name, value, CONFIG_EXAMPLE, false);
-    for (const [cli, settings] of Object.entries(data)) {
-      if (isMap(settings)) continue;
-      fail(`"${cli}" must be a map of settings, not ${kindOf(settings)}`, null, example(name, CONFIG_EXAMPLE));
-    }
-    return data as Record<string, Record<string, unknown>>;
-  });
+  return field(
+    (value): Record<string, Record<string, unknown>> => {
+      const data = parseMap(name, value, CONFIG_EXAMPLE, false);
+      for (const [cli, settings] of Object.entries(data)) {
+        if (isMap(settings)) continue;
+        fail(`"${cli}" must be a map of settings, not ${kindOf(settings)}`, null, example(name, CONFIG_EXAMPLE));
+      }
+      return data as Record<string, Record<string, unknown>>;
+    },
+    mapForm(byCli(z.record(z.string(), z.unknown())), 'a map from CLI name to its settings'),
+  );
 }
 
 // An exact version (npm's leading `v` allowed) or a dist-tag such as `latest` or `next`.
@@ -88,5 +102,5 @@ export function agentVersions(name: string) {
       versions[cli] = checkVersion(name, cli, version);
     }
     return versions;
-  });
+  }, VERSIONS_FORM);
 }

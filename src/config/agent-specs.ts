@@ -9,6 +9,7 @@
 import { AGENT_KINDS, type AgentKind } from '../agents/types.js';
 import { example, fail } from './errors.js';
 import { field, splitLines } from './fields.js';
+import { LINES } from './file-forms.js';
 
 /** An entry before the input `agent` fills in entries that name only a model. */
 export interface AgentRef {
@@ -90,7 +91,7 @@ export function reviewerRefs(name: string) {
       fail(`must list 1 to 5 reviewers, one per line (found ${lines.length})`, value, example(name, REVIEWERS_EXAMPLE));
     }
     return lines.map((line) => parseAgentEntry(name, line, REVIEWERS_EXAMPLE));
-  });
+  }, LINES);
 }
 
 export function singleRef(name: string) {

@@ -15,7 +15,25 @@ export const DEPRECATED_INPUTS = [
   'inline-min-priority',
   'inline-max-comments',
   'hide-outdated-reports',
+  'analyzer',
+  'agent-versions',
+  'confirm',
+  'model-prices',
+  'inline-comments',
+  'thread-answers',
+  'converged-label',
+  'ready-when-converged',
 ] as const satisfies readonly InputName[];
+type DeprecatedInput = (typeof DEPRECATED_INPUTS)[number];
+
+/**
+ * The value as the file would hold it: numbers, switches and maps as parsed; an agent entry
+ * (`analyzer`, parsed into an agent spec) as the workflow wrote it.
+ */
+function fileValue(name: DeprecatedInput, given: string, config: Config): unknown {
+  if (name === 'analyzer') return given.trim();
+  return (config as unknown as Record<string, unknown>)[camelCase(name)];
+}
 
 /**
  * One warning for each deprecated input the workflow gave (`given`: the workflow's values only),
@@ -24,7 +42,7 @@ export const DEPRECATED_INPUTS = [
  */
 export function deprecatedInputWarnings(given: RawInputs, config: Config): string[] {
   return DEPRECATED_INPUTS.filter((name) => given[name]?.trim()).map((name) => {
-    const value = (config as unknown as Record<string, unknown>)[camelCase(name)];
+    const value = fileValue(name, given[name]!, config);
     const yaml = YAML.stringify({ defaults: { [name]: value } }).trimEnd();
     return (
       `Input "${name}" is deprecated as a workflow input: set it in the repository config ` +

@@ -2,10 +2,23 @@
 // not given); a builder turns it into a typed value or one readable zod issue.
 import * as z from 'zod';
 import { InvalidValue, example, fail } from './errors.js';
+import {
+  BOOLEAN,
+  LINES,
+  POSITIVE_DECIMAL,
+  SCALAR,
+  oneOfForm,
+  wholeNumberForm,
+  withForm,
+  type FileForm,
+} from './file-forms.js';
 
-/** A field whose parser throws InvalidValue (via `fail`) on a bad value. */
-export function field<T>(parse: (value: string) => T) {
-  return z
+/**
+ * A field whose parser throws InvalidValue (via `fail`) on a bad value; `form` says how the
+ * repository config may write it (file-forms.ts).
+ */
+export function field<T>(parse: (value: string) => T, form: FileForm = SCALAR) {
+  const schema = z
     .string()
     .optional()
     .transform((value, ctx): T | undefined => {
@@ -18,6 +31,7 @@ export function field<T>(parse: (value: string) => T) {
         return z.NEVER;
       }
     });
+  return withForm(schema, form);
 }
 
 export function text() {
@@ -25,12 +39,15 @@ export function text() {
 }
 
 export function wholeNumber(name: string, min: number, max: number, ex: number) {
-  return field((value) => {
-    const n = /^\d+$/.test(value) ? Number(value) : NaN;
-    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-    return fail(`must be a whole number ${range}`, value, example(name, String(ex)));
-  });
+  return field(
+    (value) => {
+      const n = /^\d+$/.test(value) ? Number(value) : NaN;
+      if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+      const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+      return fail(`must be a whole number ${range}`, value, example(name, String(ex)));
+    },
+    wholeNumberForm(min, max),
+  );
 }
 
 export function positiveNumber(name: string, ex: number) {
@@ -43,7 +60,7 @@ export function boolean(name: string) {
     const lower = value.toLowerCase();
     if (lower === 'true' || lower === 'false') return lower === 'true';
     return fail('must be true or false', value, example(name, 'true'));
-  });
+  }, BOOLEAN);
 }
 
 export function oneOf<const V extends readonly string[]>(name: string, values: V, ex: V[number]) {
@@ -51,7 +68,7 @@ export function oneOf<const V extends readonly string[]>(name: string, values: V
     const hit = values.find((v) => v.toLowerCase() === value.toLowerCase());
     if (hit !== undefined) return hit;
     return fail(`must be one of ${values.join(', ')}`, value, example(name, ex));
-  });
+  }, oneOfForm(values));
 }
 
 /** Lines without blanks and whole-line `#` comments, trimmed. */
@@ -64,7 +81,7 @@ export function splitLines(value: string, commas = false): string[] {
 
 /** A list, one item per line (and per comma when `commas`), each item checked by `parseItem`. */
 export function list(parseItem: (item: string) => string, commas: boolean) {
-  return field((value) => splitLines(value, commas).map(parseItem));
+  return field((value) => splitLines(value, commas).map(parseItem), LINES);
 }
 
 /** An amount of money or any positive decimal: `5`, `2.50`. */
@@ -73,5 +90,5 @@ export function positiveDecimal(name: string, ex: string) {
     const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
     if (Number.isFinite(n) && n > 0) return n;
     return fail('must be a positive number', value, example(name, ex));
-  });
+  }, POSITIVE_DECIMAL);
 }

@@ -1,7 +1,9 @@
-// A `defaults` or preset block of the repo config: the same kebab-case keys as the inputs,
-// turned into the strings the runner would pass, so one schema validates every layer.
+// A `defaults` or preset block of the repo config: the same kebab-case keys as the inputs, each in
+// the forms file-forms.ts gives it, turned into the strings the runner would pass, so one schema
+// validates every layer.
 import * as z from 'zod';
-import { INPUT_NAMES, type InputName, type RawInputs } from './inputs.js';
+import { fileFormOf } from './file-forms.js';
+import { INPUT_NAMES, inputSchemaShape, type InputName, type RawInputs } from './inputs.js';
 
 /**
  * Inputs the repo config may not set: the token and the switches that widen what a run may do
@@ -25,28 +27,31 @@ const WORKFLOW_ONLY: readonly InputName[] = [
 ];
 
 /** A YAML value as the string an input would carry: lists one item a line, maps as JSON. */
-function asInputString(value: unknown): string | undefined {
+export function asInputString(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('\n');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-export const inputLayer = z.record(z.string(), z.unknown()).transform((layer, ctx): RawInputs => {
-  const raw: RawInputs = {};
-  for (const [key, value] of Object.entries(layer)) {
-    if (!(INPUT_NAMES as string[]).includes(key)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: 'is not an action input (see the inputs in docs/configuration.md)',
-      });
-    } else if (WORKFLOW_ONLY.includes(key as InputName)) {
-      ctx.addIssue({ code: 'custom', path: [key], message: 'can only be set in the workflow file, as an input' });
-    } else {
+export const isWorkflowOnly = (name: string) => (WORKFLOW_ONLY as readonly string[]).includes(name);
+
+/** The inputs a layer may set, each in the forms the file may write it; null sets nothing. */
+const layerShape = Object.fromEntries(
+  INPUT_NAMES.filter((name) => !isWorkflowOnly(name)).map((name) => [
+    name,
+    fileFormOf(inputSchemaShape[name]).schema.nullable().optional(),
+  ]),
+);
+
+export const inputLayer = z
+  .strictObject(layerShape)
+  .transform((layer): RawInputs => {
+    const raw: RawInputs = {};
+    for (const [key, value] of Object.entries(layer)) {
       // An empty value (YAML null) sets nothing, as if the key were absent.
       const text = asInputString(value);
       if (text !== undefined) raw[key as InputName] = text;
     }
-  }
-  return raw;
-});
+    return raw;
+  })
+  .meta({ id: 'inputs', description: 'Action inputs, as a workflow would give them (docs/configuration.md).' });

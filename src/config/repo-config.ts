@@ -1,15 +1,13 @@
 // The repo config file (`.github/pr-review-loop.yml`, read from the BASE branch by the caller):
 // presets and defaults (partial inputs, same kebab-case keys), lifecycle hooks,
 // extra review instructions, and path filters.
-import YAML from 'yaml';
-import * as z from 'zod';
-import { ConfigError, firstLine } from './errors.js';
-import { inputLayer } from './input-layer.js';
+import { ConfigError } from './errors.js';
+import { plainWords, problemLines, readYaml } from './file-problems.js';
 import { validateInputs, type Config, type InputName, type RawInputs } from './inputs.js';
+import { repoConfigSchema, type HookPoint } from './repo-config-schema.js';
 import { VERIFY_EXAMPLE } from './values.js';
 
-const HOOK_POINTS = ['before-review', 'after-review', 'after-fix', 'after-finish'] as const;
-export type HookPoint = (typeof HOOK_POINTS)[number];
+export type { HookPoint };
 
 export type ResolvedConfig = Config & Pick<RepoConfig, 'hooks' | 'instructions' | 'paths' | 'rulesFile'>;
 
@@ -21,70 +19,21 @@ export interface RepoConfig {
   paths: { include: string[]; exclude: string[] };
   /** The name of the rules file of a directory (review/dir-rules.ts); '' turns them off. */
   rulesFile: string;
+  /** Where a key of the file is, `file:line`, for a problem found once the layers are merged. */
+  placeOf(path: readonly string[]): string;
 }
 
-/** Hook commands and path globs: one string or a list of them. */
-const strings = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
-
-const fileSchema = z.strictObject({
-  presets: z
-    .record(z.string().regex(/^[\w.-]+$/, 'preset names use letters, digits, ., _ and -'), inputLayer)
-    .default(() => ({})),
-  defaults: inputLayer.default(() => ({})),
-  hooks: z
-    .strictObject({
-      'before-review': strings.default(() => []),
-      'after-review': strings.default(() => []),
-      'after-fix': strings.default(() => []),
-      'after-finish': strings.default(() => []),
-    })
-    .default(() => ({ 'before-review': [], 'after-review': [], 'after-fix': [], 'after-finish': [] })),
-  instructions: z.string().optional(),
-  'rules-file': z
-    .string()
-    .regex(/^[^/\\]*$/, 'is a file name, not a path (e.g. REVIEW.md)')
-    .default('REVIEW.md'),
-  paths: z
-    .strictObject({ include: strings.default(() => []), exclude: strings.default(() => []) })
-    .default(() => ({ include: [], exclude: [] })),
-});
-
-const KNOWN_KEYS: Record<string, readonly string[]> = {
-  '': Object.keys(fileSchema.shape),
-  hooks: HOOK_POINTS,
-  paths: ['include', 'exclude'],
-};
-
-function issueLine(file: string, issue: z.core.$ZodIssue): string {
-  const where = issue.path.join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((k) => (where ? `${where}.${k}` : k)).join(', ');
-    const known = KNOWN_KEYS[where]?.join(', ') ?? '';
-    return `${file}: ${keys} ${issue.keys.length > 1 ? 'are not known keys' : 'is not a known key'} (known: ${known})`;
-  }
-  return `${file}: ${where || 'the top level'} ${issue.message}`;
-}
-
-/** Zod's messages in the words of the file's author: maps and lists, not objects and arrays. */
-function plainWords(issue: z.core.$ZodRawIssue): string | undefined {
-  if (issue.code === 'invalid_union') return 'must be a string or a list of strings';
-  if (issue.code !== 'invalid_type') return undefined;
-  const noun: Record<string, string> = { object: 'a map', array: 'a list', string: 'a string' };
-  return `must be ${noun[issue.expected] ?? issue.expected}`;
-}
-
-/** Parses and checks the file's text; every problem names the file and the key. */
+/** Parses and checks the file's text; every problem names the file, the line and the key. */
 export function parseRepoConfig(text: string, file: string): RepoConfig {
-  let data: unknown;
-  try {
-    data = YAML.parse(text) ?? {};
-  } catch (error) {
-    throw new ConfigError([`${file} is not valid YAML: ${firstLine(error)}`]);
-  }
-  const result = fileSchema.safeParse(data, { error: plainWords });
-  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issueLine(file, issue)));
+  const read = readYaml(text, file);
+  const result = repoConfigSchema.safeParse(read.data, { error: plainWords });
+  if (!result.success) throw new ConfigError(problemLines(file, read, result.error.issues));
   const { 'rules-file': rulesFile, ...rest } = result.data;
-  return { ...rest, rulesFile };
+  const placeOf = (path: readonly string[]) => {
+    const line = read.lineOf(path);
+    return line === undefined ? file : `${file}:${line}`;
+  };
+  return { ...rest, rulesFile, placeOf };
 }
 
 /** Runs `fn`, moving the problems of a ConfigError into `problems`. */
@@ -142,16 +91,17 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
   }
   const merged: RawInputs = {};
   const source = new Map<string, string>();
-  const layers: [RawInputs, string | null][] = [
-    [repo.defaults, 'defaults'],
-    [preset ?? {}, `presets.${presetName}`],
+  // Where each layer sits in the file (a preset's name may hold dots); the workflow's is nowhere.
+  const layers: [RawInputs, string[] | null][] = [
+    [repo.defaults, ['defaults']],
+    [preset ?? {}, ['presets', presetName]],
     [given, null],
   ];
-  for (const [values, label] of layers) {
+  for (const [values, at] of layers) {
     for (const [key, value] of Object.entries(values)) {
       if (value === undefined) continue;
       merged[key as InputName] = value;
-      if (label) source.set(key, `${file}: ${label}.${key}`);
+      if (at) source.set(key, `${repo.placeOf([...at, key])}: ${[...at, key].join('.')}`);
       else source.delete(key);
     }
   }

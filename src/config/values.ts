@@ -2,6 +2,7 @@
 import { isForbiddenEnvName } from '../agents/env.js';
 import { example, fail } from './errors.js';
 import { field, splitLines } from './fields.js';
+import { LINES } from './file-forms.js';
 
 /** A path inside the repository: relative, no `..`, read from the base branch via the API. */
 export function configPath(name: string) {
@@ -119,5 +120,5 @@ export function verifyCommands() {
     if (none.length === 0) return lines;
     if (lines.length === 1) return 'none';
     return fail('is either commands or `none` alone (push fixes without any check)', value, VERIFY_EXAMPLE);
-  });
+  }, LINES);
 }

@@ -17,25 +17,35 @@ const CHANGED: Record<(typeof DEPRECATED_INPUTS)[number], string> = {
   'inline-min-priority': 'P1',
   'inline-max-comments': '5',
   'hide-outdated-reports': 'false',
+  analyzer: 'codex:gpt-5-codex || claude:claude-opus-4-1',
+  'agent-versions': 'claude@2.1.300\ncodex@0.160.0',
+  confirm: 'P0',
+  'model-prices': '{"my-model": {"input": 3, "output": 15}}',
+  'inline-comments': 'false',
+  'thread-answers': 'false',
+  'converged-label': 'ready-for-human-review',
+  'ready-when-converged': 'true',
 };
 const BASE: RawInputs = { 'github-token': 'ghs_fromTheRunner', mode: 'review' };
 const valueOf = (config: Config, name: string) => (config as unknown as Record<string, unknown>)[camelCase(name)];
 
 describe.each(DEPRECATED_INPUTS)('%s', (name) => {
   const defaults = resolveConfig({ inputs: BASE });
+  // What the workflow's value parses to, the value both ways below must reach.
+  const changed = valueOf(resolveConfig({ inputs: { ...BASE, [name]: CHANGED[name] } }), name);
 
   it('takes effect from the repository config, with no warning', () => {
-    const text = `defaults:\n  ${name}: ${CHANGED[name]}\n`;
+    const text = YAML.stringify({ defaults: { [name]: CHANGED[name] } });
     const config = resolveConfig({ inputs: BASE, repoConfigText: text });
-    expect(String(valueOf(config, name))).toBe(CHANGED[name]);
-    expect(String(valueOf(config, name))).not.toBe(String(valueOf(defaults, name)));
+    expect(valueOf(config, name)).toEqual(changed);
+    expect(valueOf(config, name)).not.toEqual(valueOf(defaults, name));
     expect(deprecatedInputWarnings(BASE, config)).toEqual([]);
   });
 
   it('still takes effect from the workflow, and warns with YAML the repository config accepts', () => {
     const given = { ...BASE, [name]: CHANGED[name] };
     const config = resolveConfig({ inputs: given });
-    expect(String(valueOf(config, name))).toBe(CHANGED[name]);
+    expect(valueOf(config, name)).toEqual(changed);
     const warnings = deprecatedInputWarnings(given, config);
     expect(warnings).toHaveLength(1);
     const [head, ...yaml] = warnings[0]!.split('\n');
@@ -45,7 +55,7 @@ describe.each(DEPRECATED_INPUTS)('%s', (name) => {
     const example = yaml.join('\n');
     expect(YAML.parse(example)).toEqual({ defaults: { [name]: expect.anything() } });
     const fromFile = resolveConfig({ inputs: BASE, repoConfigText: example });
-    expect(valueOf(fromFile, name)).toEqual(valueOf(config, name));
+    expect(valueOf(fromFile, name)).toEqual(changed);
   });
 });
 

