@@ -96,7 +96,9 @@ describe('a later round, on the negotiator run', () => {
     expect(shown.description!.length).toBeGreaterThan(100);
     // Short enough to be inlined: the description is in the prompt too.
     expect(one).toContain(JSON.stringify(charset.description).slice(1, 80));
-    expect(one).toMatch(/check in the code that the fix is real and complete: against its\n {3}`description`, and a case/);
+    expect(one).toMatch(
+      /check in the code that the fix is real and complete: against its\n {3}`description`, and a case/,
+    );
     // A finding reported again keeps its id: the prompt asks for it.
     expect(one).toMatch(/put its\n {3}`id` from `earlier-findings.json` in your finding's `id`/);
   });
