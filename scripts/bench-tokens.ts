@@ -33,11 +33,16 @@ function filesToRead(transcript: string): string[] {
   const fresh = transcript.lastIndexOf('You are a senior code reviewer');
   const resumed = transcript.lastIndexOf('You reviewed this PR earlier in this session');
   const prompt = transcript.slice(Math.max(fresh, resumed));
-  // The later-round files, unless the prompt holds them already.
+  // The later-round files, unless the prompt holds them already: this build's prompt names the ones
+  // it left in the folder ("In the context folder only: …"); an earlier one said "you need not open them".
+  const left = /In the context folder only: ([^\n]*)/.exec(prompt)?.[1];
+  const laterFiles = ['earlier-findings.json', 'delta.patch'];
   const later =
-    prompt.includes('earlier-findings.json') && !prompt.includes('you need not open them')
-      ? ['earlier-findings.json', 'delta.patch']
-      : [];
+    !prompt.includes('earlier-findings.json') || prompt.includes('you need not open them')
+      ? []
+      : left === undefined
+        ? laterFiles
+        : laterFiles.filter((f) => left.includes(`\`${f}\``));
   return resumed > fresh ? later : ['diff.patch', 'files.json', ...later];
 }
 

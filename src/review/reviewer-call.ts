@@ -9,7 +9,6 @@ import type { PrContext } from '../domain/pull-request.js';
 import { freshIfResumeFailed } from '../roles/agent-runs.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import type { ReviewerPanel } from '../roles/fallback.js';
-import { fillTemplate } from '../roles/prompts.js';
 
 /** Each reviewer's session (reviewer-1 → session id), kept by the loop from round to round. */
 export type ReviewerSessions = Map<string, string>;
@@ -34,7 +33,9 @@ export interface ReviewerCall {
 
 export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, call: ReviewerCall) {
   const { name, ctx } = call;
-  const answerFormat = fillTemplate(env.prompts['reviewer-answer'], { agentName: name, prNumber: ctx.meta.number });
+  // The same words for every reviewer and round: a provider's prompt cache serves them again.
+  const answerFormat = env.prompts['reviewer-answer'];
+  const largeDiff = ctx.diffTruncated ? env.prompts['large-diff'].trim() : '';
   const attempt = (sessionId: string | null) =>
     callRole(env, {
       role: 'reviewer',
@@ -46,7 +47,7 @@ export async function callReviewer(env: RoleEnv, sessions: ReviewerSessions, cal
       // One home for every round: a resumed session lives there.
       stateDir: path.join(env.scratchDir, `${name}-home`),
       ...(sessionId ? { template: 'reviewer-resumed' as const, sessionId } : {}),
-      values: { laterRound: call.laterRound, ownEarlier: call.ownEarlier, answerFormat },
+      values: { laterRound: call.laterRound, ownEarlier: call.ownEarlier, answerFormat, largeDiff },
       schema: reviewerResultSchema,
       concurrent: call.concurrent,
       // The loop checked that all the round's reviewers fit before the round (loop-steps.ts budgetSpent).

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 /**
  * One template per role (`answer` is the answerer's), and parts of the reviewer's: `later-round` (from round 2 on),
  * `later-round-own` (a reviewer's own words for the earlier findings it reported),
- * `reviewer-answer` (the envelope it answers with) and `reviewer-resumed` (the prompt of a
- * resumed session, which has read the PR already).
+ * `reviewer-answer` (the envelope it answers with), `reviewer-resumed` (the prompt of a
+ * resumed session, which has read the PR already) and `large-diff` (only when the diff is sampled).
  */
 export const PROMPT_NAMES = [
   'reviewer',
@@ -18,6 +18,7 @@ export const PROMPT_NAMES = [
   'later-round-own',
   'reviewer-answer',
   'reviewer-resumed',
+  'large-diff',
   'fixer-confirmed-tests',
   'directory-rules',
   'dismissed-findings',

@@ -34,7 +34,8 @@ describe('sharedPromptValues: the changed files', () => {
     const reviewer = (await loadPrompts(PROMPTS_URL)).reviewer;
     const values = (n: number) => sharedPromptValues(prContext({ files: many(n) }), 1, '/tmp/ctx');
     const size = (n: number) =>
-      fillTemplate(reviewer, { ...values(n), laterRound: '', ownEarlier: '', answerFormat: 'ANSWER' }).length;
+      fillTemplate(reviewer, { ...values(n), laterRound: '', ownEarlier: '', answerFormat: 'ANSWER', largeDiff: '' })
+        .length;
     expect(size(3000)).toBeLessThanOrEqual(size(60) + 10);
     expect(size(3000)).toBeLessThan(12_000);
     const v = sharedPromptValues(prContext({ files: many(3000) }), 1, '/tmp/ctx');
