@@ -172,6 +172,36 @@ it('caps the answers in a thread at 3 an hour; older answers do not count', asyn
   expect(ourAnswers(2)).toHaveLength(1);
 });
 
+it('caps the answers in a PR at 10 an hour, whichever threads they were in', async () => {
+  world = await createWorld();
+  await reviewOnce();
+  // Two more threads of ours (as a review of earlier findings left them), and 10 answers of the
+  // last hour over the four: 3, 3, 3 and 1.
+  const more = [3, 4].map((line) =>
+    world.github.state.addThread(7, {
+      path: 'src/math.js',
+      line,
+      comments: [{ body: threadAt(1).comments[0]!.body.replace(/add\(\) has no JSDoc/g, `Line ${line}`), author: BOT }],
+    }),
+  );
+  const threads = [threadAt(1), threadAt(2), ...more];
+  expect(ourThreads()).toHaveLength(4);
+  let id = 1;
+  for (const [i, n] of [3, 3, 3, 1].entries()) {
+    for (let k = 0; k < n; k++)
+      world.github.state.addReply(
+        threads[i]!,
+        { login: BOT, type: 'Bot' },
+        `Earlier.\n\n${MARKER}\n${answerMark(id++)}`,
+      );
+  }
+  // The fourth thread had one answer: its own limit would allow another, the PR's does not.
+  const held = await replyRun(reply(threads[3]!, OWNER, 'And this one?'));
+  expect(held.outputs.status, held.stdout).toBe('skipped');
+  expect(held.stdout).toMatch(/answering 0 now \(the PR had 10 in the last hour, its most\); 1 wait for a later run/);
+  expect(calls('answerer')).toHaveLength(0);
+});
+
 it('ends at once with a log line when the token may not write (a reply on a fork PR)', async () => {
   world = await createWorld({
     pull: { headRepoFullName: FORK },
