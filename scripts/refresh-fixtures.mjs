@@ -4,7 +4,9 @@
 //                                      not want as a dependency), $refs kept resolvable inside;
 //   test/fixtures/events/*.json        event payloads derived from @octokit/webhooks-examples.
 // Both packages are installed with --no-save into a temporary prefix and removed afterwards.
-// Usage: node scripts/refresh-fixtures.mjs [--prefix DIR]   (DIR: reuse an existing install)
+// Usage: node scripts/refresh-fixtures.mjs [--prefix DIR] [--events-only]
+//   DIR: reuse an existing install; --events-only: the event payloads only (needs only
+//   @octokit/webhooks-examples in DIR).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -197,6 +199,25 @@ const COMMENT_KEYS = [
   'body',
 ];
 
+const REVIEW_COMMENT_KEYS = [
+  'url',
+  'pull_request_review_id',
+  'id',
+  'node_id',
+  'path',
+  'commit_id',
+  'original_commit_id',
+  'user',
+  'body',
+  'created_at',
+  'updated_at',
+  'html_url',
+  'pull_request_url',
+  'author_association',
+  'line',
+  'side',
+];
+
 const pick = (obj, keys) => Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 /** GitHub's legacy node ids are base64 of "<len>:<Type><id>". */
 const legacyNodeId = (type, id) => Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
@@ -322,12 +343,38 @@ function deriveEvents(examples) {
     html_url: `${prUrls.html_url}#issuecomment-${ic.comment.id}`,
   };
 
+  // A reply in a review thread. No example is a reply: add comment.in_reply_to_id as GitHub's
+  // webhook schema describes it (github/rest-api-description,
+  // webhook-pull-request-review-comment-created: "The comment ID to reply to", absent on a
+  // thread's first comment), pointing at the thread's first comment (id - 1 here).
+  const rc = find('pull_request_review_comment', 'created');
+  const reviewPr = derivePullRequest(rc, { fork: false });
+  const reviewComment = {
+    ...rewrite(pick(rc.comment, REVIEW_COMMENT_KEYS), [
+      [new RegExp(rc.repository.full_name, 'g'), baseRepo.full_name],
+      [/\/(pulls|pull)\/\d+\b/g, `/$1/${TARGET.number}`],
+    ]),
+    user: author,
+    author_association: 'MEMBER',
+    body: 'This is intended: the callers check the sign.',
+    in_reply_to_id: rc.comment.id - 1,
+    commit_id: reviewPr.pull_request.head.sha,
+    pull_request_url: prUrls.url,
+  };
+
   const wd = find('workflow_dispatch');
   return {
     'pull_request.opened': opened,
     'pull_request.synchronize': { ...sync, before: syncEx.before, after: sync.pull_request.head.sha },
     'pull_request.opened.fork': derivePullRequest(find('pull_request', 'opened'), { fork: true }),
     'issue_comment.created': { action: 'created', issue, comment, repository: baseRepo, sender: author },
+    'pull_request_review_comment.created': {
+      action: 'created',
+      comment: reviewComment,
+      pull_request: reviewPr.pull_request,
+      repository: baseRepo,
+      sender: author,
+    },
     workflow_dispatch: {
       inputs: { pr: String(TARGET.number) },
       ref: `refs/heads/${TARGET.base}`,
@@ -352,9 +399,11 @@ function main() {
   try {
     if (!given) install(prefix);
     const mods = join(prefix, 'node_modules', '@octokit');
-    const openapiVersion = readJson(join(mods, 'openapi', 'package.json')).version;
-    const spec = readJson(join(mods, 'openapi', 'generated', 'api.github.com.json'));
-    writeJson('test/fixtures/openapi/subset.json', extractSubset(spec, openapiVersion));
+    if (!process.argv.includes('--events-only')) {
+      const openapiVersion = readJson(join(mods, 'openapi', 'package.json')).version;
+      const spec = readJson(join(mods, 'openapi', 'generated', 'api.github.com.json'));
+      writeJson('test/fixtures/openapi/subset.json', extractSubset(spec, openapiVersion));
+    }
 
     const examplesVersion = readJson(join(mods, 'webhooks-examples', 'package.json')).version;
     const examples = readJson(join(mods, 'webhooks-examples', 'api.github.com', 'index.json'));

@@ -72,6 +72,8 @@ export interface AgentsInput {
   prior: Pick<PriorRuns, 'reports'>;
   /** The models not started for want of a key (preflight/keys.ts). */
   keyless: ReadonlyMap<string, string[]>;
+  /** The run only answers replies, then ends skipped: only the answerer's CLIs are set up. */
+  answerOnly: boolean;
 }
 
 export interface Agents {
@@ -107,7 +109,7 @@ export async function openAgents(a: AgentsInput): Promise<Agents> {
     { once: true },
   );
   const { registry, commandEnv } = await agentsForRun({
-    ...agentSettings(config),
+    ...agentSettings(config, a.answerOnly),
     env: a.env,
     secrets: a.secrets,
     sandbox,
@@ -130,12 +132,26 @@ export async function openAgents(a: AgentsInput): Promise<Agents> {
   return { sandbox, registry, commandEnv, prCodeWithheld: withheld, push, checkout };
 }
 
-/** What agentsForRun needs from the config: every agent kind the roles name, and their settings. */
-function agentSettings(config: AgentsConfig): Omit<RunAgentsSetup, 'env' | 'secrets' | 'sandbox' | 'log'> {
+type RoleSpecs = Pick<ResolvedConfig, 'reviewers' | 'analyzer' | 'fixer' | 'gateReviewer'>;
+
+/**
+ * The agent kinds a run sets up (installs, on demand): every one its roles and their fallbacks
+ * name; on a run that only answers replies, the answerer's alone (the first reviewer's), so no
+ * other CLI is installed while the person waits.
+ */
+export function agentKindsFor(config: RoleSpecs, answerOnly: boolean): AgentKind[] {
   const gate = config.gateReviewer ? [config.gateReviewer] : [];
-  const roles = [...config.reviewers, config.analyzer, config.fixer, ...gate];
+  const roles = answerOnly ? [config.reviewers[0]!] : [...config.reviewers, config.analyzer, config.fixer, ...gate];
+  return [...new Set(roles.flatMap((spec) => [spec, ...(spec.fallbacks ?? [])]).map((spec) => spec.agent))];
+}
+
+/** What agentsForRun needs from the config: the agent kinds to set up, and their settings. */
+function agentSettings(
+  config: AgentsConfig,
+  answerOnly: boolean,
+): Omit<RunAgentsSetup, 'env' | 'secrets' | 'sandbox' | 'log'> {
   return {
-    kinds: roles.flatMap((spec) => [spec, ...(spec.fallbacks ?? [])]).map((spec) => spec.agent),
+    kinds: agentKindsFor(config, answerOnly),
     ...(config.agentCommand ? { agentCommand: config.agentCommand } : {}),
     agentConfig: config.agentConfig,
     agentVersions: config.agentVersions,

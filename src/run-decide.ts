@@ -7,14 +7,16 @@ import type { IssueComment } from './github/comments.js';
 import type { Octokit } from './github/client.js';
 import { getReviewThreads } from './github/threads.js';
 import type { ResolvedConfig } from './config/repo-config.js';
-import type { PrMeta, PrTarget, RepoRef } from './domain/pull-request.js';
+import type { PrMeta, PrTarget, RepoRef, ReviewThread } from './domain/pull-request.js';
 import { openCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
 import { SkipRun } from './preflight/checks.js';
 import { keylessModels, noReviewerHasAKey } from './preflight/keys.js';
 import { readMemory, type PriorRuns } from './preflight/memory.js';
-import { skipIfHandled } from './preflight/skip.js';
+import { replyOutsideOwnThreads } from './preflight/reply-gate.js';
+import { replyAnswersOnly, skipIfHandled } from './preflight/skip.js';
 import type { StateWriter } from './report/state.js';
+import { recentAnswers, threadsWithinLimits } from './review/answer-limits.js';
 import { repliesToAnswer } from './review/thread-replies.js';
 
 type KeyRoles = Pick<ResolvedConfig, 'reviewers' | 'analyzer' | 'fixer' | 'gateReviewer' | 'agentConfig'>;
@@ -76,16 +78,23 @@ export interface Decided extends Decisions {
   git: Git;
   prior: PriorRuns;
   writer: StateWriter;
-  /** This head was handled already: the run ends skipped, once waiting replies are answered. */
+  /**
+   * This head was handled already (or a reply run finds it the last reviewed one): the run ends
+   * skipped, once waiting replies are answered.
+   */
   skip: SkipRun | null;
-  /** Replies in the action's threads that wait for an answer. */
+  /** Replies in the action's threads that wait for an answer and that the answer limits let through. */
   waiting: number;
 }
 
 export async function readAndDecide(r: ReadInput): Promise<Decided> {
   const { env, log, octokit, repo, meta, config, ownLogin } = r;
   const decided = decisions(r);
-  // A clean git work tree at the PR head, without persisted credentials.
+  // The threads first: a reply outside the action's threads ends the run before the checkout.
+  const threadsRead = config.threadAnswers ? await getReviewThreads(octokit, repo, meta.number) : null;
+  const outside = replyOutsideOwnThreads(r.target, threadsRead?.threads ?? null, ownLogin);
+  if (outside) throw outside;
+  // A clean work tree at the PR head, without persisted credentials.
   const git = await openCheckout(r.cwd, r.auth, { ...meta, fork: decided.fork }, log);
   // Memory of earlier runs: only our own marker comments, written by this workflow job.
   const { prior, writer } = await readMemory({
@@ -98,14 +107,28 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
     log,
   });
   // A head already reviewed is skipped, but replies in our threads are still answered first.
-  const skip =
-    r.target.kind === 'pull_request'
+  const handled =
+    r.target.kind === 'pull_request' || r.target.kind === 'thread_reply'
       ? await skipIfHandled(git, prior, meta.headSha, config.failOn).then(
           () => null,
           (e: unknown) => (e instanceof SkipRun ? e : Promise.reject(e)),
         )
       : null;
-  const threadsRead = config.threadAnswers ? await getReviewThreads(octokit, repo, meta.number) : null;
-  const waiting = threadsRead ? repliesToAnswer(threadsRead.threads, ownLogin, new Set(prior.answered)).length : 0;
+  // A reply on the last reviewed head only answers; on a new head it is a push run (the full review).
+  // No `/review-loop decide` command exists yet, so no accepted decision can wait to be carried out.
+  const skip =
+    r.target.kind === 'thread_reply' && handled ? replyAnswersOnly(handled, { decisionWaits: false }) : handled;
+  const waiting = threadsRead ? answerable(threadsRead.threads, ownLogin, prior.answered, log) : 0;
   return { ...decided, git, prior, writer, skip, waiting };
+}
+
+/** The replies waiting in the action's threads that the answer limits let be answered this run. */
+function answerable(threads: ReviewThread[], ownLogin: string, answered: number[], log: (l: string) => void): number {
+  const waiting = repliesToAnswer(threads, ownLogin, new Set(answered));
+  const ids = [...new Set(waiting.map((w) => w.thread.id))];
+  const { answer, held } = threadsWithinLimits(ids, recentAnswers(threads, ownLogin, Date.now()));
+  const count = waiting.filter((w) => answer.includes(w.thread.id)).length;
+  // With some to answer, the answering step logs the same line (thread-answers.ts).
+  if (held && count === 0) log(held);
+  return count;
 }

@@ -175,7 +175,8 @@ async function execute(
   }
 
   // 3. the sandbox, the agents, the push plan; replies in our threads answered, even before a skip
-  const agents = await openAgents({ ...own, ...begun, ...decided, closers: state.closers });
+  const answerOnly = decided.skip !== null;
+  const agents = await openAgents({ ...own, ...begun, ...decided, answerOnly, closers: state.closers });
   const ready = { ...own, ...begun, ...decided, ...agents, ownLogin };
   if (decided.waiting > 0) await answerWaiting(ready);
   if (decided.skip) throw decided.skip;

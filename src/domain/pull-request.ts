@@ -35,6 +35,20 @@ export type PrTarget =
       requestedSha: string | null;
       /** The comment's created_at: a bare `/review-loop` covers only a head that arrived before it. */
       commentCreatedAt: string | null;
+    }
+  | {
+      /** A person's reply in a review thread (pull_request_review_comment, created): it waits for an answer. */
+      kind: 'thread_reply';
+      eventName: 'pull_request_review_comment';
+      number: number;
+      /** The PR head when the reply was made. */
+      headSha: string;
+      actor: string;
+      actorType: string;
+      /** The reply's REST id, and the REST id of the comment it replies to (the thread's first). */
+      commentId: number;
+      inReplyToId: number;
+      commentBody: string;
     };
 
 export interface RepoRef {

@@ -1,6 +1,7 @@
 // The only reader of the workflow event payload: turns the event into
 // our own typed PrTarget, or says clearly why this event cannot start a run.
 import { readFileSync } from 'node:fs';
+import { MARKER } from '../domain/marker.js';
 import type { PrTarget, RepoRef } from '../domain/pull-request.js';
 
 const COMMAND_PREFIX = '/review-loop';
@@ -93,6 +94,57 @@ function workflowRunTarget(payload: Obj, sender: string): PrTarget {
   return { kind: 'workflow_run', eventName: 'workflow_run', number, headSha, workflowPath: str(run.path), actor };
 }
 
+/**
+ * `pull_request_review_comment` (created): a reply in a review thread, which waits for an answer.
+ * The fields read, as GitHub's webhook schema gives them (github/rest-api-description,
+ * `webhook-pull-request-review-comment-created`; mirrored at
+ * https://docs.rs/crate/openapi-github/latest/source/docs/PullRequestReviewComment1.md):
+ * `action` (created, edited or deleted), `comment.in_reply_to_id` ("The comment ID to reply to",
+ * absent on a thread's first comment), `comment.user.login` and `.type` (Bot, User or Organization),
+ * `pull_request.number` and `pull_request.head.sha`. An edit is never answered: the reply was
+ * answered as first written, and an edit loop would cost a model call per keystroke saved.
+ * A bot's reply, or one carrying the action's mark, ends here: the action never answers itself.
+ */
+function threadReplyTarget(payload: Obj, sender: string): PrTarget {
+  const action = str(payload.action);
+  if (action !== 'created') {
+    throw new NothingToDoError(`Review comment action "${action}" is ignored: only a new reply is answered.`);
+  }
+  const pr = obj(payload.pull_request);
+  const number = num(pr.number);
+  if (!Number.isInteger(number)) {
+    throw new UnsupportedEventError('The pull_request_review_comment payload has no pull_request.number.');
+  }
+  const comment = obj(payload.comment);
+  const inReplyToId = num(comment.in_reply_to_id);
+  if (!Number.isInteger(inReplyToId)) {
+    throw new NothingToDoError(
+      "The review comment starts a thread: only a reply in one of the action's threads is answered.",
+    );
+  }
+  const user = obj(comment.user);
+  const actor = str(user.login) || sender;
+  const actorType = str(user.type);
+  if (actorType === 'Bot' || /\[bot\]$/i.test(actor)) {
+    throw new NothingToDoError(`The reply is by a bot (${actor}): only people's replies are answered.`);
+  }
+  const body = str(comment.body);
+  if (body.includes(MARKER)) {
+    throw new NothingToDoError("The reply carries the action's mark: the action never answers itself.");
+  }
+  return {
+    kind: 'thread_reply',
+    eventName: 'pull_request_review_comment',
+    number,
+    headSha: str(obj(pr.head).sha),
+    actor,
+    actorType,
+    commentId: num(comment.id),
+    inReplyToId,
+    commentBody: body,
+  };
+}
+
 export function parsePrTarget(input: EventInput): PrTarget {
   const { eventName, payload } = input;
   const sender = obj(payload.sender);
@@ -148,10 +200,12 @@ export function parsePrTarget(input: EventInput): PrTarget {
     }
     case 'workflow_run':
       return workflowRunTarget(payload, actor);
+    case 'pull_request_review_comment':
+      return threadReplyTarget(payload, actor);
     default:
       throw new UnsupportedEventError(
-        `Event "${eventName}" is not supported. ` +
-          'Use pull_request, pull_request_target, workflow_dispatch (with input "pr"), issue_comment or workflow_run.',
+        `Event "${eventName}" is not supported. Use pull_request, pull_request_target, ` +
+          'workflow_dispatch (with input "pr"), issue_comment, workflow_run or pull_request_review_comment.',
       );
   }
 }

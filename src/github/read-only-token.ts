@@ -32,7 +32,9 @@ export interface EventFacts {
  * the grant (see permissions.ts).
  */
 export function readOnlyFromEvent(facts: EventFacts): string | null {
-  if (facts.identity.kind !== 'actions' || facts.eventName !== 'pull_request') return null;
+  // A reply in a fork PR's review thread runs like the fork's pull_request run: read-only, no secrets.
+  const forkLike = facts.eventName === 'pull_request' || facts.eventName === 'pull_request_review_comment';
+  if (facts.identity.kind !== 'actions' || !forkLike) return null;
   const { payload } = facts;
   if (str(obj(payload.sender).login).toLowerCase() === 'dependabot[bot]') {
     return 'GitHub gives pull_request jobs started by Dependabot a read-only GITHUB_TOKEN';
@@ -43,7 +45,7 @@ export function readOnlyFromEvent(facts: EventFacts): string | null {
   if (!base || head.toLowerCase() === base.toLowerCase()) return null;
   if (obj(payload.repository).private !== false) return null;
   const from = head ? `the fork ${head}` : 'a fork that was deleted';
-  return `the workflow runs on pull_request for a PR from ${from}, and GitHub gives such a job a read-only token`;
+  return `the workflow runs on ${facts.eventName} for a PR from ${from}, and GitHub gives such a job a read-only token`;
 }
 
 export interface WriteRefusal {

@@ -48,7 +48,7 @@ export async function checkTrigger(
   target: PrTarget,
   allowedBots: string[],
 ): Promise<void> {
-  const actorType = target.kind === 'issue_comment' ? target.actorType : undefined;
+  const actorType = target.kind === 'issue_comment' || target.kind === 'thread_reply' ? target.actorType : undefined;
   if (target.actor && isBot(target.actor, actorType)) {
     if (!allowedBots.some((b) => b.toLowerCase() === target.actor.toLowerCase())) {
       throw new RefusedRun(

@@ -37,3 +37,17 @@ export async function skipIfHandled(git: Git, prior: PriorRuns, headSha: string,
     );
   }
 }
+
+/**
+ * A reply run (pull_request_review_comment) on a head already handled answers only: no review, no
+ * setup, the replies waiting in the action's threads answered. Unless an accepted decision waits to
+ * be carried out: then it is a push run, the full review, and there is no skip (null).
+ */
+export function replyAnswersOnly(handled: SkipRun, d: { decisionWaits: boolean }): SkipRun | null {
+  if (d.decisionWaits) return null;
+  return new SkipRun(
+    `Answer-only: ${handled.message} A reply run answers the replies waiting in the action's threads; ` +
+      'nothing is reviewed.',
+    handled.recorded,
+  );
+}

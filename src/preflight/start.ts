@@ -9,7 +9,9 @@ import type { PrMeta, PrTarget, RepoRef } from '../domain/pull-request.js';
 import type { ResolvedConfig } from '../config/repo-config.js';
 import type { Config, RawInputs } from '../config/inputs.js';
 import { loadPrompts, type Prompts } from '../roles/prompts.js';
+import { readEvent } from '../github/event.js';
 import { checkCommandCoversHead, checkOpen, checkTrigger, loadResolvedConfig, readTarget, SkipRun } from './checks.js';
+import { checkReplyRun } from './reply-gate.js';
 
 export interface StartInput {
   env: NodeJS.ProcessEnv;
@@ -56,6 +58,7 @@ export async function startRun(s: StartInput): Promise<Started> {
     getTokenIdentity(octokit),
     listComments(octokit, repo, meta.number),
   ]);
+  checkReplyRun(target, identity, readEvent(env));
   if (target.kind === 'workflow_run' && config.waitForChecks.length === 0) {
     throw new SkipRun(
       'A red CI run started this run, but wait-for-checks lists no check: the loop fixes only checks it is told to. ' +

@@ -18,13 +18,9 @@ import { cleanText, neutraliseBlock } from '../security/neutralise.js';
 import { capLength, redactDiffs } from '../security/sanitize.js';
 import { cleanDeep, fenceAsData } from '../security/untrusted.js';
 import { sameLogin } from './own-threads.js';
+import { recentAnswers, threadsWithinLimits } from './answer-limits.js';
 import { answerMark, repliesToAnswer, type ReplyToAnswer } from './thread-replies.js';
 
-/**
- * Threads answered in one run at most: a spree of replies (or of threads replied in) costs a few
- * model calls, not one each. The rest wait for a later run, and the log says so.
- */
-const MAX_ANSWERS_PER_RUN = 5;
 /** The newest replies of a thread the model reads at most, when several wait for one answer. */
 const MAX_REPLIES_READ = 5;
 
@@ -59,16 +55,12 @@ export async function answerReplies(s: ThreadAnswersSetup): Promise<number[]> {
   const waiting = repliesToAnswer(s.ctx.threads, s.ownLogin, new Set(s.answered));
   if (waiting.length === 0) return [];
   const byThread = await fromPeopleAnswered(s, waiting);
-  const threads = [...byThread.values()];
-  if (threads.length > MAX_ANSWERS_PER_RUN) {
-    const left = threads.length - MAX_ANSWERS_PER_RUN;
-    s.log(
-      `thread answers: replies wait in ${threads.length} threads; answering ${MAX_ANSWERS_PER_RUN} this run ` +
-        `(at most ${MAX_ANSWERS_PER_RUN} a run), ${left} wait for a later run`,
-    );
-  }
+  // The limits (answer-limits.ts); the rest wait for a later run, and the log says so.
+  const recent = recentAnswers(s.ctx.threads, s.ownLogin, Date.now());
+  const { answer, held } = threadsWithinLimits([...byThread.keys()], recent);
+  if (held) s.log(held);
   const done: number[] = [];
-  for (const asked of threads.slice(0, MAX_ANSWERS_PER_RUN)) {
+  for (const asked of answer.map((id) => byThread.get(id)!)) {
     try {
       if (await answerThread(s, asked)) done.push(...asked.replies.map((r) => r.id));
     } catch (e) {

@@ -11,6 +11,11 @@ const COMMAND = /^\s*\/review-loop(?=\s|$)/i;
 /** The hidden mark of an answer: the REST id of the reply it answers. */
 const ANSWER_MARK = /<!-- pr-review-loop-answer: (\d+) -->/g;
 
+/** Whether a comment of the action's is one of its answers (it carries an answer mark). */
+export function isAnswer(body: string): boolean {
+  return /<!-- pr-review-loop-answer: \d+ -->/.test(body);
+}
+
 export function answerMark(replyId: number): string {
   return `<!-- pr-review-loop-answer: ${replyId} -->`;
 }

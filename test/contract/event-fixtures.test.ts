@@ -77,6 +77,24 @@ describe('event fixtures', () => {
     expect(p.comment.body.startsWith('/review-loop')).toBe(true);
   });
 
+  it('pull_request_review_comment.created: a reply in a review thread', () => {
+    // GitHub's webhook schema (github/rest-api-description, webhook-pull-request-review-comment-created):
+    // comment.in_reply_to_id is "The comment ID to reply to", absent on a thread's first comment;
+    // comment.user.type says Bot for an App. The examples hold no reply: the script adds the field.
+    const p = load('pull_request_review_comment.created');
+    expect(p).toMatchObject({ action: 'created', repository, sender: account });
+    expect(p.comment).toMatchObject({
+      id: expect.any(Number),
+      in_reply_to_id: expect.any(Number),
+      user: account,
+      body: expect.any(String),
+      path: expect.any(String),
+      author_association: expect.any(String),
+    });
+    expect(p.comment.in_reply_to_id).not.toBe(p.comment.id);
+    expect(p.pull_request).toMatchObject({ number: 7, head: { sha: expect.stringMatching(SHA) } });
+  });
+
   it('workflow_dispatch: ref, inputs.pr, workflow', () => {
     const p = load('workflow_dispatch');
     expect(p).toMatchObject({

@@ -99,6 +99,16 @@ interface FixPayloadSeen {
   optionalIssues: { id: string; title: string }[];
 }
 
+export interface ReplyEvent {
+  id: number;
+  inReplyTo: number;
+  body: string;
+  login: string;
+  type?: 'User' | 'Bot';
+  action?: string;
+  forkHead?: string;
+}
+
 export interface RunOptions {
   /**
    * Runs beside the action once it has started, with a way to signal it (as the runner signals a
@@ -107,12 +117,23 @@ export interface RunOptions {
   interrupt?: (signal: (name: NodeJS.Signals) => void) => Promise<void>;
   inputs?: Record<string, string>;
   rules?: ScenarioRule[];
-  eventName?: 'pull_request' | 'workflow_dispatch' | 'issue_comment' | 'pull_request_target' | 'workflow_run';
+  eventName?:
+    | 'pull_request'
+    | 'workflow_dispatch'
+    | 'issue_comment'
+    | 'pull_request_target'
+    | 'workflow_run'
+    | 'pull_request_review_comment';
   action?: string;
   /** What the checkout is at: the merge ref (pull_request default), or the base branch. */
   checkout?: 'merge' | 'base' | 'head';
   /** `createdAt` is the comment's created_at (default: now, as when GitHub sends the event right away). */
   comment?: { body: string; login: string; type?: 'User' | 'Bot'; createdAt?: string };
+  /**
+   * pull_request_review_comment: the reply (its REST id, the comment it replies to), its author;
+   * `forkHead` makes the PR a public fork's (GitHub then gives the job a read-only token).
+   */
+  reply?: ReplyEvent;
   extraEnv?: Record<string, string>;
   /** Runs on the fresh checkout before the action starts (e.g. to leave it dirty). */
   prepare?: (checkout: Clone) => Promise<void>;
@@ -275,7 +296,7 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
       const eventPath = path.join(dir, `event-${n}.json`);
       await writeFile(
         eventPath,
-        JSON.stringify(buildEvent(eventName, { head, sandbox, action: o.action, comment: o.comment })),
+        JSON.stringify(buildEvent(eventName, { head, sandbox, action: o.action, comment: o.comment, reply: o.reply })),
       );
       const outputFile = path.join(dir, `output-${n}.txt`);
       const summaryFile = path.join(dir, `summary-${n}.md`);
@@ -362,7 +383,13 @@ async function buildWorld(opts: WorldOptions): Promise<World> {
 
 function buildEvent(
   eventName: string,
-  o: { head: string; sandbox: GitSandbox; action?: string | undefined; comment?: RunOptions['comment'] | undefined },
+  o: {
+    head: string;
+    sandbox: GitSandbox;
+    action?: string | undefined;
+    comment?: RunOptions['comment'] | undefined;
+    reply?: ReplyEvent | undefined;
+  },
 ) {
   const repository = { name: REPO, full_name: `${OWNER}/${REPO}`, owner: { login: OWNER } };
   const sender = { login: 'octocat', type: 'User' };
@@ -421,6 +448,31 @@ function buildEvent(
       },
       repository,
       sender: { login: c.login, type: c.type ?? 'User' },
+    };
+  }
+  if (eventName === 'pull_request_review_comment') {
+    if (!o.reply) throw new Error('a pull_request_review_comment run needs the reply option');
+    const r = o.reply;
+    const base = fixture('pull_request_review_comment.created.json');
+    const user = { login: r.login, type: r.type ?? 'User' };
+    const own = `${OWNER}/${REPO}`;
+    return {
+      ...base,
+      action: r.action ?? 'created',
+      comment: { ...base.comment, id: r.id, in_reply_to_id: r.inReplyTo, body: r.body, user, commit_id: o.head },
+      pull_request: {
+        ...base.pull_request,
+        number: 7,
+        head: {
+          ...base.pull_request.head,
+          ref: o.sandbox.headRef,
+          sha: o.head,
+          repo: { full_name: r.forkHead ?? own },
+        },
+        base: { ...base.pull_request.base, ref: o.sandbox.baseRef, sha: o.sandbox.baseSha, repo: { full_name: own } },
+      },
+      repository: { ...repository, private: false },
+      sender: user,
     };
   }
   const base = fixture(`pull_request.${o.action === 'synchronize' ? 'synchronize' : 'opened'}.json`);

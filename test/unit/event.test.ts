@@ -148,11 +148,56 @@ describe('/review-loop <sha>: the head the commenter saw', () => {
   });
 });
 
+describe('parsePrTarget: pull_request_review_comment (a reply in a review thread)', () => {
+  const reply = (comment: Payload = {}, action = 'created'): Payload => {
+    const p = fixture('pull_request_review_comment.created');
+    return { ...p, action, comment: { ...(p.comment as Payload), ...comment } };
+  };
+  const parse = (payload: Payload) => parsePrTarget({ eventName: 'pull_request_review_comment', payload });
+
+  it("a person's new reply targets the PR and names the reply, the comment it answers and its author", () => {
+    const p = reply();
+    const c = p.comment as Payload & { id: number; in_reply_to_id: number; body: string };
+    expect(parse(p)).toEqual({
+      kind: 'thread_reply',
+      eventName: 'pull_request_review_comment',
+      number: 7,
+      headSha: ((p.pull_request as Payload).head as Payload).sha,
+      actor: 'Codertocat',
+      actorType: 'User',
+      commentId: c.id,
+      inReplyToId: c.in_reply_to_id,
+      commentBody: c.body,
+    });
+  });
+
+  it('an edited or deleted reply, or a comment that starts a thread, asks for nothing', () => {
+    expect(() => parse(reply({}, 'edited'))).toThrow(NothingToDoError);
+    expect(() => parse(reply({}, 'edited'))).toThrow(/"edited" is ignored: only a new reply is answered/);
+    expect(() => parse(reply({}, 'deleted'))).toThrow(NothingToDoError);
+    expect(() => parse(reply({ in_reply_to_id: undefined }))).toThrow(/starts a thread/);
+  });
+
+  it("a bot's reply, or one carrying the action's mark, asks for nothing: the action never answers itself", () => {
+    const bot = { login: 'github-actions[bot]', type: 'Bot' };
+    expect(() => parse(reply({ user: bot }))).toThrow(/by a bot \(github-actions\[bot\]\)/);
+    expect(() => parse(reply({ user: { login: 'my-app[bot]', type: 'User' } }))).toThrow(NothingToDoError);
+    const marked = 'Agreed.\n\n<!-- pr-review-loop-marker -->\n<!-- pr-review-loop-answer: 5 -->';
+    expect(() => parse(reply({ body: marked }))).toThrow(/the action's mark/);
+  });
+
+  it('a payload without the PR number is refused', () => {
+    expect(() => parse({ ...reply(), pull_request: {} })).toThrow(UnsupportedEventError);
+  });
+});
+
 describe('parsePrTarget: other events', () => {
   it('an unsupported event fails with an error naming the event and the supported ones', () => {
     const run = () => parsePrTarget({ eventName: 'push', payload: { ref: 'refs/heads/main' } });
     expect(run).toThrow(UnsupportedEventError);
-    expect(run).toThrow(/"push" is not supported.*pull_request.*workflow_dispatch.*issue_comment/s);
+    expect(run).toThrow(
+      /"push" is not supported.*pull_request.*workflow_dispatch.*issue_comment.*pull_request_review_comment/s,
+    );
   });
 });
 

@@ -45,6 +45,14 @@ function markdownFiles(dir: string): string[] {
 }
 const DOCS = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'examples/README.md', ...markdownFiles('docs')];
 
+/** The README's quick-start workflow: the first ```yaml block after its heading. */
+function quickStart(): string {
+  const readme = read('README.md');
+  const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Quick start')));
+  if (!block) throw new Error('README.md: no ```yaml block under "## Quick start"');
+  return block[1]!;
+}
+
 /** Every `uses:` value of a text, with its line. */
 function usesLines(file: string): { where: string; target: string }[] {
   return read(file)
@@ -104,6 +112,9 @@ describe('the workflows a user copies', () => {
     for (const file of WORKFLOWS) {
       for (const p of await runLint(read(file), file)) problems.push(`${file}:${p.line}:${p.column} ${p.message}`);
     }
+    // The README's quick start is a workflow people copy whole: linted like one.
+    for (const p of await runLint(quickStart(), 'README.md'))
+      problems.push(`README.md quick start:${p.line} ${p.message}`);
     expect(problems).toEqual([]);
     // The linter reports what it should: a misspelt activity type, a context the job's if: cannot see.
     // (Actions pinned to a sha, as these are, have their inputs checked by no one: it knows tags.)
@@ -114,6 +125,23 @@ describe('the workflows a user copies', () => {
     expect(found).toContain('invalid activity type "labelled"');
     expect(found).toContain('context "steps" is not allowed here');
   }, 60_000);
+
+  it('the same-repository workflows answer replies by people; the fork workflow does not subscribe', () => {
+    const subscribed = [...EXAMPLES.filter((f) => f !== 'examples/fork-review.yml').map(read), quickStart()].filter(
+      (text) => /pull_request_review_comment/.test(text),
+    );
+    // README, same-repo-fix-loop.yml and quiet-review.yml.
+    expect(subscribed).toHaveLength(3);
+    for (const text of subscribed) {
+      const on = (YAML.parse(text) as { on: Record<string, { types?: string[] }> }).on;
+      // Never `edited`: an edit is not answered again.
+      expect(on.pull_request_review_comment).toEqual({ types: ['created'] });
+      expect(text).toContain('github.event.comment.in_reply_to_id');
+      expect(text).toContain("github.event.comment.user.type != 'Bot'");
+    }
+    // A fork's reply job has a read-only token and no secrets: replies wait for the labelled run.
+    expect(YAML.parse(read('examples/fork-review.yml')).on).not.toHaveProperty('pull_request_review_comment');
+  });
 
   it(`every snippet names this action ${ACTION} (package.json repository) or an allowed other action`, () => {
     const files = [...DOCS, ...WORKFLOWS];
