@@ -60,7 +60,7 @@ async function call(spec: AgentSpec, failing: Record<string, string>, { maxToken
     ctx: prContext(),
     round: 1,
     data: { pr: {}, files: [], diff: '', reviewState: {} },
-    values: { laterRound: '', ownEarlier: '', answerFormat: '' },
+    values: { laterRound: '', ownEarlier: '', answerFormat: '', largeDiff: '' },
     schema: reviewerResultSchema,
     sessionId: 'old',
     ...extra,
