@@ -129,18 +129,20 @@ describe.runIf(bounding.kind !== null)('a read-only call writes to memory of a f
 describe.runIf(bounding.kind !== null)('a writing call writes to disk above a floor', () => {
   it('may write more to HOME than a read-only call (verify downloads dependencies)', async () => {
     await open('memory=1G home=32M disk=1M');
-    const r = await sh(`${WRITE_200M('$HOME/.cache/fill')}; rm "$HOME/.cache/fill"`, { writes: true });
-    expect(r.stdout).toContain('wrote 200 MiB');
+    const write =
+      'head -c 64M /dev/zero > "$HOME/.cache/fill"; echo "wrote $(($(wc -c < "$HOME/.cache/fill") / 1048576)) MiB"';
+    const r = await sh(write, { writes: true });
+    expect(r.stdout).toContain('wrote 64 MiB');
     expect(r.exitCode).toBe(0);
   });
 
   it('stops a verify that takes the disk of its HOME layer below the floor, and says which bound', async () => {
-    // The sandbox's folder (each call's layer over HOME) on a "disk" of 512 MiB, with a floor of 384.
-    const disk = smallDisk('disk', '512M');
+    // The sandbox's folder (each call's layer over HOME) on a "disk" of 256 MiB, with a floor of 192.
+    const disk = smallDisk('disk', '256M');
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = disk;
     try {
-      await open('memory=1G disk=384M');
+      await open('memory=1G disk=192M');
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
@@ -148,21 +150,21 @@ describe.runIf(bounding.kind !== null)('a writing call writes to disk above a fl
     const r = await sh(WRITE_200M('$HOME/.cache/fill'), { writes: true });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(
-      /the disk holding \/opt\/prl-sandbox-test-layers-\w+\/disk\/\S+ has \d+ MiB free, below the 384/,
+      /the disk holding \/opt\/prl-sandbox-test-layers-\w+\/disk\/\S+ has \d+ MiB free, below the 192/,
     );
     expect(r.stderr).toContain('reached its bound on disk (input call-limits) and was stopped');
     // The layer went with the call; the next call runs.
-    expect(statfsSync(disk).bavail * statfsSync(disk).bsize).toBeGreaterThan(500 * MIB);
+    expect(statfsSync(disk).bavail * statfsSync(disk).bsize).toBeGreaterThan(240 * MIB);
     expect((await sh('echo next', { writes: true })).stdout.trim()).toBe('next');
   });
 
   it('stops a verify that takes the disk of the checkout below the floor', async () => {
-    const disk = smallDisk('checkout-disk', '512M');
+    const disk = smallDisk('checkout-disk', '256M');
     const checkout = path.join(disk, 'repo');
     mkdirSync(checkout);
     execFileSync('git', ['init', '-q', checkout]);
     repo = checkout;
-    await open('memory=1G disk=384M', checkout);
+    await open('memory=1G disk=192M', checkout);
     const r = await sh(WRITE_200M('fill.bin'), { writes: true });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain('reached its bound on disk (input call-limits) and was stopped');
