@@ -1,6 +1,7 @@
 // Phase three of a run (run.ts): the sandbox user every agent, verify command and hook runs as,
 // the agents, whether and where the run may push, the checkout prepared for the agents; then the
 // replies in the action's threads answered, which a run that skips its review still does.
+import path from 'node:path';
 import { agentsForRun, type RunAgentsSetup } from './agents/for-run.js';
 import type { AgentRegistry } from './agents/registry.js';
 import type { AgentAdapter, AgentKind } from './agents/types.js';
@@ -13,6 +14,7 @@ import type { Octokit } from './github/client.js';
 import type { TokenIdentity } from './github/identity.js';
 import { writeAccess } from './github/permissions.js';
 import { loadPrContext, type ContextBudget } from './github/pr-context.js';
+import { describeHandBack, handBackCheckout, snapshotCheckout } from './git/hand-back.js';
 import { prepareForAgents, type PreparedCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
 import { keylessNote } from './preflight/keys.js';
@@ -61,6 +63,8 @@ export interface AgentsInput {
   cancellation?: Cancellation;
   /** What the run must close, newest last: the sandbox joins it as soon as it is open. */
   closers: Array<() => Promise<void>>;
+  /** The run's own folder (RUNNER_TEMP), out of every call's reach. */
+  scratchDir: string;
   octokit: Octokit;
   repo: RepoRef;
   meta: PrMeta;
@@ -97,7 +101,16 @@ export async function openAgents(a: AgentsInput): Promise<Agents> {
     callLimits: config.callLimits,
     homeFolders: config.homeFolders,
   });
-  a.closers.push(() => sandbox.close());
+  // The checkout as the run found it, handed back when the last call has ended (git/hand-back.ts).
+  const { git } = a;
+  const copiesDir = path.join(a.scratchDir, 'checkout-copies');
+  const found = await snapshotCheckout(git, a.cwd, { copiesDir, callsRunAsOwner: sandbox.user === null });
+  a.closers.push(async () => {
+    await sandbox.close();
+    const { info, warnings } = describeHandBack(await handBackCheckout(git, found));
+    for (const line of info) log(line);
+    for (const line of warnings) warn(line);
+  });
   // Cancelled: every agent, verify command and hook still running is stopped (closing the sandbox
   // kills what its user runs); the steps then start nothing new.
   a.cancellation?.signal.addEventListener(
@@ -119,7 +132,7 @@ export async function openAgents(a: AgentsInput): Promise<Agents> {
   const { mode, allowForkFixes } = config;
   // isolation: auto that could not isolate runs no PR code: the review goes on, nothing is fixed.
   const withheld = prCodeWithheld(config.isolation, sandbox);
-  const { repo, meta, git, fork, identity, env } = a;
+  const { repo, meta, fork, identity, env } = a;
   const push = await planPush({
     ...{ octokit, repo, meta, git, mode, allowForkFixes, fork, identity, env },
     fixerWithheld: withheld,

@@ -17,16 +17,40 @@ export interface CallLimits {
   pids: number | null;
   /** cgroup v2 cpu.weight (1..10000; the default of every other cgroup is 100). */
   cpuWeight: number;
+  /**
+   * Bytes a read-only call (a reviewer, the analyzer, the gate) may write to its layer over HOME,
+   * and again to its agent's state folder: each a tmpfs of this size, whose pages count in its memory.
+   */
+  homeBytes: number;
+  /**
+   * Bytes kept free on each disk a writing call (verify, hooks, the fixer) writes to: the watchdog
+   * stops a call that takes a disk below it. 0: no floor.
+   */
+  diskFloorBytes: number;
 }
 
 /**
  * Sized for a GitHub-hosted runner (7 to 16 GB, 2 to 4 cores), where reviewers run side by side:
  * half the machine's memory, 4096 processes and threads (a large build's threads fit), and half the
  * CPU weight of the action's own processes.
+ * `home=256M`: a read-only call of each CLI (reviews of two rounds, a session resumed) wrote at most
+ * 18 MiB to HOME (OpenCode) and 1.2 MiB to its state folder (Claude Code, Codex and Gemini CLI less),
+ * measured with bounded-layers.ts's tmpfs, so a long session has room fourteen times over; a state
+ * folder lasts the run, so a panel of six agents holds at most 1.5 GiB of memory that way.
+ * `disk=1G`: the watchdog looks four times a second, and a call writing 70 to 170 MiB/s went 34 to
+ * 119 MiB below the floor before it stopped (measured here); at 1 GiB/s it would go 256 MiB, which
+ * still leaves three quarters of a GiB for the action's end (report, commit, push) and later steps.
  */
-const DEFAULT_WORDS: Readonly<Record<LimitKey, string>> = { memory: '50%', pids: '4096', 'cpu-weight': '50' };
+const DEFAULT_WORDS: Readonly<Record<LimitKey, string>> = {
+  memory: '50%',
+  pids: '4096',
+  'cpu-weight': '50',
+  home: '256M',
+  disk: '1G',
+};
 
-type LimitKey = 'memory' | 'pids' | 'cpu-weight';
+type LimitKey = 'memory' | 'pids' | 'cpu-weight' | 'home' | 'disk';
+const KEYS = Object.keys(DEFAULT_WORDS) as LimitKey[];
 
 /** The default as the `call-limits` input writes it (action.yml documents it). */
 export const DEFAULT_CALL_LIMITS = Object.entries(DEFAULT_WORDS)
@@ -42,8 +66,11 @@ export function defaultCallLimits(machineBytes = totalmem()): CallLimits {
 export function parseCallLimits(text: string, machineBytes = totalmem()): CallLimits {
   const given = new Map<LimitKey, string>();
   for (const word of text.split(/[\s,]+/).filter(Boolean)) {
-    const m = /^(memory|pids|cpu-weight)=(\S+)$/.exec(word);
-    if (!m) throw new Error(`call-limits: "${word}" is not memory=…, pids=… or cpu-weight=…`);
+    const m = /^([a-z-]+)=(\S+)$/.exec(word);
+    if (!m || !KEYS.includes(m[1] as LimitKey)) {
+      const keys = KEYS.map((k) => `${k}=…`);
+      throw new Error(`call-limits: "${word}" is not ${keys.slice(0, -1).join(', ')} or ${keys.at(-1)}`);
+    }
     given.set(m[1] as LimitKey, m[2]!);
   }
   const value = (key: LimitKey) => given.get(key) ?? DEFAULT_WORDS[key];
@@ -51,18 +78,26 @@ export function parseCallLimits(text: string, machineBytes = totalmem()): CallLi
     memoryBytes: memory(value('memory'), machineBytes),
     pids: whole(value('pids'), 'pids', 16, 4_194_304),
     cpuWeight: whole(value('cpu-weight'), 'cpu-weight', 1, 10_000) ?? 100,
+    homeBytes: sizeAtLeast(value('home'), 16 * MIB, 'home=…: a size of 16M or more (256M)'),
+    diskFloorBytes: sizeAtLeast(value('disk'), 0, 'disk=…: a size to keep free (2G), or 0 for no floor'),
   };
 }
+
+const MIB = 1024 ** 2;
 
 function memory(v: string, machineBytes: number): number | null {
   if (v === 'max') return null;
   const pct = /^(\d{1,3})%$/.exec(v);
   if (pct && Number(pct[1]) >= 1 && Number(pct[1]) <= 100) return Math.floor((machineBytes * Number(pct[1])) / 100);
+  return sizeAtLeast(v, 64 * MIB, 'memory=…: a size of 64M or more (4G), a share (50%) or max');
+}
+
+/** `v` (`512M`, `4G`, bytes) in bytes; throws with `valid` when it is no size or below `min`. */
+function sizeAtLeast(v: string, min: number, valid: string): number {
   const size = /^(\d+)([KMG]?)$/i.exec(v);
-  const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(size?.[2] ?? '').toUpperCase() as '' | 'K' | 'M' | 'G'];
+  const unit = { '': 1, K: 1024, M: MIB, G: 1024 ** 3 }[(size?.[2] ?? '').toUpperCase() as '' | 'K' | 'M' | 'G'];
   const bytes = size ? Number(size[1]) * unit : NaN;
-  if (!(bytes >= 64 * 1024 ** 2))
-    throw new Error(`call-limits: memory=${v} is not a size of 64M or more (4G), a share (50%) or max`);
+  if (!(bytes >= min)) throw new Error(`call-limits: ${valid.split('=')[0]}=${v} is not ${valid.split(': ')[1]}`);
   return bytes;
 }
 
@@ -103,13 +138,20 @@ export async function detectBounding(privilege: Privilege): Promise<Bounding> {
   return { kind };
 }
 
-/** The watchdog's command line up to the call's stdin file (process.ts adds it and the call). */
+/**
+ * The watchdog's command line up to the call's stdin file (process.ts adds it and the call).
+ * `disks`: folders the call writes to on disk, held above the free-disk floor (none for a call whose
+ * layers are all in memory).
+ */
 export function watchdogArgs(
   script: string,
   kind: CgroupKind | 'none',
   cgroupName: string,
   limits: CallLimits,
+  disks: readonly string[] = [],
 ): string[] {
+  // One a line: a folder whose name holds a line break is left out (the action makes these folders).
+  const watched = disks.filter((d) => !d.includes('\n'));
   return [
     '/bin/sh',
     script,
@@ -118,6 +160,8 @@ export function watchdogArgs(
     limits.memoryBytes === null ? 'max' : String(limits.memoryBytes),
     limits.pids === null ? 'max' : String(limits.pids),
     String(limits.cpuWeight),
+    String(watched.length ? limits.diskFloorBytes : 0),
+    watched.join('\n'),
   ];
 }
 
@@ -164,4 +208,15 @@ export function describeBounds(limits: CallLimits, bounding: Bounding): string {
   const mem = limits.memoryBytes === null ? 'no memory bound' : `memory ≤ ${gib(limits.memoryBytes)} (tmpfs included)`;
   const pids = limits.pids === null ? 'no process bound' : `≤ ${limits.pids} processes`;
   return `each call in a cgroup (${bounding.kind}) of its own: ${mem}, ${pids}, CPU weight ${limits.cpuWeight}`;
+}
+
+/** What the log says of the bounds of what calls write (calls in namespaces: sandbox.ts). */
+export function describeLayers(limits: CallLimits): string {
+  const mib = (b: number) => `${Math.round(b / 1024 ** 2)} MiB`;
+  const floor =
+    limits.diskFloorBytes === 0
+      ? 'the others may fill the disk (no free-disk floor)'
+      : `the others are stopped when a disk they write to has less than ${mib(limits.diskFloorBytes)} free`;
+  const home = `a read-only call writes at most ${mib(limits.homeBytes)} to HOME and as much to its state folder`;
+  return `${home}, in memory; ${floor}`;
 }

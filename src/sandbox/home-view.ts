@@ -239,8 +239,14 @@ export interface HomeLayer {
   shows(p: string): boolean;
   /** Unmounts the run's layer (after the last call). */
   dispose(): Promise<void>;
-  /** Mounts the call's view in `callDir`; returns the folder to show at HOME and its removal. */
-  mount(callDir: string): Promise<{ merged: string; unmount: () => Promise<void> }>;
+  /**
+   * Mounts the call's view in `callDir`; returns the folder to show at HOME and its removal. `bound`
+   * puts a file system of the call's own on `callDir` first (a sized tmpfs: bounded-layers.ts).
+   */
+  mount(
+    callDir: string,
+    bound?: (dir: string) => Promise<void>,
+  ): Promise<{ merged: string; unmount: () => Promise<void> }>;
 }
 
 /** Builds the run's layer in `dir` (below the sandbox's base folder). */
@@ -280,10 +286,11 @@ export async function buildHomeLayer(
     async dispose() {
       await mustAsRoot(privilege, ['umount', dir]);
     },
-    async mount(callDir) {
+    async mount(callDir, bound) {
       // What appeared at HOME's top since the layer was made (a later step's folder) is hidden too.
       const fresh = safeReaddir(plan.home).filter((n) => !known.has(n));
       mkdirSync(callDir, { mode: 0o700 });
+      await bound?.(callDir);
       for (const sub of ['upper', 'work', 'merged']) mkdirSync(path.join(callDir, sub), { mode: 0o700 });
       const owns = `${owner.uid}:${owner.gid}`;
       await mustAsRoot(privilege, ['sh', '-c', MOUNT, 'sh', callDir, lower, plan.home, owns, ...fresh]);
@@ -321,6 +328,7 @@ const MOUNT = [
 const UNMOUNT = [
   'c=$1',
   'umount "$c/merged" 2>/dev/null || umount -l "$c/merged" 2>/dev/null',
+  '! mountpoint -q "$c" || umount "$c" 2>/dev/null || umount -l "$c"',
   'rm -rf --one-file-system "$c"',
 ].join('\n');
 

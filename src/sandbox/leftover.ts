@@ -4,6 +4,7 @@
 // action's `post:` step (src/post.ts, run by the runner after the job's steps, also after a kill)
 // hands this record here. This matters on self-hosted runners: a hosted machine is discarded.
 import { readFile, stat } from 'node:fs/promises';
+import { layerSource } from './bounded-layers.js';
 import { removeCgroups } from './call-limits.js';
 import { killAllOf } from './kill.js';
 import { asRoot, detectPrivilege, exec, type Privilege } from './privilege.js';
@@ -53,8 +54,8 @@ export async function cleanUpLeftover(record: SandboxRecord): Promise<string[]> 
     await asRoot(privilege, ['chown', '-R', '-h', `--from=${record.uid}`, ids, '--', record.workDir]);
     done.push(`gave back what it owned in ${record.workDir}`);
   }
-  const unmounted = await unmountBelow(privilege, record.base);
-  if (unmounted) done.push(`unmounted ${unmounted} view(s) of the runner's HOME below ${record.base}`);
+  const unmounted = await unmountBelow(privilege, record.base, layerSource(record.name));
+  if (unmounted) done.push(`unmounted ${unmounted} view(s) of the runner's HOME and layer(s) of read-only calls`);
   await deleteSandboxUser(privilege, record);
   done.push(`removed the user and ${record.base}`);
   return done;
@@ -62,15 +63,17 @@ export async function cleanUpLeftover(record: SandboxRecord): Promise<string[]> 
 
 /**
  * The mounts a killed run left below its folder (each call's view of the runner's HOME and the run's
- * layer), deepest first; lazily, so a mount still in use cannot keep the folder. Returns how many.
+ * layer) and, by their name, the tmpfs of its read-only calls' state folders (in RUNNER_TEMP),
+ * deepest first; lazily, so a mount still in use cannot keep the folder. Returns how many.
  */
-async function unmountBelow(privilege: Privilege, base: string): Promise<number> {
+async function unmountBelow(privilege: Privilege, base: string, source: string): Promise<number> {
   const mounts = await readFile('/proc/self/mounts', 'utf8').catch(() => '');
   // Fields are space-separated with spaces in paths written as \040.
   const points = mounts
     .split('\n')
-    .map((line) => (line.split(' ')[1] ?? '').replace(/\\040/g, ' '))
-    .filter((p) => p.startsWith(`${base}/`))
+    .map((line) => line.split(' ').map((f) => f.replace(/\\040/g, ' ')))
+    .filter(([from, p]) => p && (p.startsWith(`${base}/`) || from === source))
+    .map(([, p]) => p!)
     .sort((a, b) => b.length - a.length);
   for (const p of points) await asRoot(privilege, ['umount', '-l', '--', p]);
   return points.length;

@@ -22,7 +22,9 @@ import {
 } from './home-view.js';
 import { killAllOf, killMarked } from './kill.js';
 import { defaultCallLimits, describeBounds, detectBounding, removeCgroups } from './call-limits.js';
-import { copyWatchdog, watchdogArgs } from './call-limits.js';
+import { copyWatchdog, describeLayers, watchdogArgs } from './call-limits.js';
+import { BoundedStateFolders, filledLayers, mountBoundedTmpfs, onePerDisk } from './bounded-layers.js';
+import { unmountBoundedTmpfs } from './bounded-layers.js';
 import type { CallLimits } from './call-limits.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
@@ -127,14 +129,17 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
         ? await detectBounding(found.privilege)
         : { kind: null, reason: 'calls run without namespaces, so no watchdog starts them' };
       log(`isolation: ${describeBounds(bounds, bounding)}`);
+      if (namespaces.ok) log(`isolation: ${describeLayers(bounds)}`);
       const env = opts.env ?? process.env;
       const hidden = hiddenFolders(env);
       const jail = namespaces.ok
         ? {
             bwrap: namespaces.bwrap,
             hidden,
-            watchdog: (call: number) =>
-              watchdogArgs(script, bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds),
+            watchdog: (call: number, disks: readonly string[]) =>
+              watchdogArgs(script, bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds, disks),
+            homeBytes: bounds.homeBytes,
+            stateFolders: new BoundedStateFolders(found.privilege, user.name, bounds.homeBytes),
             // Built while the run prepares (a walk of the tool folders); the first call waits for it.
             home: homeView(found.privilege, user, env, opts.homeFolders, workDir, log),
             toolchains: toolchainFoldersElsewhere(env, hidden),
@@ -200,14 +205,20 @@ async function isolated(
         let home = callDir;
         let homeSource: string | null = null;
         const layer = namespaced ? await namespaced.home : null;
+        // A call that cannot write the checkout writes to memory of a fixed size (bounded-layers.ts).
+        const inMemory = namespaced && !access.workTree ? namespaced : null;
+        const bound = inMemory
+          ? (dir: string) => mountBoundedTmpfs(privilege, dir, inMemory.homeBytes, user.name)
+          : undefined;
         if (layer) {
-          const view = await layer.mount(callDir);
+          const view = await layer.mount(callDir, bound);
           giveBack.push(view.unmount);
           home = layer.plan.home;
           homeSource = view.merged;
         } else {
-          giveBack.push(await freshHome(privilege, user, home, workDir));
+          giveBack.push(await freshHome(privilege, user, home, workDir, bound));
         }
+        if (inMemory) await inMemory.stateFolders.bound(access.owned ?? []);
         const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
         await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
         for (const dir of access.readable ?? []) await grants.readable(dir);
@@ -223,12 +234,17 @@ async function isolated(
               layer && homeSource ? { layer, source: homeSource } : home,
             )
           : undefined;
-        const watched = namespaced ? { watchdog: namespaced.watchdog(call) } : {};
+        // What a writing call writes to disk: its layer over HOME, the checkout, its own folders.
+        const disks = inMemory
+          ? []
+          : onePerDisk([callDir, ...(access.workTree ? [access.workTree] : []), ...(access.owned ?? [])]);
+        const watched = namespaced ? { watchdog: namespaced.watchdog(call, disks) } : {};
         // A cancel (close()) may have come during the awaited set-up: checked again right before the
         // spawn, which runProcess does before it first awaits, so close()'s kill comes after it.
         if (closed) throw new Error('the sandbox is closed');
         leaveSetUp();
-        return await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail, ...watched } : runAs });
+        const result = await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail, ...watched } : runAs });
+        return inMemory ? withFilledLayers(result, callDir, access.owned ?? [], inMemory.homeBytes) : result;
       } finally {
         try {
           active--;
@@ -257,11 +273,34 @@ async function isolated(
         await killAllOf(privilege, user.uid);
         await removeCgroups(privilege, user.name);
         await (await namespaced?.home)?.dispose();
+        await namespaced?.stateFolders.unmountAll();
         await grants.restore();
         await deleteSandboxUser(privilege, user);
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * What a read-only call filled to its bound (`home=`) is said after its output, as the watchdog says
+ * a bound it stopped the call at: "no space left" alone would not say which bound, or that it is one.
+ */
+function withFilledLayers(
+  result: ProcessResult,
+  callDir: string,
+  owned: readonly string[],
+  homeBytes: number,
+): ProcessResult {
+  const filled = filledLayers([callDir, ...owned]).map((d) => (d === callDir ? 'HOME' : 'its state folder'));
+  if (filled.length === 0) return result;
+  const size = `${Math.round(homeBytes / 1024 ** 2)} MiB`;
+  const line =
+    `pr-review-loop: this call reached its bound on home (input call-limits): it filled ${filled.join(' and ')}, ` +
+    `${size} each for a call that cannot write the checkout`;
+  return {
+    ...result,
+    stderr: `${result.stderr}${result.stderr.endsWith('\n') || !result.stderr ? '' : '\n'}${line}\n`,
   };
 }
 
@@ -271,12 +310,15 @@ async function freshHome(
   user: SandboxUser,
   home: string,
   workDir: string,
+  bound?: (dir: string) => Promise<void>,
 ): Promise<() => Promise<void>> {
   await mkdir(home, { mode: 0o700 });
+  await bound?.(home);
   // Git refuses a repository owned by someone else ("dubious ownership") unless it is listed.
   await writeFile(path.join(home, '.gitconfig'), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
   await mustAsRoot(privilege, ['chown', '-R', `${user.uid}:${user.gid}`, home]);
   return async () => {
+    if (bound) await unmountBoundedTmpfs(privilege, home);
     await mustAsRoot(privilege, ['rm', '-rf', '--one-file-system', home]);
   };
 }
@@ -285,8 +327,12 @@ async function freshHome(
 interface Jail {
   bwrap: string;
   hidden: string[];
-  /** The call's root watchdog (call-limits.ts), up to its stdin file. */
-  watchdog: (call: number) => string[];
+  /** The call's root watchdog (call-limits.ts), up to its stdin file; `disks`: folders it holds above the floor. */
+  watchdog: (call: number, disks: readonly string[]) => string[];
+  /** The size of each tmpfs a read-only call writes to (`home=`). */
+  homeBytes: number;
+  /** The state folders of read-only calls' agents, each on a tmpfs of its own. */
+  stateFolders: BoundedStateFolders;
   /** The run's layer of the runner's HOME; null where HOME is not shown (then each call gets an empty one). */
   home: Promise<HomeLayer | null>;
   /** Folders toolchain variables name in a hidden folder outside HOME: shown read-only. */

@@ -51,7 +51,13 @@ describe('parseInputs', () => {
       cacheClis: false,
       isolation: 'auto',
       // Half this machine's memory by default: sized where the action runs.
-      callLimits: { memoryBytes: Math.floor(totalmem() / 2), pids: 4096, cpuWeight: 50 },
+      callLimits: {
+        memoryBytes: Math.floor(totalmem() / 2),
+        pids: 4096,
+        cpuWeight: 50,
+        homeBytes: 256 * 1024 ** 2,
+        diskFloorBytes: 1024 ** 3,
+      },
       verifyEnv: [],
       agentEnv: [],
       homeFolders: [],
@@ -318,16 +324,30 @@ describe('readInputsFromEnv', () => {
 
 describe('call-limits', () => {
   it('reads bounds by size, share or max, and refuses anything else naming the input', () => {
-    expect(parse({ 'github-token': 't', 'call-limits': 'memory=4G pids=max cpu-weight=20' }).callLimits).toEqual({
+    expect(
+      parse({ 'github-token': 't', 'call-limits': 'memory=4G pids=max cpu-weight=20 home=64M disk=2G' }).callLimits,
+    ).toEqual({
       memoryBytes: 4 * 1024 ** 3,
       pids: null,
       cpuWeight: 20,
+      homeBytes: 64 * 1024 ** 2,
+      diskFloorBytes: 2 * 1024 ** 3,
     });
+    expect(parse({ 'github-token': 't', 'call-limits': 'disk=0' }).callLimits.diskFloorBytes).toBe(0);
     expect(parse({ 'github-token': 't', 'call-limits': 'memory=max' }).callLimits.memoryBytes).toBeNull();
     expect(parse({ 'github-token': 't', 'call-limits': 'memory=25%' }).callLimits.memoryBytes).toBe(
       Math.floor(totalmem() / 4),
     );
-    for (const bad of ['memory=12', 'pids=3', 'cpu=50', 'cpu-weight=0', 'memory=101%']) {
+    for (const bad of [
+      'memory=12',
+      'pids=3',
+      'cpu=50',
+      'cpu-weight=0',
+      'memory=101%',
+      'home=8M',
+      'home=50%',
+      'disk=-1',
+    ]) {
       expect(() => parse({ 'github-token': 't', 'call-limits': bad }), bad).toThrow(
         /call-limits.*Example: call-limits: memory=4G pids=2048/s,
       );

@@ -5,17 +5,22 @@ import { DEFAULT_CALL_LIMITS, defaultCallLimits, parseCallLimits } from '../../s
 
 const GiB = 1024 ** 3;
 
-it('the default is half the memory, 4096 processes and half the CPU weight, as its text says', () => {
-  expect(DEFAULT_CALL_LIMITS).toBe('memory=50% pids=4096 cpu-weight=50');
-  expect(defaultCallLimits(8 * GiB)).toEqual({ memoryBytes: 4 * GiB, pids: 4096, cpuWeight: 50 });
+const MiB = 1024 ** 2;
+const LAYERS = { homeBytes: 256 * MiB, diskFloorBytes: GiB };
+
+it('the default is half the memory, 4096 processes, half the CPU weight, 256M layers, 1G free, as its text says', () => {
+  expect(DEFAULT_CALL_LIMITS).toBe('memory=50% pids=4096 cpu-weight=50 home=256M disk=1G');
+  expect(defaultCallLimits(8 * GiB)).toEqual({ memoryBytes: 4 * GiB, pids: 4096, cpuWeight: 50, ...LAYERS });
   expect(defaultCallLimits(8 * GiB)).toEqual(parseCallLimits(DEFAULT_CALL_LIMITS, 8 * GiB));
 });
 
 it('a value that names some keys takes the default of the others', () => {
-  expect(parseCallLimits('pids=64', 16 * GiB)).toEqual({ memoryBytes: 8 * GiB, pids: 64, cpuWeight: 50 });
-  expect(parseCallLimits('memory=max cpu-weight=10', 16 * GiB)).toEqual({
+  expect(parseCallLimits('pids=64', 16 * GiB)).toEqual({ memoryBytes: 8 * GiB, pids: 64, cpuWeight: 50, ...LAYERS });
+  expect(parseCallLimits('memory=max cpu-weight=10 disk=0', 16 * GiB)).toEqual({
     memoryBytes: null,
     pids: 4096,
     cpuWeight: 10,
+    homeBytes: 256 * MiB,
+    diskFloorBytes: 0,
   });
 });

@@ -4,7 +4,7 @@
 // when the kernel closes it. Before, on the sudo path the call's bubblewrap had sudo for a parent,
 // which lives on, and a heartbeat was still beating a minute later. On both privilege paths.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createWorld, ROOT, type World } from '../harness.js';
@@ -75,6 +75,12 @@ it.each(PRIVILEGE_PATHS)(
     const state = /::save-state name=sandbox::(.*)/.exec(r.stdout)?.[1];
     expect(state, r.stdout).toBeDefined();
     expect(userExists(sandboxUser!)).toBe(true);
+    // The reviewer's state folder, in RUNNER_TEMP, is still on its tmpfs (src/sandbox/bounded-layers.ts).
+    const layers = () =>
+      readFileSync('/proc/self/mounts', 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith(`${sandboxUser}-layer `));
+    expect(layers().length).toBeGreaterThan(0);
     const uid = JSON.parse(state!).uid as number;
     const as = asRunnerUser ? runnerUser() : null;
     const post = path.join(ROOT, 'dist/post.js');
@@ -97,6 +103,7 @@ it.each(PRIVILEGE_PATHS)(
     expect(ran.status, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toContain(`removed the user`);
     expect(userExists(sandboxUser!), ran.stdout).toBe(false);
+    expect(layers()).toEqual([]);
     // Nothing in the checkout belongs to the sandbox user any more.
     const lent = spawnSync('find', [checkoutDir, '-uid', String(uid)], { encoding: 'utf8' }).stdout.trim();
     expect(lent).toBe('');
