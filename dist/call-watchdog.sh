@@ -4,8 +4,12 @@
 # closes before the call ends — the action died, however (SIGKILL, the OOM killer, a crash) — it kills
 # the call. And it puts the call in a cgroup of its own that bounds the call's memory
 # (tmpfs pages its processes write are charged to it too), its number of processes and its CPU share.
+# A call that writes to disk (the checkout, its layer over HOME) is held above a floor of free space
+# on each disk it writes to: disk quotas are not available on a hosted runner's root file system, so
+# the watchdog looks at the free space a few times a second and stops the call that goes below.
 #
 #   call-watchdog.sh <v2|v1|none> <cgroup name> <memory bytes|max> <pids|max> <cpu weight 1-10000>
+#                    <free-disk floor bytes, 0: none> <folders on the disks to watch, one a line>
 #                    <stdin file|-> -- command...
 #
 # Exit: the command's status; 137 after a kill. A call stopped at a bound says so on stderr, which the
@@ -18,8 +22,8 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 IFS='
  	'
-kind=$1 name=$2 mem=$3 pids=$4 weight=$5 input=$6
-shift 7
+kind=$1 name=$2 mem=$3 pids=$4 weight=$5 floor=$6 watched=$7 input=$8
+shift 9
 
 cgroups=''
 bound() { # $1: folder, $2: file, $3: value
@@ -91,6 +95,37 @@ kill_all() {
 guard=$!
 exec 3<&-
 
+# The free space of the disk holding $1, in bytes, for an unprivileged writer; below_floor sets $low
+# to the first folder of $watched below the floor, and $f to its free bytes.
+free_bytes() {
+  set -- $(stat -f -c '%a %S' -- "$1" 2>/dev/null)
+  [ $# = 2 ] && echo $(($1 * $2))
+}
+below_floor() {
+  low=''
+  [ "$floor" = 0 ] && return 1
+  while IFS= read -r w; do
+    [ -n "$w" ] || continue
+    f=$(free_bytes "$w") || continue
+    [ -n "$f" ] && [ "$f" -lt "$floor" ] && low=$w && return 0
+  done <<FOLDERS
+$watched
+FOLDERS
+  return 1
+}
+# The disk guard: every quarter second while the call runs (ext4 counts a write as used when it is
+# made, not when it reaches the disk). It ends with the call, or with the watchdog.
+disk_guard=''
+if [ "$floor" != 0 ] && [ -n "$watched" ]; then
+  (
+    while kill -0 "$child" 2>/dev/null && kill -0 $$ 2>/dev/null; do
+      below_floor && kill_all && exit 0
+      sleep 0.25
+    done
+  ) >/dev/null 2>&1 &
+  disk_guard=$!
+fi
+
 # The action ends a call past its time with SIGTERM (then SIGKILL): the call goes at once, and the
 # watchdog lives on to report and to remove the cgroup.
 trap 'kill_child' TERM INT HUP
@@ -101,7 +136,7 @@ while [ -r "/proc/$child/stat" ] && kill -0 "$child" 2>/dev/null; do
   wait "$child"
   code=$?
 done
-kill "$guard" 2>/dev/null
+kill "$guard" $disk_guard 2>/dev/null
 
 # Read with the shell's own `read`, not grep: no process more per call.
 counted() { # $1: file, $2: key; true when the key's count is above 0
@@ -135,6 +170,13 @@ for d in $cgroups; do
   done
 done
 
+# What the call wrote is still there: a disk below the floor now was taken below it by the call
+# (or while it ran), whether the guard caught it or the call ended first.
+if below_floor; then
+  stopped="${stopped:+$stopped, }disk"
+  echo "pr-review-loop: the disk holding $low has $((f / 1048576)) MiB free, below the" \
+    "$((floor / 1048576)) MiB a call must leave free (call-limits disk=)" >&2
+fi
 if [ -n "$stopped" ]; then
   echo "pr-review-loop: this call reached its bound on $stopped (input call-limits) and was stopped" >&2
   # A process of it was killed at the bound: the call failed, whatever its first process said.
