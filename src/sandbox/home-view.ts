@@ -33,7 +33,15 @@ import { promisify } from 'node:util';
 import { TOOLCHAIN_VARIABLES } from '../domain/toolchain-variables.js';
 import { mustAsRoot, type Privilege } from './privilege.js';
 import { stripCredentials } from './strip-credentials.js';
-import { classify, DEFAULT_FOLDER, REGISTRY_FILES, TOOL_FOLDERS, type Verdict } from './tool-rules.js';
+import {
+  bareNameVerdict,
+  classify,
+  DEFAULT_FOLDER,
+  REGISTRY_FILES,
+  rulesBelow,
+  TOOL_FOLDERS,
+  type Verdict,
+} from './tool-rules.js';
 
 /** What one view shows of the folder it is mounted over. */
 export interface HomeViewPlan {
@@ -134,11 +142,29 @@ function belowHome(root: string, value: string | undefined): string | null {
 /** The verdict on `rel` (below the plan's folder): at the default place of the folder a variable moved. */
 export function verdictOf(plan: HomeViewPlan, rel: string): Verdict {
   if (plan.denied.length && deniedMatcher(plan.denied)(rel)) return { class: 'credential' };
+  return classify(canonicalOf(plan, rel), plan.open);
+}
+
+/** `rel` at the default place of the tool folder a variable moved, or itself. */
+function canonicalOf(plan: HomeViewPlan, rel: string): string {
   const move = plan.moved
     .filter((m) => m.from === '' || inside(rel, m.from))
     .sort((a, b) => b.from.length - a.from.length)[0];
-  const canonical = move ? [move.to, rel.slice(move.from.length).replace(/^\//, '')].filter(Boolean).join('/') : rel;
-  return classify(canonical, plan.open);
+  return move ? [move.to, rel.slice(move.from.length).replace(/^\//, '')].filter(Boolean).join('/') : rel;
+}
+
+/**
+ * True when every entry below the shown folder `rel` has its verdict, but for a bare name's: no
+ * rule, `home-folders` entry, PATH folder or moved folder names anything below it.
+ */
+function plainBelow(plan: HomeViewPlan, rel: string): boolean {
+  const below = (p: string) => p.startsWith(`${rel}/`) || (rel === '' && p !== '');
+  return (
+    plan.denied.length === 0 &&
+    !plan.open.some(below) &&
+    !plan.moved.some((m) => below(m.from)) &&
+    !rulesBelow(canonicalOf(plan, rel))
+  );
 }
 
 /**
@@ -146,7 +172,14 @@ export function verdictOf(plan: HomeViewPlan, rel: string): Verdict {
  * what it holds and skips what a hidden folder holds, so only the last name needs testing against
  * a bare name, and a path only against the patterns of its own depth.
  */
+const matchers = new WeakMap<readonly string[], (rel: string) => boolean>();
 function deniedMatcher(denied: readonly string[]): (rel: string) => boolean {
+  let m = matchers.get(denied);
+  if (!m) matchers.set(denied, (m = compileDenied(denied)));
+  return m;
+}
+
+function compileDenied(denied: readonly string[]): (rel: string) => boolean {
   const bare = denied.filter((p) => !p.includes('/'));
   const anyName = bare.length ? new RegExp(`^(?:${bare.map(globSource).join('|')})$`) : null;
   const paths = denied
@@ -165,6 +198,9 @@ function globSource(pattern: string): string {
     .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
 }
+
+/** The verdicts that show an entry (a folder below one may be entered). */
+const SHOWN: ReadonlySet<string> = new Set(['toolchain', 'cache', 'settings']);
 
 /** A registry configuration hidden from calls, and what to pass instead (in the log). */
 interface HiddenRegistry {
@@ -254,13 +290,17 @@ async function layerContents(plan: HomeViewPlan): Promise<LayerContents> {
     if (!existsSync(abs) || !isDir(abs)) continue;
     // find lists a folder's entries right after it: below a hidden folder, skip until they end.
     let hiddenDir: string | null = null;
+    // Shown folders below which no rule names anything: their entries need only the bare names.
+    const plain = new Map<string, Verdict>();
     for (const e of await walk(abs)) {
       const rel = path.relative(plan.home, e.path);
       if (rel === '') continue;
       if (wholeRoot && !rel.includes('/')) out.topNames.push(rel);
       if (hiddenDir !== null && rel.startsWith(`${hiddenDir}/`)) continue;
       hiddenDir = null;
-      const v = verdict(rel);
+      const parent = plain.get(rel.includes('/') ? path.dirname(rel) : '');
+      const v = parent ? (bareNameVerdict(path.basename(rel)) ?? parent) : verdict(rel);
+      if (e.type === 'd' && SHOWN.has(v.class) && (parent !== undefined || plainBelow(plan, rel))) plain.set(rel, v);
       if (rel === root) {
         // The shared folder itself is shown whatever its mode (the list says so).
         if (e.type === 'd') out.dirs.push(rel);

@@ -421,6 +421,8 @@ export type Verdict =
 
 const ENTRIES = TOOL_RULES.flatMap((r) => r.entries);
 const FOLDERS = TOOL_RULES.flatMap((r) => r.folders);
+const BARE = ENTRIES.filter((e) => !e.path.includes('/'));
+const DEEP = ENTRIES.filter((e) => e.path.includes('/')).map((e) => e.path.split('/'));
 
 /** Every tool folder below HOME the view shows (their listed entries decide what is in them). */
 export const TOOL_FOLDERS: readonly string[] = FOLDERS.map((f) => f.path);
@@ -455,6 +457,23 @@ export function classify(rel: string, shown: readonly string[] = []): Verdict {
     if (depth === parts.length && ENTRIES.some((e) => leadsTo(prefix, e.path))) return { class: 'passage' };
   }
   return { class: 'unlisted' };
+}
+
+/** A bare name's verdict at any depth (`.netrc`, `.npmrc`), or null when no bare name matches. */
+export function bareNameVerdict(name: string): Verdict | null {
+  const best = BARE.filter((e) => glob(e.path).test(name)).sort((a, b) => RANK[a.class] - RANK[b.class])[0];
+  return best ? { class: best.class, entry: best } : null;
+}
+
+/**
+ * True when a rule names something strictly below `rel` (a path below HOME at its default place):
+ * then what `rel` holds needs the full rules; else each entry below it has `rel`'s verdict unless
+ * its own name is a bare name's (the walk of a large cache tests only that).
+ */
+export function rulesBelow(rel: string): boolean {
+  const have = rel.split('/');
+  const below = (want: string[]) => want.length > have.length && have.every((h, i) => glob(want[i]!).test(h));
+  return DEEP.some(below) || FOLDERS.some((f) => below(f.path.split('/')));
 }
 
 /** `rel` is a folder above what `pattern` names, below a tool folder. */
