@@ -146,6 +146,7 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
               ),
             ).then((layers) => layers.filter((l): l is HomeLayer => l !== null)),
             toolchains: toolchainFoldersElsewhere(env, hidden),
+            runnerHome: env.HOME && path.isAbsolute(env.HOME) ? path.resolve(env.HOME) : null,
           }
         : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
@@ -306,6 +307,8 @@ interface Jail {
   moved: Promise<HomeLayer[]>;
   /** Those folders, each hidden in a call that could not mount its view. */
   movedRoots: string[];
+  /** The runner's HOME: a PATH folder below it is shown through the view or not at all. */
+  runnerHome: string | null;
   /** Folders toolchain variables name in a hidden folder outside HOME: shown read-only. */
   toolchains: string[];
 }
@@ -402,7 +405,9 @@ function jailArgs(
     readOnly: [
       spec.cwd,
       ...(access.readable ?? []),
-      ...programFolders(spec, hidden).filter((p) => !(onPath.includes(p) && viewOf(p))),
+      ...programFolders(spec, hidden).filter(
+        (p) => !(onPath.includes(p) && (viewOf(p) || (jail.runnerHome && inside(p, jail.runnerHome)))),
+      ),
       ...coveredPath.filter((p) => !viewOf(p)),
       ...jail.toolchains,
       ACTION_ROOT,

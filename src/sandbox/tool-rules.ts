@@ -30,7 +30,7 @@ interface ToolFolder {
 interface ToolRule {
   tool: string;
   /** The tool's documentation of where it keeps these files. */
-  docs: string;
+  docs: string[];
   folders: ToolFolder[];
   entries: ViewEntry[];
 }
@@ -43,7 +43,7 @@ const CRED = (pass: string) => ({ class: 'credential' as const, pass });
 const TOOL_RULES: readonly ToolRule[] = [
   {
     tool: 'any tool',
-    docs: 'netrc(5) (curl, Go, pip, Poetry); git-credential-store(1); the dotenv convention',
+    docs: ['netrc(5) (curl, Go, pip, Poetry); git-credential-store(1); the dotenv convention'],
     folders: [],
     entries: [
       { path: '.netrc', ...CRED('a token the command needs, from a secret') },
@@ -64,7 +64,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Cargo',
-    docs: 'https://doc.rust-lang.org/cargo/guide/cargo-home.html, https://doc.rust-lang.org/cargo/reference/config.html#credentials',
+    docs: [
+      'https://doc.rust-lang.org/cargo/guide/cargo-home.html',
+      'https://doc.rust-lang.org/cargo/reference/config.html#credentials',
+    ],
     folders: [{ path: '.cargo', others: 'hidden' }],
     entries: [
       { path: '.cargo/bin', class: 'toolchain' },
@@ -92,7 +95,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'rustup',
-    docs: 'https://rust-lang.github.io/rustup/installation/index.html#choosing-where-to-install',
+    docs: ['https://rust-lang.github.io/rustup/installation/index.html#choosing-where-to-install'],
     folders: [{ path: '.rustup', others: 'hidden' }],
     entries: [
       { path: '.rustup/toolchains', class: 'toolchain' },
@@ -104,7 +107,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Go',
-    docs: 'https://go.dev/ref/mod#module-cache, `go help environment` (`go env -w` writes os.UserConfigDir()/go/env)',
+    docs: ['https://go.dev/ref/mod#module-cache, `go help environment` (`go env -w` writes os.UserConfigDir()/go/env)'],
     folders: [{ path: 'go', others: 'hidden' }],
     entries: [
       { path: 'go/bin', class: 'toolchain' },
@@ -114,7 +117,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Maven',
-    docs: 'https://maven.apache.org/settings.html, https://maven.apache.org/guides/mini/guide-encryption.html',
+    docs: ['https://maven.apache.org/settings.html', 'https://maven.apache.org/guides/mini/guide-encryption.html'],
     folders: [{ path: '.m2', others: 'hidden' }],
     entries: [
       { path: '.m2/repository', class: 'cache' },
@@ -131,7 +134,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Gradle',
-    docs: 'https://docs.gradle.org/current/userguide/directory_layout.html#dir:gradle_user_home, https://docs.gradle.org/current/userguide/init_scripts.html',
+    docs: [
+      'https://docs.gradle.org/current/userguide/directory_layout.html#dir:gradle_user_home',
+      'https://docs.gradle.org/current/userguide/init_scripts.html',
+    ],
     folders: [{ path: '.gradle', others: 'hidden' }],
     entries: [
       { path: '.gradle/caches', class: 'cache' },
@@ -145,7 +151,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'sbt and Ivy',
-    docs: 'https://www.scala-sbt.org/1.x/docs/Publishing.html#Credentials, https://www.scala-sbt.org/1.x/docs/Proxy-Repositories.html',
+    docs: [
+      'https://www.scala-sbt.org/1.x/docs/Publishing.html#Credentials',
+      'https://www.scala-sbt.org/1.x/docs/Proxy-Repositories.html',
+    ],
     folders: [
       { path: '.ivy2', others: 'hidden' },
       { path: '.sbt', others: 'hidden' },
@@ -170,7 +179,9 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'npm',
-    docs: 'https://docs.npmjs.com/cli/configuring-npm/npmrc (auth keys are scoped to a registry: `//host/:_authToken`)',
+    docs: [
+      'https://docs.npmjs.com/cli/configuring-npm/npmrc (auth keys are scoped to a registry: `//host/:_authToken`)',
+    ],
     folders: [{ path: '.npm', others: 'hidden' }],
     entries: [
       { path: '.npm/_cacache', class: 'cache' },
@@ -182,7 +193,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Yarn',
-    docs: 'https://yarnpkg.com/configuration/yarnrc (npmAuthToken, npmAuthIdent), https://classic.yarnpkg.com/en/docs/yarnrc',
+    docs: [
+      'https://yarnpkg.com/configuration/yarnrc (npmAuthToken, npmAuthIdent)',
+      'https://classic.yarnpkg.com/en/docs/yarnrc',
+    ],
     folders: [{ path: '.yarn', others: 'shown' }],
     entries: [
       { path: '.yarnrc', class: 'registry', strip: 'yarnrc', pass: 'the registry as `YARN_REGISTRY`' },
@@ -191,7 +205,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'pnpm',
-    docs: 'https://pnpm.io/npmrc (pnpm reads npm’s .npmrc), https://pnpm.io/cli/store',
+    docs: ['https://pnpm.io/npmrc (pnpm reads npm’s .npmrc)', 'https://pnpm.io/cli/store'],
     folders: [
       { path: '.pnpm-store', others: 'shown' },
       { path: '.local/share/pnpm', others: 'shown' },
@@ -200,13 +214,16 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'nvm',
-    docs: 'https://github.com/nvm-sh/nvm#readme (NVM_DIR, `nvm alias default`)',
+    docs: ['https://github.com/nvm-sh/nvm#readme (NVM_DIR, `nvm alias default`)'],
     folders: [{ path: '.nvm', others: 'shown' }],
     entries: [{ path: '.nvm/alias', class: 'settings' }],
   },
   {
     tool: 'pip and Python user installs',
-    docs: 'https://pip.pypa.io/en/stable/topics/configuration/#location, https://packaging.python.org/en/latest/specifications/pypirc/',
+    docs: [
+      'https://pip.pypa.io/en/stable/topics/configuration/#location',
+      'https://packaging.python.org/en/latest/specifications/pypirc/',
+    ],
     folders: [{ path: '.local', others: 'hidden' }],
     entries: [
       { path: '.local/bin', class: 'toolchain' },
@@ -224,7 +241,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'pipx',
-    docs: 'https://pipx.pypa.io/stable/installation/ (PIPX_HOME: ~/.local/share/pipx, before 1.2 ~/.local/pipx)',
+    docs: ['https://pipx.pypa.io/stable/installation/ (PIPX_HOME: ~/.local/share/pipx, before 1.2 ~/.local/pipx)'],
     folders: [
       { path: '.local/share/pipx', others: 'shown' },
       { path: '.local/pipx', others: 'shown' },
@@ -233,7 +250,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Poetry',
-    docs: 'https://python-poetry.org/docs/#installation (POETRY_HOME), https://python-poetry.org/docs/repositories/#configuring-credentials',
+    docs: [
+      'https://python-poetry.org/docs/#installation (POETRY_HOME)',
+      'https://python-poetry.org/docs/repositories/#configuring-credentials',
+    ],
     folders: [{ path: '.local/share/pypoetry', others: 'shown' }],
     entries: [
       { path: '.local/share/pypoetry/auth.toml', ...CRED('`POETRY_HTTP_BASIC_<NAME>_PASSWORD`, from a secret') },
@@ -248,7 +268,11 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'pyenv, rbenv and SDKMAN!',
-    docs: 'https://github.com/pyenv/pyenv#readme (`pyenv global` writes $PYENV_ROOT/version), https://github.com/rbenv/rbenv#readme, https://sdkman.io/usage#config',
+    docs: [
+      'https://github.com/pyenv/pyenv#readme (`pyenv global` writes $PYENV_ROOT/version)',
+      'https://github.com/rbenv/rbenv#readme',
+      'https://sdkman.io/usage#config',
+    ],
     folders: [
       { path: '.pyenv', others: 'shown' },
       { path: '.rbenv', others: 'shown' },
@@ -263,7 +287,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'RubyGems',
-    docs: 'https://guides.rubygems.org/command-reference/#gem-environment (~/.gemrc), https://guides.rubygems.org/api-key-scopes/ (~/.gem/credentials)',
+    docs: [
+      'https://guides.rubygems.org/command-reference/#gem-environment (~/.gemrc)',
+      'https://guides.rubygems.org/api-key-scopes/ (~/.gem/credentials)',
+    ],
     folders: [{ path: '.gem', others: 'hidden' }],
     entries: [
       { path: '.gem/ruby', class: 'toolchain' },
@@ -280,7 +307,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Bundler',
-    docs: 'https://bundler.io/man/bundle-config.1.html (credentials for gem sources: `BUNDLE_GEMS__EXAMPLE__COM`)',
+    docs: ['https://bundler.io/man/bundle-config.1.html (credentials for gem sources: `BUNDLE_GEMS__EXAMPLE__COM`)'],
     folders: [{ path: '.bundle', others: 'hidden' }],
     entries: [
       { path: '.bundle/cache', class: 'cache' },
@@ -295,7 +322,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Composer',
-    docs: 'https://getcomposer.org/doc/03-cli.md#composer-home, https://getcomposer.org/doc/articles/authentication-for-private-packages.md',
+    docs: [
+      'https://getcomposer.org/doc/03-cli.md#composer-home',
+      'https://getcomposer.org/doc/articles/authentication-for-private-packages.md',
+    ],
     folders: [
       { path: '.composer', others: 'hidden' },
       { path: '.config/composer', others: 'hidden' },
@@ -317,13 +347,19 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'NuGet and .NET',
-    docs: 'https://learn.microsoft.com/nuget/consume-packages/configuring-nuget-behavior#config-file-locations-and-uses, https://learn.microsoft.com/nuget/reference/nuget-config-file#packagesourcecredentials',
+    docs: [
+      'https://learn.microsoft.com/nuget/consume-packages/configuring-nuget-behavior#config-file-locations-and-uses',
+      'https://learn.microsoft.com/nuget/reference/nuget-config-file#packagesourcecredentials',
+      'https://learn.microsoft.com/dotnet/standard/security/cross-platform-cryptography#x509store',
+    ],
     folders: [
       { path: '.nuget', others: 'hidden' },
       { path: '.dotnet', others: 'shown' },
     ],
     entries: [
       { path: '.nuget/packages', class: 'cache' },
+      // .NET's X509Store on Linux: the user's certificates with their private keys.
+      { path: '.dotnet/corefx', ...CRED('a signing certificate is never shown to PR code') },
       { path: '.nuget/plugins', class: 'toolchain' },
       {
         path: '.nuget/NuGet/NuGet.Config',
@@ -335,7 +371,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'pub (Dart, Flutter)',
-    docs: 'https://dart.dev/tools/pub/environment-variables (PUB_CACHE), https://dart.dev/tools/pub/cmd/pub-token',
+    docs: ['https://dart.dev/tools/pub/environment-variables (PUB_CACHE)', 'https://dart.dev/tools/pub/cmd/pub-token'],
     folders: [{ path: '.pub-cache', others: 'hidden' }],
     entries: [
       { path: '.pub-cache/bin', class: 'toolchain' },
@@ -353,7 +389,9 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Hugging Face',
-    docs: 'https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables (HF_HOME, HF_TOKEN_PATH)',
+    docs: [
+      'https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables (HF_HOME, HF_TOKEN_PATH)',
+    ],
     folders: [{ path: '.cache/huggingface', others: 'shown' }],
     entries: [
       { path: '.cache/huggingface/token', ...CRED('`HF_TOKEN`, from a secret') },
@@ -362,7 +400,9 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Conda',
-    docs: 'https://docs.conda.io/projects/conda/en/latest/user-guide/configuration/use-condarc.html#searching-for-condarc',
+    docs: [
+      'https://docs.conda.io/projects/conda/en/latest/user-guide/configuration/use-condarc.html#searching-for-condarc',
+    ],
     folders: [{ path: '.conda', others: 'hidden' }],
     entries: [
       { path: '.conda/pkgs', class: 'cache' },
@@ -375,7 +415,10 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'Bun and Deno',
-    docs: 'https://bun.sh/docs/runtime/bunfig (install.registry, scoped tokens), https://docs.deno.com/runtime/fundamentals/modules/#deno_dir',
+    docs: [
+      'https://bun.sh/docs/runtime/bunfig (install.registry, scoped tokens)',
+      'https://docs.deno.com/runtime/fundamentals/modules/#deno_dir',
+    ],
     folders: [
       { path: '.bun', others: 'shown' },
       { path: '.deno', others: 'shown' },
@@ -386,7 +429,7 @@ const TOOL_RULES: readonly ToolRule[] = [
   },
   {
     tool: 'caches of every tool',
-    docs: 'https://specifications.freedesktop.org/basedir-spec/latest/ (XDG_CACHE_HOME)',
+    docs: ['https://specifications.freedesktop.org/basedir-spec/latest/ (XDG_CACHE_HOME)'],
     folders: [{ path: '.cache', others: 'shown' }],
     entries: [],
   },

@@ -116,6 +116,8 @@ const TOOLS: Record<string, Case[]> = {
     ['.nuget/NuGet/NuGet.Config', 'registry'],
     ['.nuget/packages/x/1.0/x.nupkg', 'cache'],
     ['.nuget/NuGet/other', 'unlisted'],
+    ['.dotnet/tools/dotnet-format', 'cache'],
+    ['.dotnet/corefx/cryptography/x509stores/my/cert.pfx', 'credential'],
   ],
   pub: [
     ['.config/dart/pub-credentials.json', 'credential'],
@@ -205,7 +207,8 @@ const FORMATS: [StripFormat, string, string[], string[]][] = [
   ],
   [
     'ini',
-    '[global]\nindex-url = https://u:S1@pypi.example.com/simple\nextra-index-url =\n    https://u:S2@x.example.com/simple\n' +
+    '[global]\nindex-url = https://u:S1@pypi.example.com/simple\n' +
+      'extra-index-url =\n    https://u:S2@x.example.com/simple\n' +
       'client-cert = /S3.pem\n[install]\npassword = S4\n# token = S5\n',
     ['S1', 'S2', 'S3', 'S4', 'S5'],
     ['index-url = https://pypi.example.com/simple', 'https://x.example.com/simple'],
@@ -249,14 +252,16 @@ const FORMATS: [StripFormat, string, string[], string[]][] = [
   [
     'json',
     '{"config":{"github-oauth":{"github.com":"S1"},"http-basic":{"x":{"username":"u","password":"S2"}},' +
-      '"bearer":{"x":"S3"},"gitlab-token":{"x":"S4"}},"repositories":[{"type":"composer","url":"https://u:S5@repo.example.com"}]}',
+      '"bearer":{"x":"S3"},"gitlab-token":{"x":"S4"}},' +
+      '"repositories":[{"type":"composer","url":"https://u:S5@repo.example.com"}]}',
     ['S1', 'S2', 'S3', 'S4', 'S5'],
     ['"url": "https://repo.example.com"'],
   ],
   [
     'maven',
     '<settings>\n<servers><server><id>acme</id><username>u</username><password>S1</password></server></servers>\n' +
-      '<mirrors><mirror><id>acme</id><url>https://u:S2@maven.example.com/</url><mirrorOf>*</mirrorOf></mirror></mirrors>\n' +
+      '<mirrors><mirror><id>acme</id><url>https://u:S2@maven.example.com/</url>' +
+      '<mirrorOf>*</mirrorOf></mirror></mirrors>\n' +
       '<proxies><proxy><host>p</host><username>u</username><password>S3</password></proxy></proxies>\n' +
       '<!-- <password>S4</password> -->\nS5 text\n</settings>\n',
     ['S1', 'S2', 'S3', 'S4', 'S5'],
@@ -264,8 +269,10 @@ const FORMATS: [StripFormat, string, string[], string[]][] = [
   ],
   [
     'nuget',
-    '<configuration>\n<packageSources><add key="acme" value="https://nuget.example.com/v3/index.json" /></packageSources>\n' +
-      '<packageSourceCredentials><acme><add key="Username" value="u" /><add key="ClearTextPassword" value="S1" /></acme>' +
+    '<configuration>\n<packageSources>' +
+      '<add key="acme" value="https://nuget.example.com/v3/index.json" /></packageSources>\n' +
+      '<packageSourceCredentials><acme><add key="Username" value="u" />' +
+      '<add key="ClearTextPassword" value="S1" /></acme>' +
       '</packageSourceCredentials>\n<apikeys><add key="https://x" value="S2" /></apikeys>\n</configuration>\n',
     ['S1', 'S2'],
     ['<add key="acme" value="https://nuget.example.com/v3/index.json" />'],

@@ -63,7 +63,8 @@ const REGISTRIES: Secret[] = [
     0o644,
     'registry',
     '<settings><servers><server><id>acme</id><password>{{NEEDLE}}</password></server></servers>' +
-      '<mirrors><mirror><id>acme</id><url>https://maven.example.com/</url><mirrorOf>*</mirrorOf></mirror></mirrors></settings>\n',
+      '<mirrors><mirror><id>acme</id><url>https://maven.example.com/</url>' +
+      '<mirrorOf>*</mirrorOf></mirror></mirrors></settings>\n',
   ],
   [
     '.nuget/NuGet/NuGet.Config',
@@ -103,7 +104,8 @@ export const CREDENTIAL_ECOSYSTEMS: Ecosystem[] = [
       write(path.join(home, '.cache/huggingface/hub/version.txt'), 'hf-cache-ok\n');
     },
     verify:
-      'cat "$HOME/.ivy2/cache/org.example/x/ivy-1.0.xml" "$HOME/.cache/huggingface/hub/version.txt" > "$SPY/every-credential.out"',
+      'cat "$HOME/.ivy2/cache/org.example/x/ivy-1.0.xml" "$HOME/.cache/huggingface/hub/version.txt" ' +
+      '> "$SPY/every-credential.out"',
     expected: 'ivy-cache-ok\nhf-cache-ok',
     pathBelowHome: [],
     secrets: [...CREDENTIALS, ...REGISTRIES],

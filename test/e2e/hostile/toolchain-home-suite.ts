@@ -99,7 +99,8 @@ function walk(roots: string[]): string {
   return (
     `find ${where} -size -2M \\( -type f -o -type l \\) ! -name "*.jar" ! -name "*.rlib" 2>/dev/null | ` +
     'while IFS= read -r f; do cat "$f" 2>/dev/null; done ' +
-    `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; find ${where} > "$SPY/$ECO.names" 2>/dev/null; ` +
+    `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; ` +
+    `find ${where} > "$SPY/$ECO.names" 2>/dev/null; ` +
     `env | grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' >> "$SPY/$ECO.hunt"`
   );
 }
