@@ -30,9 +30,14 @@ const CREDENTIAL_ENDINGS = new Set([
   'basic',
 ]);
 
-/** `scheme://user:password@host` → `scheme://host`; Conda's `/t/<token>/` path segment too. */
+/**
+ * `scheme://user:password@host` → `scheme://host`, also with a `/` the password should have
+ * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>/` too.
+ */
 function stripUrlCredentials(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"<>]*@/gi, '$1').replace(/\/t\/[A-Za-z0-9._-]+\//g, '/');
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s'"<>@/]*@|[^\s'"<>@/:]*:(?!\d+(?:\/|$))[^\s'"<>@]*@)/gi, '$1')
+    .replace(/\/t\/[A-Za-z0-9._-]+\//g, '/');
 }
 
 /** The configuration without credentials, or null when it cannot be read as `format`. */

@@ -295,6 +295,11 @@ describe('a registry configuration, stripped', () => {
     });
   }
 
+  it('takes a URL’s password even with an unescaped `/` in it, never a port', () => {
+    const out = stripCredentials('npmrc', 'a=https://ci:S1/x/y@h.example.com/\nb=https://h.example.com:8443/@acme/x\n');
+    expect(out).toBe('a=https://h.example.com/\nb=https://h.example.com:8443/@acme/x\n');
+  });
+
   it('is not shown at all when it cannot be read as its format', () => {
     expect(stripCredentials('json', '{ "token": ')).toBeNull();
     expect(stripCredentials('toml', 'x = """\nS1\n"""\n')).toBeNull();
