@@ -230,6 +230,8 @@ const TOOL_RULES: readonly ToolRule[] = [
       { path: '.local/lib', class: 'toolchain' },
       { path: '.local/include', class: 'toolchain' },
       { path: '.local/share/virtualenvs', class: 'toolchain' },
+      // virtualenv's app-data: the seed wheels it copies into each new environment.
+      { path: '.local/share/virtualenv', class: 'cache' },
       { path: '.local/share/uv', class: 'toolchain' },
       { path: '.local/share/NuGet', class: 'cache' },
       { path: '.config/pip/pip.conf', class: 'registry', strip: 'ini', pass: PIP_PASS },

@@ -82,6 +82,7 @@ const TOOLS: Record<string, Case[]> = {
     ['.local/share/keyrings/login.keyring', 'credential'],
     ['.local/share/python_keyring/keyring_pass.cfg', 'credential'],
     ['.local/share/fish/fish_history', 'unlisted'],
+    ['.local/share/virtualenv/wheel/3.11/image/x.whl', 'cache'],
     ['.local/bin/.netrc', 'credential'],
   ],
   Poetry: [
