@@ -4,7 +4,10 @@
 // belongs to root and the docker group, and whoever reaches it is root on the runner. Such a
 // command fails with the tool's own words, which do not say why; this recognises them in its
 // output and says why and what to do. Nothing is refused by name: only a failure is explained.
+// The same holds for a file of the runner's HOME the sandbox hides from calls (a credential, a
+// registry configuration it cannot strip: sandbox/tool-rules.ts) that a failing tool names.
 import { existsSync } from 'node:fs';
+import { hiddenFileNamed } from '../sandbox/tool-rules.js';
 
 const WHAT_TO_DO =
   "Run such tests in the project's CI (the workflows `dispatch-workflows` starts after each push), or set " +
@@ -47,6 +50,17 @@ export function withheldBySandbox(output: string, env: NodeJS.ProcessEnv): strin
     return (
       'Docker cannot work here: the sandbox withholds the Docker daemon from verify commands and hooks (whoever ' +
       `reaches its socket is root on the runner). ${WHAT_TO_DO}`
+    );
+  }
+  const hidden = hiddenFileNamed(output);
+  if (hidden) {
+    const why =
+      hidden.class === 'credential'
+        ? "the sandbox never shows a tool's credentials to verify commands and hooks"
+        : 'the sandbox hides it from verify commands and hooks, since it may hold credentials';
+    return (
+      `\`${hidden.path}\` (${hidden.tool}) is hidden here: ${why}. Pass ${hidden.pass} through \`verify-env\` ` +
+      "instead, or run such steps in the project's CI (the workflows `dispatch-workflows` starts after each push)."
     );
   }
   return null;

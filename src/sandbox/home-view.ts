@@ -1,31 +1,61 @@
 // The runner's HOME as a sandboxed call sees it: at its own absolute path (PATH names
 // `~/.cargo/bin`, and pipx and nvm write absolute paths into their files), holding the folders
-// tools keep their toolchains and caches in (home-view.json, the workflow's `home-folders`, the
-// folders the step's toolchain variables name), and nothing else of it. Tools write there while
-// they run (Cargo's locks and unpacked crates, Go's build cache, Gradle's locks); what a call
-// writes stays in that call: a kernel overlay per call, whose upper layer is the call's own and is
-// thrown away with it, never reaches the runner's real HOME, where later steps run with secrets.
+// tools keep their toolchains and caches in (tool-rules.ts, the workflow's `home-folders`, the
+// folders the step's toolchain variables and PATH name), each shown by its tool's rules, and
+// nothing else of it. Tools write there while they run (Cargo's locks and unpacked crates, Go's
+// build cache, Gradle's locks); what a call writes stays in that call: a kernel overlay per call,
+// whose upper layer is the call's own and is thrown away with it, never reaches the runner's real
+// HOME, where later steps run with secrets. A tool's folder a variable moved out of HOME
+// (GRADLE_USER_HOME in RUNNER_TEMP or in the checkout) is a view of its own, by the same rules.
 //
 // A kernel overlay keeps each lower file's owner and mode, so the sandbox user could not create a
 // file in a folder the runner owns. So between the call's layer and the real HOME lies a layer
 // made once per run: every shown folder again, empty and owned by the sandbox user (a merged
 // folder takes its owner and mode from its topmost layer), small lock files copied (tools open
-// them to write in place), and a whiteout over everything the call must not see: every entry of
-// HOME not shared, every denied name, every file others may not read and every folder others may
-// not enter (what only the runner may read stays the runner's, whatever its name).
+// them to write in place), each registry configuration as its copy stripped of credentials, and a
+// whiteout over everything the call must not see: every entry of HOME not shown, every credential,
+// every entry a tool's rules do not list, every file others may not read and every folder others
+// may not enter (what only the runner may read stays the runner's, whatever its name).
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import data from './home-view.json' with { type: 'json' };
+import { TOOLCHAIN_VARIABLES } from '../domain/toolchain-variables.js';
 import { mustAsRoot, type Privilege } from './privilege.js';
+import { stripCredentials } from './strip-credentials.js';
+import {
+  bareNameVerdict,
+  classify,
+  DEFAULT_FOLDER,
+  REGISTRY_FILES,
+  rulesBelow,
+  TOOL_FOLDERS,
+  type Verdict,
+} from './tool-rules.js';
 
-/** What the view shows, below HOME, and what it never shows. */
+/** What one view shows of the folder it is mounted over. */
 export interface HomeViewPlan {
+  /** The folder shown: the runner's HOME, or a tool's folder a variable moved out of it. */
   home: string;
-  /** Folders below HOME (relative paths) shown with their contents. */
+  /** Folders below it (relative paths; '' is the folder itself) shown by their rules. */
   shared: string[];
-  /** Patterns of what is never shown (see home-view.json). */
+  /** Registry files outside every shown folder (`.npmrc`, `.config/go/env`): their stripped copy. */
+  files: string[];
+  /** Folders a variable moved, with the default place whose rules they keep. */
+  moved: { from: string; to: string }[];
+  /** Folders that show all they hold but credentials (`home-folders`, PATH folders, caches). */
+  open: string[];
+  /** The workflow's `!` entries of `home-folders`: never shown. */
   denied: string[];
 }
 
@@ -35,45 +65,23 @@ export interface HomeFolders {
   deny: readonly string[];
 }
 
-/**
- * Variables naming folders a toolchain keeps its files in, as the `setup-*` actions and the tools
- * document them. A folder one names below HOME is shared; one elsewhere is the step's own choice.
- */
-const TOOLCHAIN_FOLDER_VARIABLES: readonly string[] = [
-  'CARGO_HOME',
-  'RUSTUP_HOME',
-  'GOPATH',
-  'GOMODCACHE',
-  'GOCACHE',
-  'GRADLE_USER_HOME',
-  'PLAYWRIGHT_BROWSERS_PATH',
-  'PIP_CACHE_DIR',
-  'npm_config_cache',
-  'NVM_DIR',
-  'PNPM_HOME',
-  'PYENV_ROOT',
-  'RBENV_ROOT',
-  'SDKMAN_DIR',
-  'DOTNET_ROOT',
-  'NUGET_PACKAGES',
-  'BUN_INSTALL',
-  'DENO_DIR',
-  'POETRY_HOME',
-  'PIPX_HOME',
-  'PIPX_BIN_DIR',
-  'COMPOSER_HOME',
-  'GEM_HOME',
-  'JAVA_HOME',
-  'ANDROID_HOME',
-  'ANDROID_SDK_ROOT',
-];
-
 /** Git refuses a checkout another user owns unless this file lists it; the runner's own is not shown. */
 const OWN_GITCONFIG = '.gitconfig';
 
 /** Files tools open to write in place: copied into the run's layer so that the call owns its copy. */
 const LOCK_FILE = /(\.lock|\.lck)$|^\.package-cache|^\.global-cache$/;
 const LOCK_FILE_MAX_BYTES = 1024 * 1024;
+/** A registry configuration larger than this is no hand-written one: hidden, with the hint. */
+const REGISTRY_FILE_MAX_BYTES = 256 * 1024;
+
+/** The folders the step's toolchain variables name, with the tool whose rules they keep. */
+function toolchainFolders(env: NodeJS.ProcessEnv): { dir: string; tool: string | null }[] {
+  return Object.entries(TOOLCHAIN_VARIABLES).flatMap(([name, tool]) => {
+    const value = env[name];
+    if (tool === null || !value || !path.isAbsolute(value)) return [];
+    return [{ dir: path.resolve(value), tool: tool === 'plain' ? null : DEFAULT_FOLDER[tool] }];
+  });
+}
 
 /** The view for this step, or null when there is no HOME to show (none, `/`, or a path overlay options cannot hold). */
 export function homeViewPlan(
@@ -85,11 +93,43 @@ export function homeViewPlan(
   // `:` and `,` separate overlay options and layers; such a HOME gets the empty one of before.
   if (/[:,\\]/.test(home)) return null;
   const root = path.resolve(home);
-  const named = TOOLCHAIN_FOLDER_VARIABLES.map((name) => belowHome(root, env[name])).filter(
-    (rel): rel is string => rel !== null,
-  );
-  const shared = [...new Set([...data.shared, ...extra.share, ...named].map((p) => path.normalize(p)))];
-  return { home: root, shared, denied: [...data.denied, ...movedToolHomeDenials(root, env), ...extra.deny] };
+  const moved: { from: string; to: string }[] = [];
+  const open = [...extra.share];
+  for (const { dir, tool } of toolchainFolders(env)) {
+    const rel = belowHome(root, dir);
+    if (rel === null) continue;
+    if (tool === null) open.push(rel);
+    else if (rel !== tool) moved.push({ from: rel, to: tool });
+  }
+  // The call's PATH below HOME (`~/.local/bin`) is shown through the view, never as it is.
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    const rel = path.isAbsolute(dir) ? belowHome(root, dir) : null;
+    if (rel !== null) open.push(rel);
+  }
+  const shared = [...TOOL_FOLDERS, ...open, ...moved.map((m) => m.from)].map((p) => path.normalize(p));
+  return {
+    home: root,
+    shared: [...new Set(shared)],
+    files: [...REGISTRY_FILES],
+    moved,
+    open: [...new Set(open.map((p) => path.normalize(p)))],
+    denied: [...extra.deny],
+  };
+}
+
+/**
+ * The views of tool folders a variable moved out of HOME (CARGO_HOME, GRADLE_USER_HOME in
+ * RUNNER_TEMP or in the checkout): each shown by its tool's rules, as at its default place.
+ */
+export function movedToolFolderPlans(env: NodeJS.ProcessEnv): HomeViewPlan[] {
+  const home = env.HOME ? path.resolve(env.HOME) : null;
+  const plans: HomeViewPlan[] = [];
+  for (const { dir, tool } of toolchainFolders(env)) {
+    if (tool === null || (home && inside(dir, home)) || dir === '/' || /[:,\\]/.test(dir) || !realDir(dir)) continue;
+    if (plans.some((p) => inside(dir, p.home) || inside(p.home, dir))) continue;
+    plans.push({ home: dir, shared: [''], files: [], moved: [{ from: '', to: tool }], open: [], denied: [] });
+  }
+  return plans;
 }
 
 /** `value` (a variable's) as a path below `root`, or null when it names no folder below it. */
@@ -99,17 +139,32 @@ function belowHome(root: string, value: string | undefined): string | null {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : null;
 }
 
+/** The verdict on `rel` (below the plan's folder): at the default place of the folder a variable moved. */
+export function verdictOf(plan: HomeViewPlan, rel: string): Verdict {
+  if (plan.denied.length && deniedMatcher(plan.denied)(rel)) return { class: 'credential' };
+  return classify(canonicalOf(plan, rel), plan.open);
+}
+
+/** `rel` at the default place of the tool folder a variable moved, or itself. */
+function canonicalOf(plan: HomeViewPlan, rel: string): string {
+  const move = plan.moved
+    .filter((m) => m.from === '' || inside(rel, m.from))
+    .sort((a, b) => b.from.length - a.from.length)[0];
+  return move ? [move.to, rel.slice(move.from.length).replace(/^\//, '')].filter(Boolean).join('/') : rel;
+}
+
 /**
- * A tool's home moved by its variable (GRADLE_USER_HOME=~/gradle-home) holds the same credentials
- * as its default folder (`gradle.properties`): each denial below the default folder is repeated
- * below the folder the variable names.
+ * True when every entry below the shown folder `rel` has its verdict, but for a bare name's: no
+ * rule, `home-folders` entry, PATH folder or moved folder names anything below it.
  */
-function movedToolHomeDenials(root: string, env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(data.toolHomes).flatMap(([name, folder]) => {
-    const rel = belowHome(root, env[name]);
-    if (rel === null || rel === folder) return [];
-    return data.denied.filter((p) => p.startsWith(`${folder}/`)).map((p) => `${rel}/${p.slice(folder.length + 1)}`);
-  });
+function plainBelow(plan: HomeViewPlan, rel: string): boolean {
+  const below = (p: string) => p.startsWith(`${rel}/`) || (rel === '' && p !== '');
+  return (
+    plan.denied.length === 0 &&
+    !plan.open.some(below) &&
+    !plan.moved.some((m) => below(m.from)) &&
+    !rulesBelow(canonicalOf(plan, rel))
+  );
 }
 
 /**
@@ -117,7 +172,14 @@ function movedToolHomeDenials(root: string, env: NodeJS.ProcessEnv): string[] {
  * what it holds and skips what a hidden folder holds, so only the last name needs testing against
  * a bare name, and a path only against the patterns of its own depth.
  */
+const matchers = new WeakMap<readonly string[], (rel: string) => boolean>();
 function deniedMatcher(denied: readonly string[]): (rel: string) => boolean {
+  let m = matchers.get(denied);
+  if (!m) matchers.set(denied, (m = compileDenied(denied)));
+  return m;
+}
+
+function compileDenied(denied: readonly string[]): (rel: string) => boolean {
   const bare = denied.filter((p) => !p.includes('/'));
   const anyName = bare.length ? new RegExp(`^(?:${bare.map(globSource).join('|')})$`) : null;
   const paths = denied
@@ -125,8 +187,8 @@ function deniedMatcher(denied: readonly string[]): (rel: string) => boolean {
     .map((p) => p.split('/').map((w) => new RegExp(`^${globSource(w)}$`)));
   return (rel) => {
     const parts = rel.split('/');
-    if (anyName?.test(parts[parts.length - 1]!)) return true;
-    return paths.some((want) => want.length === parts.length && want.every((w, i) => w.test(parts[i]!)));
+    if (parts.some((p) => anyName?.test(p))) return true;
+    return paths.some((want) => want.length <= parts.length && want.every((w, i) => w.test(parts[i]!)));
   };
 }
 
@@ -137,6 +199,15 @@ function globSource(pattern: string): string {
     .join('.*');
 }
 
+/** The verdicts that show an entry (a folder below one may be entered). */
+const SHOWN: ReadonlySet<string> = new Set(['toolchain', 'cache', 'settings']);
+
+/** A registry configuration hidden from calls, and what to pass instead (in the log). */
+interface HiddenRegistry {
+  rel: string;
+  pass: string;
+}
+
 /** What the run's layer holds, worked out from a walk of the shared folders. */
 interface LayerContents {
   /** Folders to make (relative to HOME), parents first. */
@@ -145,22 +216,57 @@ interface LayerContents {
   whiteouts: string[];
   /** Lock files copied (relative to HOME). */
   copies: string[];
+  /** Registry configurations shown as their stripped copy (relative to HOME). */
+  stripped: { rel: string; text: string }[];
+  /** Registry configurations hidden, with what to pass instead. */
+  hiddenRegistries: HiddenRegistry[];
   /** The names at HOME's top the layer decided on (shown or hidden); any other is hidden per call. */
   topNames: string[];
 }
 
-/** Walks HOME's shared folders (as the action's user, who owns them on a hosted runner). */
+/** A registry file as a call sees it: its stripped copy, else hidden with the hint. */
+function registryFile(
+  plan: HomeViewPlan,
+  rel: string,
+  verdict: Verdict,
+  st: { type: string; mode: number; size: number },
+  out: LayerContents,
+): void {
+  const entry = 'entry' in verdict ? verdict.entry : undefined;
+  out.whiteouts.push(rel);
+  const readable = st.type === 'f' && (st.mode & 0o004) !== 0 && st.size <= REGISTRY_FILE_MAX_BYTES;
+  const text = readable && entry?.strip ? readText(path.join(plan.home, rel)) : null;
+  const stripped = text !== null && entry?.strip ? stripCredentials(entry.strip, text) : null;
+  if (stripped !== null) {
+    out.whiteouts.pop();
+    out.stripped.push({ rel, text: stripped });
+  } else out.hiddenRegistries.push({ rel, pass: entry?.pass ?? 'what the command needs' });
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Walks the plan's shared folders (as the action's user, who owns them on a hosted runner). */
 async function layerContents(plan: HomeViewPlan): Promise<LayerContents> {
-  const out: LayerContents = { dirs: [], whiteouts: [], copies: [], topNames: [] };
-  const denied = deniedMatcher(plan.denied);
-  const isShared = (rel: string) => plan.shared.some((s) => inside(rel, s));
-  const leadsToShared = (rel: string) => plan.shared.some((s) => inside(s, rel) && s !== rel);
-  // The folders above a shared one: each shows its shared children and hides the rest.
-  const ancestors = (['', ...plan.shared.flatMap((s) => parents(s))] as string[]).filter(
-    (a, i, all) => all.indexOf(a) === i,
-  );
+  const out: LayerContents = { dirs: [], whiteouts: [], copies: [], stripped: [], hiddenRegistries: [], topNames: [] };
+  const verdict = (rel: string) => verdictOf(plan, rel);
+  const userDenied = plan.denied.length ? deniedMatcher(plan.denied) : () => false;
+  const hides = (v: Verdict) => v.class === 'credential' || v.class === 'unlisted';
+  const wholeRoot = plan.shared.includes('');
+  const isShared = (rel: string) => wholeRoot || plan.shared.some((s) => inside(rel, s));
+  const shownAt = [...plan.shared, ...plan.files];
+  const leadsToShown = (rel: string) => shownAt.some((s) => inside(s, rel) && s !== rel);
+  // The folders above a shared one or a registry file: each shows what leads there and hides the rest.
+  const ancestors = wholeRoot
+    ? []
+    : (['', ...shownAt.flatMap((s) => parents(s))] as string[]).filter((a, i, all) => all.indexOf(a) === i);
   for (const dir of ancestors) {
-    if (dir !== '' && (isShared(dir) || denied(dir))) continue;
+    if (dir !== '' && (isShared(dir) || userDenied(dir))) continue;
     const abs = path.join(plan.home, dir);
     if (!isDir(abs)) continue;
     if (dir !== '') out.dirs.push(dir);
@@ -169,26 +275,49 @@ async function layerContents(plan: HomeViewPlan): Promise<LayerContents> {
       if (dir === '') out.topNames.push(name);
       // The layer's own ~/.gitconfig takes the place of the runner's.
       if (rel === OWN_GITCONFIG) continue;
-      if (denied(rel) || !(isShared(rel) || leadsToShared(rel))) out.whiteouts.push(rel);
+      if (userDenied(rel)) out.whiteouts.push(rel);
+      else if (plan.files.includes(rel) && !isShared(rel)) {
+        const v = verdict(rel);
+        if (v.class === 'registry') registryFile(plan, rel, v, statOf(path.join(plan.home, rel)), out);
+        else out.whiteouts.push(rel);
+      } else if (!(isShared(rel) || leadsToShown(rel))) out.whiteouts.push(rel);
+      else if (isShared(rel) && hides(verdict(rel))) out.whiteouts.push(rel);
     }
   }
-  const roots = plan.shared.filter((s) => !plan.shared.some((o) => o !== s && inside(s, o)) && !denied(s));
-  for (const root of roots) {
+  const roots = plan.shared.filter((s) => !plan.shared.some((o) => o !== s && inside(s, o)) && !hides(verdict(s)));
+  for (const root of wholeRoot ? [''] : roots) {
     const abs = path.join(plan.home, root);
     if (!existsSync(abs) || !isDir(abs)) continue;
     // find lists a folder's entries right after it: below a hidden folder, skip until they end.
     let hiddenDir: string | null = null;
+    // Shown folders below which no rule names anything: their entries need only the bare names.
+    const plain = new Map<string, Verdict>();
     for (const e of await walk(abs)) {
       const rel = path.relative(plan.home, e.path);
+      if (rel === '') continue;
+      if (wholeRoot && !rel.includes('/')) out.topNames.push(rel);
       if (hiddenDir !== null && rel.startsWith(`${hiddenDir}/`)) continue;
       hiddenDir = null;
-      if (denied(rel)) {
+      const parent = plain.get(rel.includes('/') ? path.dirname(rel) : '');
+      const v = parent ? (bareNameVerdict(path.basename(rel)) ?? parent) : verdict(rel);
+      if (e.type === 'd' && SHOWN.has(v.class) && (parent !== undefined || plainBelow(plan, rel))) plain.set(rel, v);
+      if (rel === root) {
+        // The shared folder itself is shown whatever its mode (the list says so).
+        if (e.type === 'd') out.dirs.push(rel);
+        continue;
+      }
+      if (hides(v) || (v.class === 'passage' && e.type !== 'd')) {
         out.whiteouts.push(rel);
         if (e.type === 'd') hiddenDir = rel;
+      } else if (v.class === 'registry') {
+        if (e.type === 'd') {
+          out.whiteouts.push(rel);
+          out.hiddenRegistries.push({ rel, pass: 'entry' in v ? (v.entry?.pass ?? '') : '' });
+          hiddenDir = rel;
+        } else registryFile(plan, rel, v, e, out);
       } else if (e.type === 'd') {
-        // The shared folder itself is shown whatever its mode (the list says so); below it, a
-        // folder others may not enter keeps everything in it the runner's.
-        if (rel !== root && (e.mode & 0o005) !== 0o005) {
+        // Below a shown folder, a folder others may not enter keeps everything in it the runner's.
+        if ((e.mode & 0o005) !== 0o005) {
           out.whiteouts.push(rel);
           hiddenDir = rel;
         } else out.dirs.push(rel);
@@ -202,6 +331,15 @@ async function layerContents(plan: HomeViewPlan): Promise<LayerContents> {
     }
   }
   return out;
+}
+
+function statOf(file: string): { type: string; mode: number; size: number } {
+  try {
+    const st = lstatSync(file);
+    return { type: st.isFile() ? 'f' : st.isDirectory() ? 'd' : 'o', mode: st.mode, size: st.size };
+  } catch {
+    return { type: 'o', mode: 0, size: 0 };
+  }
 }
 
 interface Entry {
@@ -240,13 +378,14 @@ export interface HomeLayer {
   /** Unmounts the run's layer (after the last call). */
   dispose(): Promise<void>;
   /**
-   * Mounts the call's view in `callDir`; returns the folder to show at HOME and its removal. `bound`
+   * Mounts the call's view in `callDir`; returns the folder to show at the plan's folder and its
+   * removal, or null when that folder is no longer a real folder (then it gets no view). `bound`
    * puts a file system of the call's own on `callDir` first (a sized tmpfs: bounded-layers.ts).
    */
   mount(
     callDir: string,
     bound?: (dir: string) => Promise<void>,
-  ): Promise<{ merged: string; unmount: () => Promise<void> }>;
+  ): Promise<{ merged: string; unmount: () => Promise<void> } | null>;
 }
 
 /** Builds the run's layer in `dir` (below the sandbox's base folder). */
@@ -255,7 +394,8 @@ export async function buildHomeLayer(
   owner: { uid: number; gid: number },
   plan: HomeViewPlan,
   dir: string,
-  workDir: string,
+  /** The checkout `~/.gitconfig` lists as safe; null for a tool's folder outside HOME. */
+  workDir: string | null,
 ): Promise<HomeLayer> {
   const contents = await layerContents(plan);
   // In memory: it holds empty folders and a few small files, and a disk makes each of the tens of
@@ -267,9 +407,12 @@ export async function buildHomeLayer(
   // Parents come first (the walk's order), so each folder is one mkdir.
   for (const rel of contents.dirs) mkdirSync(path.join(lower, rel), { mode: 0o755 });
   for (const rel of contents.copies) copyFileSync(path.join(plan.home, rel), path.join(lower, rel));
+  for (const { rel, text } of contents.stripped) writeFileSync(path.join(lower, rel), text, { mode: 0o644 });
   // Git refuses a repository owned by someone else ("dubious ownership") unless it is listed;
   // the runner's own ~/.gitconfig is not shown.
-  writeFileSync(path.join(lower, OWN_GITCONFIG), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
+  if (workDir !== null) {
+    writeFileSync(path.join(lower, OWN_GITCONFIG), `[safe]\n\tdirectory = ${workDir}\n`, { mode: 0o644 });
+  }
   await mustAsRoot(privilege, ['chown', '-R', `${owner.uid}:${owner.gid}`, lower]);
   if (contents.whiteouts.length) {
     const whiteouts = contents.whiteouts.map((rel) => path.join(lower, rel));
@@ -281,12 +424,16 @@ export async function buildHomeLayer(
     contents,
     shows(p) {
       const rel = path.relative(plan.home, path.resolve(p));
-      return rel !== '' && !rel.startsWith('..') && plan.shared.some((s) => inside(rel, s));
+      if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
+      return plan.shared.includes('') || (rel !== '' && plan.shared.some((s) => inside(rel, s)));
     },
     async dispose() {
       await mustAsRoot(privilege, ['umount', dir]);
     },
     async mount(callDir, bound) {
+      // A folder in the checkout that PR code turned into a link since: mounting it would follow
+      // the link, as root. Nothing of the PR runs between calls, so the check holds for the call.
+      if (!realDir(plan.home)) return null;
       // What appeared at HOME's top since the layer was made (a later step's folder) is hidden too.
       const fresh = safeReaddir(plan.home).filter((n) => !known.has(n));
       mkdirSync(callDir, { mode: 0o700 });
@@ -358,15 +505,25 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
+/** A folder, not a link to one, at a path with no link in it. */
+function realDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory() && realpathSync(p) === path.resolve(p);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Folders the step's toolchain variables name outside HOME but inside a folder every call hides
- * (a toolchain an earlier step unpacked into RUNNER_TEMP): shown read-only, at their paths.
+ * (a toolchain an earlier step unpacked into RUNNER_TEMP), that no tool's rules cover (JAVA_HOME):
+ * shown read-only, at their paths. A tool's folder there has a view of its own instead.
  */
 export function toolchainFoldersElsewhere(env: NodeJS.ProcessEnv, hidden: readonly string[]): string[] {
   const home = env.HOME ? path.resolve(env.HOME) : null;
-  const named = TOOLCHAIN_FOLDER_VARIABLES.map((name) => env[name])
-    .filter((v): v is string => !!v && path.isAbsolute(v))
-    .map((v) => path.resolve(v))
-    .filter((v) => !(home && inside(v, home)) && hidden.some((h) => inside(v, h) && v !== h) && isDir(v));
+  const named = toolchainFolders(env)
+    .filter(({ dir, tool }) => tool === null && !(home && inside(dir, home)))
+    .map(({ dir }) => dir)
+    .filter((v) => hidden.some((h) => inside(v, h) && v !== h) && isDir(v));
   return [...new Set(named)];
 }

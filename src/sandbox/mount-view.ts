@@ -18,8 +18,13 @@ export interface MountView {
   /** Inside a writable folder, mounted read-only again (a checkout's .git). */
   protectedPaths: readonly string[];
   cwd: string;
-  /** A hidden folder shown as another folder instead of an empty one (the runner's HOME: home-view.ts). */
-  replaced?: { target: string; source: string };
+  /**
+   * Folders shown as another folder instead of what is there (the runner's HOME, a tool folder a
+   * variable moved: home-view.ts), a hidden one instead of an empty one.
+   */
+  replaced?: readonly { target: string; source: string }[];
+  /** Mounted read-only from another folder, after the replaced ones (a PATH folder in a view). */
+  readOnlyFrom?: readonly { target: string; source: string }[];
 }
 
 /**
@@ -39,14 +44,16 @@ export function bwrapArgs(view: MountView): string[] {
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   const tmpfsRoots = [...PRIVATE_TMP, ...outermost(view.hidden.filter((h) => !PRIVATE_TMP.some((t) => inside(h, t))))];
   for (const dir of PRIVATE_TMP) args.push('--perms', '1777', '--tmpfs', dir);
+  const replacedAll = view.replaced ?? [];
   for (const dir of tmpfsRoots.slice(PRIVATE_TMP.length)) {
-    if (view.replaced?.target === dir) args.push('--bind', view.replaced.source, dir);
+    const replacing = replacedAll.find((r) => r.target === dir);
+    if (replacing) args.push('--bind', replacing.source, dir);
     else args.push('--perms', '0755', '--tmpfs', dir);
   }
-  // Below the private /tmp (a HOME there) it is mounted among the others, at its depth; the
-  // folders below it start from it.
-  const replaced = view.replaced && !tmpfsRoots.includes(view.replaced.target) ? view.replaced : null;
-  if (replaced) tmpfsRoots.push(replaced.target);
+  // Below a hidden folder or the private /tmp (a HOME there, a tool folder in RUNNER_TEMP), or in
+  // the checkout, one is mounted among the others, at its depth; the folders below it start from it.
+  const replaced = replacedAll.filter((r) => !tmpfsRoots.includes(r.target));
+  tmpfsRoots.push(...replaced.map((r) => r.target));
   const made = new Set<string>();
   const mountBack = (p: string, how: '--bind' | '--ro-bind', source = p): void => {
     // The nearest: a HOME shown below the private /tmp is where the folders between start.
@@ -71,7 +78,11 @@ export function bwrapArgs(view: MountView): string[] {
     ...writable.map((p) => [p, '--bind'] as const),
     ...readOnly.map((p) => [p, '--ro-bind'] as const),
   ];
-  const all = [...(replaced ? [[replaced.target, '--bind', replaced.source] as const] : []), ...mounts];
+  const all = [
+    ...replaced.map((r) => [r.target, '--bind', r.source] as const),
+    ...mounts,
+    ...(view.readOnlyFrom ?? []).map((r) => [r.target, '--ro-bind', r.source] as const),
+  ];
   // Stable: the replaced folder comes first at its depth, so a path named at it is mounted over it.
   all.sort((a, b) => depth(a[0]) - depth(b[0]));
   for (const [p, how, source] of all) mountBack(p, how, source);

@@ -5,7 +5,7 @@
 // different uid without CAP_SYS_PTRACE lacks). On top of the separate user, each call runs in
 // namespaces of its own (bubblewrap.ts, mount-view.ts): its processes end with it, it has a
 // private /tmp and a fresh HOME, and it sees only the folders it needs.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +16,11 @@ import { hiddenFolders } from './hidden-folders.js';
 import {
   buildHomeLayer,
   homeViewPlan,
+  movedToolFolderPlans,
   toolchainFoldersElsewhere,
   type HomeFolders,
   type HomeLayer,
+  type HomeViewPlan,
 } from './home-view.js';
 import { killAllOf, killMarked } from './kill.js';
 import { defaultCallLimits, describeBounds, detectBounding, removeCgroups } from './call-limits.js';
@@ -141,8 +143,15 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
             homeBytes: bounds.homeBytes,
             stateFolders: new BoundedStateFolders(found.privilege, user.name, bounds.homeBytes),
             // Built while the run prepares (a walk of the tool folders); the first call waits for it.
-            home: homeView(found.privilege, user, env, opts.homeFolders, workDir, log),
+            home: homeView(found.privilege, user, homeViewPlan(env, opts.homeFolders), workDir, log),
+            movedRoots: movedToolFolderPlans(env).map((plan) => plan.home),
+            moved: Promise.all(
+              movedToolFolderPlans(env).map((plan, i) =>
+                homeView(found.privilege, user!, plan, null, log, `tool-layer-${i}`),
+              ),
+            ).then((layers) => layers.filter((l): l is HomeLayer => l !== null)),
             toolchains: toolchainFoldersElsewhere(env, hidden),
+            runnerHome: env.HOME && path.isAbsolute(env.HOME) ? path.resolve(env.HOME) : null,
           }
         : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
@@ -203,22 +212,29 @@ async function isolated(
         const call = ++calls;
         const callDir = path.join(user.base, `call-${call}`);
         let home = callDir;
-        let homeSource: string | null = null;
+        // The views this call mounts: the runner's HOME, and the tool folders moved out of it.
+        const views: ShownView[] = [];
         const layer = namespaced ? await namespaced.home : null;
         // A call that cannot write the checkout writes to memory of a fixed size (bounded-layers.ts).
         const inMemory = namespaced && !access.workTree ? namespaced : null;
         const bound = inMemory
           ? (dir: string) => mountBoundedTmpfs(privilege, dir, inMemory.homeBytes, user.name)
           : undefined;
-        if (layer) {
-          const view = await layer.mount(callDir, bound);
-          giveBack.push(view.unmount);
+        const homeMount = layer ? await layer.mount(callDir, bound) : null;
+        if (layer && homeMount) {
+          giveBack.push(homeMount.unmount);
           home = layer.plan.home;
-          homeSource = view.merged;
+          views.push({ layer, source: homeMount.merged });
         } else {
           giveBack.push(await freshHome(privilege, user, home, workDir, bound));
         }
         if (inMemory) await inMemory.stateFolders.bound(access.owned ?? []);
+        for (const [i, moved] of ((namespaced ? await namespaced.moved : []) ?? []).entries()) {
+          const view = await moved.mount(`${callDir}-tool-${i}`, bound);
+          if (!view) continue;
+          giveBack.push(view.unmount);
+          views.push({ layer: moved, source: view.merged });
+        }
         const reached = [spec.cwd, ...(access.owned ?? []), ...(access.readable ?? [])];
         await grants.traverse(...reached, ...(spec.command.startsWith('/') ? [spec.command] : []));
         for (const dir of access.readable ?? []) await grants.readable(dir);
@@ -226,13 +242,10 @@ async function isolated(
         if (access.workTree) giveBack.push(await grants.workTree(access.workTree, before));
         const env = withUserEnv(spec.env, user, home, access.owned ?? []);
         const jail = namespaced
-          ? jailArgs(
-              namespaced,
-              user,
-              { ...spec, env },
-              access,
-              layer && homeSource ? { layer, source: homeSource } : home,
-            )
+          ? jailArgs(namespaced, user, { ...spec, env }, access, {
+              fresh: views.length && views[0]!.layer === layer ? null : home,
+              views,
+            })
           : undefined;
         // What a writing call writes to disk: its layer over HOME, the checkout, its own folders.
         const disks = inMemory
@@ -273,6 +286,7 @@ async function isolated(
         await killAllOf(privilege, user.uid);
         await removeCgroups(privilege, user.name);
         await (await namespaced?.home)?.dispose();
+        for (const moved of (await namespaced?.moved) ?? []) await moved.dispose();
         await namespaced?.stateFolders.unmountAll();
         await grants.restore();
         await deleteSandboxUser(privilege, user);
@@ -335,38 +349,61 @@ interface Jail {
   stateFolders: BoundedStateFolders;
   /** The run's layer of the runner's HOME; null where HOME is not shown (then each call gets an empty one). */
   home: Promise<HomeLayer | null>;
+  /** The layers of tool folders a variable moved out of HOME (home-view.ts). */
+  moved: Promise<HomeLayer[]>;
+  /** Those folders, each hidden in a call that could not mount its view. */
+  movedRoots: string[];
+  /** The runner's HOME: a PATH folder below it is shown through the view or not at all. */
+  runnerHome: string | null;
   /** Folders toolchain variables name in a hidden folder outside HOME: shown read-only. */
   toolchains: string[];
 }
 
-/** The run's view of the runner's HOME, or null (logged) where it cannot be made. */
+/** A view a call mounts: its run's layer and the call's merged folder, shown at the layer's folder. */
+interface ShownView {
+  layer: HomeLayer;
+  source: string;
+}
+
+/** The run's layer of one view (the runner's HOME, a moved tool folder), or null (logged) where it cannot be made. */
 async function homeView(
   privilege: Privilege,
   user: SandboxUser,
-  env: NodeJS.ProcessEnv,
-  extra: HomeFolders | undefined,
-  workDir: string,
+  plan: HomeViewPlan | null,
+  workDir: string | null,
   log: (line: string) => void,
+  name = 'home-layer',
 ): Promise<HomeLayer | null> {
-  const plan = homeViewPlan(env, extra);
   if (!plan) return null;
+  const what = workDir !== null ? "the runner's HOME" : `the tool folder ${plan.home}`;
   let layer: HomeLayer | null = null;
   try {
-    layer = await buildHomeLayer(privilege, user, plan, path.join(user.base, 'home-layer'), workDir);
+    layer = await buildHomeLayer(privilege, user, plan, path.join(user.base, name), workDir);
     // One mount now: a kernel without overlayfs (or a runner that refuses it) falls back here, not mid-run.
-    const probe = await layer.mount(path.join(user.base, 'home-probe'));
-    await probe.unmount();
-    const shown = plan.shared.filter((s) => existsSync(path.join(plan.home, s)));
+    const probe = await layer.mount(path.join(user.base, `${name}-probe`));
+    await probe?.unmount();
+    const shown = plan.shared.filter((s) => s !== '' && existsSync(path.join(plan.home, s)));
+    const { stripped, hiddenRegistries, whiteouts } = layer.contents;
     log(
-      `isolation: calls see the runner's HOME (${plan.home}) with ${shown.join(', ') || 'no tool folders'}; ` +
-        `what they write there stays in the call; ${layer.contents.whiteouts.length} entries hidden ` +
-        `(denied names, files only the runner may read, everything else of HOME)`,
+      `isolation: calls see ${what} (${plan.home})` +
+        (workDir !== null ? ` with ${shown.join(', ') || 'no tool folders'}` : '') +
+        `; what they write there stays in the call; ${whiteouts.length} entries hidden ` +
+        '(credentials, what no tool rule lists, files only the runner may read, everything else of HOME)',
     );
+    if (stripped.length) {
+      log(`isolation: registry configuration shown stripped of credentials: ${stripped.map((f) => f.rel).join(', ')}`);
+    }
+    for (const hidden of hiddenRegistries) {
+      log(
+        `isolation: ${path.join(plan.home, hidden.rel)} is hidden from calls (it may hold credentials, ` +
+          `or cannot be read to strip them); pass ${hidden.pass} through \`verify-env\` instead`,
+      );
+    }
     return layer;
   } catch (e) {
     log(
-      `isolation: the runner's HOME cannot be shown to calls (${e instanceof Error ? e.message : String(e)}); ` +
-        'each call gets an empty HOME of its own instead',
+      `isolation: ${what} cannot be shown to calls (${e instanceof Error ? e.message : String(e)}); ` +
+        (workDir !== null ? 'each call gets an empty HOME of its own instead' : 'calls do not see it'),
     );
     await layer?.dispose().catch(() => undefined);
     return null;
@@ -379,14 +416,19 @@ function jailArgs(
   user: SandboxUser,
   spec: ProcessSpec,
   access: CallAccess,
-  home: string | { layer: HomeLayer; source: string },
+  home: { fresh: string | null; views: ShownView[] },
 ): string[] {
-  const { bwrap, hidden } = jail;
-  // A toolchain variable (CARGO_HOME) names a shared folder: the view shows it, with writes kept
+  const { bwrap } = jail;
+  // A moved tool folder whose view this call could not mount is hidden whole.
+  const unviewed = jail.movedRoots.filter(
+    (r) => !home.views.some((v) => v.layer.plan.home === r) && isRealDir(r) && !inside(r, spec.cwd),
+  );
+  const hidden = [...jail.hidden, ...unviewed];
+  // A toolchain variable (CARGO_HOME) names a shown folder: the view shows it, with writes kept
   // in the call; mounting the real folder as it is over it would show what the view hides.
-  const inView = (p: string) => typeof home !== 'string' && home.layer.shows(p);
+  const viewOf = (p: string) => home.views.find((v) => v.layer.shows(p));
   const writable = [...(access.workTree ? [access.workTree] : []), ...(access.owned ?? [])];
-  if (typeof home === 'string') writable.push(home);
+  if (home.fresh) writable.push(home.fresh);
   // A folder on PATH outside the checkout is never writable in a call, even where its mode lets
   // everyone write (an image's /usr/local/bin 0777): a program planted there would run in later calls
   // and in the job's later steps. One inside the checkout is the PR's to write, like the rest of it;
@@ -394,26 +436,44 @@ function jailArgs(
   // at or below one, and one below a named path is mounted read-only again over it.
   const onPath = pathFolders(spec);
   const underPath = (p: string) => onPath.some((d) => inside(p, d) || inside(realpathOrSelf(p), d));
-  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p) && !inView(p));
+  const asIs = shownPaths(spec, access, hidden).filter((p) => !underPath(p) && !viewOf(p));
   const coveredPath = onPath.filter((d) => asIs.some((p) => inside(d, p) || inside(d, realpathOrSelf(p))));
+  // A PATH folder in a view (`~/.local/bin`) is that view's folder, read-only: the real folder
+  // bound over it would show what the view's rules hide.
+  const viewedPath = onPath.flatMap((d) => {
+    const v = viewOf(d);
+    const source = v && path.join(v.source, path.relative(v.layer.plan.home, d));
+    return source && existsSync(source) ? [{ target: d, source }] : [];
+  });
   const view: MountView = {
     hidden,
     writable,
     readOnly: [
       spec.cwd,
       ...(access.readable ?? []),
-      ...programFolders(spec, hidden),
-      ...coveredPath,
+      ...programFolders(spec, hidden).filter(
+        (p) => !(onPath.includes(p) && (viewOf(p) || (jail.runnerHome && inside(p, jail.runnerHome)))),
+      ),
+      ...coveredPath.filter((p) => !viewOf(p)),
       ...jail.toolchains,
       ACTION_ROOT,
     ].filter((p) => existsSync(p)),
     asIs,
     protectedPaths: access.workTree ? [path.join(access.workTree, '.git')].filter((p) => existsSync(p)) : [],
     cwd: spec.cwd,
-    ...(typeof home === 'string' ? {} : { replaced: { target: home.layer.plan.home, source: home.source } }),
+    replaced: home.views.map((v) => ({ target: v.layer.plan.home, source: v.source })),
+    readOnlyFrom: viewedPath,
   };
   const setpriv = ['/usr/bin/setpriv', '--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'];
   return [bwrap, ...bwrapArgs(view), '--', ...setpriv, '--no-new-privs', '--'];
+}
+
+function isRealDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory() && realpathSync(p) === path.resolve(p);
+  } catch {
+    return false;
+  }
 }
 
 /** The folders of the call's PATH outside its checkout, links resolved. */

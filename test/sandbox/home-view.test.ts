@@ -32,7 +32,7 @@ const FILES: [string, string, number][] = [
   ['.cargo/.package-cache', '', 0o644],
   ['.cargo/credentials.toml', '[registry]\ntoken = "SECRET-cargo"\n', 0o644],
   ['.ssh/id_ed25519', 'SECRET-ssh\n', 0o600],
-  ['.npmrc', '//registry.npmjs.org/:_authToken=SECRET-npmrc\n', 0o644],
+  ['.npmrc', 'registry=https://npm.example.com/\n//registry.npmjs.org/:_authToken=SECRET-npmrc\n', 0o644],
   ['.env', 'API_KEY=SECRET-env\n', 0o644],
   ['notes.txt', 'SECRET-top-level-file\n', 0o644],
   ['.gitconfig', '[credential]\n\thelper = store\n[user]\n\tname = SECRET-gitconfig\n', 0o644],
@@ -42,7 +42,12 @@ const FILES: [string, string, number][] = [
   ['.cache/private/readable-in-private-folder', 'SECRET-in-0700-folder\n', 0o644],
   ['.local/bin/pytool', '#!/bin/sh\necho pytool-ok\n', 0o755],
   ['.nvm/versions/node/v20/etc/npmrc', '//npm.pkg.github.com/:_authToken=SECRET-global-npmrc\n', 0o644],
-  ['.m2/settings.xml', '<password>SECRET-maven</password>\n', 0o644],
+  [
+    '.m2/settings.xml',
+    '<settings><servers><server><password>SECRET-maven</password></server></servers>' +
+      '<mirrors><mirror><url>https://ci:SECRET-mirror@maven.example.com/</url></mirror></mirrors></settings>\n',
+    0o644,
+  ],
   ['.m2/repository/org/x/x-1.jar', 'jar\n', 0o644],
 ];
 
@@ -96,12 +101,14 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(r.stdout).toContain('pub fn crate_fn');
     expect(r.stdout).toContain(`== ${home}/.m2/repository/org/x/x-1.jar`);
     expect(r.stdout).not.toContain('SECRET');
-    // Not even by name: denied names, owner-only files, a folder others may not enter, and what is not shared.
-    for (const name of ['credentials.toml', 'id_ed25519', '.npmrc', '.env', 'notes.txt', 'state.json', 'group.json']) {
+    // Not even by name: credentials, owner-only files, a folder others may not enter, and what is not shared.
+    for (const name of ['credentials.toml', 'id_ed25519', '.env', 'notes.txt', 'state.json', 'group.json', 'token']) {
       expect(r.stdout, name).not.toContain(`/${name}\n`);
     }
     expect(r.stdout).not.toContain('readable-in-private-folder');
-    expect(r.stdout).not.toContain('settings.xml');
+    // A registry configuration is its copy stripped of credentials: the registry stays known.
+    expect(r.stdout).toContain(`== ${home}/.npmrc\nregistry=https://npm.example.com/\n`);
+    expect(r.stdout).toContain('<url>https://maven.example.com/</url>');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
   });
 
@@ -172,7 +179,6 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(r.stdout).toContain('cached-jar');
     expect(r.stdout).toContain('cargo-index');
     expect(r.stdout).not.toContain('SECRET');
-    expect(r.stdout).not.toContain('gradle.properties');
     expect(r.stdout).not.toContain('credentials.toml');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
   });
@@ -206,5 +212,105 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     expect(r.stdout).not.toContain('runner-file');
     // The checkout itself is the real one: what the call wrote there is there.
     expect(readFileSync(path.join(inside, 'b.txt'), 'utf8')).toBe('b\n');
+  });
+
+  it('shows no credential of sbt, Bundler or Hugging Face, and a registry file as its stripped copy', async () => {
+    const planted: [string, string][] = [
+      ['.ivy2/.credentials', 'realm=x\nhost=h\nuser=u\npassword=SECRET-ivy\n'],
+      ['.ivy2/cache/org/x/ivy.xml', 'ivy-cache-ok\n'],
+      ['.sbt/.credentials', 'password=SECRET-sbt\n'],
+      ['.sbt/1.0/global.sbt', 'credentials += Credentials("r", "h", "u", "SECRET-sbt-global")\n'],
+      ['.bundle/config', '---\nBUNDLE_PATH: "vendor/bundle"\nBUNDLE_GEMS__EXAMPLE__COM: "u:SECRET-bundler"\n'],
+      ['.cache/huggingface/stored_tokens', '[ci]\nhf_token = SECRET-hf-stored\n'],
+      ['.gradle/init.d/mirror.gradle', '// SECRET-init\n'],
+    ];
+    for (const [rel, content] of planted) {
+      mkdirSync(path.dirname(path.join(home, rel)), { recursive: true, mode: 0o755 });
+      writeFileSync(path.join(home, rel), content, { mode: 0o644 });
+    }
+    await sandbox.close();
+    const log: string[] = [];
+    sandbox = await createSandbox('auto', repo, {
+      env: { HOME: home, PATH: process.env.PATH },
+      namespaces: true,
+      log: (l) => log.push(l),
+    });
+    const r = await sh(`${WALK}; echo end`);
+    expect(r.stdout).toContain('ivy-cache-ok');
+    expect(r.stdout).toContain('BUNDLE_PATH: "vendor/bundle"');
+    expect(r.stdout).not.toContain('SECRET');
+    for (const name of ['.credentials', 'stored_tokens', 'global.sbt', 'init.d']) {
+      expect(r.stdout, name).not.toContain(name);
+    }
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
+    // A registry configuration hidden is never silently dropped: the log says what to pass instead.
+    expect(log.join('\n')).toMatch(/\.gradle\/init\.d is hidden from calls[^\n]*verify-env/);
+  });
+
+  it('shows a tool folder a variable moved into a hidden folder by its rules, never as it is', async () => {
+    // GRADLE_USER_HOME and CARGO_HOME in RUNNER_TEMP, as a workflow may set them.
+    const temp = path.join(outside, 'runner-temp');
+    const moved: [string, string, number][] = [
+      ['gradle-home/gradle.properties', 'org.gradle.caching=true\nsigning.password=SECRET-moved-gradle\n', 0o644],
+      ['gradle-home/caches/modules-2/x.txt', 'moved-cache-ok\n', 0o644],
+      ['gradle-home/caches/owner-only', 'SECRET-owner\n', 0o600],
+      ['cargo-home/credentials.toml', 'token = "SECRET-moved-cargo"\n', 0o644],
+      ['cargo-home/registry/index.txt', 'moved-cargo-ok\n', 0o644],
+    ];
+    for (const [rel, content, mode] of moved) {
+      mkdirSync(path.dirname(path.join(temp, rel)), { recursive: true, mode: 0o755 });
+      writeFileSync(path.join(temp, rel), content, { mode });
+      chmodSync(path.join(temp, rel), mode);
+    }
+    const vars = { GRADLE_USER_HOME: path.join(temp, 'gradle-home'), CARGO_HOME: path.join(temp, 'cargo-home') };
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo, {
+      env: { HOME: home, PATH: process.env.PATH, RUNNER_TEMP: temp, ...vars },
+      namespaces: true,
+    });
+    const walkMoved = WALK.replace('"$HOME"', '"$GRADLE_USER_HOME" "$CARGO_HOME"');
+    const r = await sh(`${walkMoved}; echo x > "$GRADLE_USER_HOME/caches/new" && echo wrote; echo end`, vars);
+    expect(r.stdout).toContain('moved-cache-ok');
+    expect(r.stdout).toContain('moved-cargo-ok');
+    expect(r.stdout).toContain('org.gradle.caching=true');
+    expect(r.stdout).not.toContain('SECRET');
+    expect(r.stdout).not.toContain('credentials.toml');
+    expect(r.stdout).not.toContain('owner-only');
+    // Tools write their folder; the write stays in the call.
+    expect(r.stdout).toContain('wrote');
+    expect(existsSync(path.join(temp, 'gradle-home/caches/new'))).toBe(false);
+  });
+
+  it('shows a tool folder a variable moved into the checkout by its rules', async () => {
+    const gradleHome = path.join(repo, '.gradle');
+    mkdirSync(path.join(gradleHome, 'caches'), { recursive: true, mode: 0o755 });
+    writeFileSync(path.join(gradleHome, 'gradle.properties'), 'signing.password=SECRET-checkout-gradle\n');
+    writeFileSync(path.join(gradleHome, 'caches/x.txt'), 'checkout-cache-ok\n');
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo, {
+      env: { HOME: home, PATH: process.env.PATH, GRADLE_USER_HOME: gradleHome },
+      namespaces: true,
+    });
+    const r = await sh(`cat "$GRADLE_USER_HOME/caches/x.txt" "$GRADLE_USER_HOME/gradle.properties"; echo end`, {
+      GRADLE_USER_HOME: gradleHome,
+    });
+    expect(r.stdout).toContain('checkout-cache-ok');
+    expect(r.stdout).not.toContain('SECRET');
+  });
+
+  it('shows a PATH folder below HOME through the view, read-only, by its rules', async () => {
+    writeFileSync(path.join(home, '.local/bin/.netrc'), 'machine x password SECRET-netrc-in-bin\n', { mode: 0o644 });
+    writeFileSync(path.join(home, '.local/bin/runner-only'), 'SECRET-runner-only\n', { mode: 0o600 });
+    chmodSync(path.join(home, '.local/bin/runner-only'), 0o600);
+    const r = await sh(
+      'ls -a "$HOME/.local/bin"; cat "$HOME/.local/bin/.netrc"; pytool; ' +
+        '{ echo x > "$HOME/.local/bin/planted" && echo planted; } 2>/dev/null; echo end',
+    );
+    expect(r.stdout).toContain('pytool-ok');
+    expect(r.stdout).not.toContain('SECRET');
+    expect(r.stdout).not.toContain('.netrc');
+    expect(r.stdout).not.toContain('runner-only');
+    expect(r.stdout).not.toContain('planted');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
   });
 });

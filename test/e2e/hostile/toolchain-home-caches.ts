@@ -80,9 +80,9 @@ function gradle(name: string, userHome: string, env: (home: string) => Record<st
     env: (home) => ({ JAVA_HOME, ...env(home) }),
     secrets: [
       // Publishing and signing credentials, as Gradle's documentation keeps them.
-      [`${userHome}/gradle.properties`, 0o644],
+      [`${userHome}/gradle.properties`, 0o644, 'registry'],
       [`${userHome}/caches/owner-only-token`, 0o600],
-      ['.m2/settings.xml', 0o644],
+      ['.m2/settings.xml', 0o644, 'registry'],
     ],
   };
 }
@@ -167,7 +167,7 @@ export const CACHE_ECOSYSTEMS: Ecosystem[] = [
     pathBelowHome: ['.local/bin'],
     secrets: [
       // An index URL with its password, where pip reads its user configuration.
-      ['.config/pip/pip.conf', 0o644],
+      ['.config/pip/pip.conf', 0o644, 'registry'],
       ['.pypirc', 0o644],
       ['.local/pipx/venvs/pipx-greet/owner-only-token', 0o600],
     ],

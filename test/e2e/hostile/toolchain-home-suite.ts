@@ -24,17 +24,26 @@ export interface Ecosystem {
   name: string;
   available: () => boolean;
   /** Lays the toolchain out in the runner's HOME as its installer does; runs tools as the runner. */
-  install: (home: string, owner: Owner, spy: string) => void;
+  install: (home: string, owner: Owner, spy: string, runnerTemp: string) => void;
   /** What the call runs (sh), writing the tool's output to $SPY/<name>.out. */
   verify: string;
   expected: string;
   /** PATH folders below HOME, first on PATH as the setup actions put them. */
   pathBelowHome: string[];
   /** The step's environment (a toolchain variable naming a folder in the runner's HOME, say). */
-  env?: Record<string, string> | ((home: string) => Record<string, string>);
-  /** Credentials beside the toolchain: path below HOME, mode. */
-  secrets: [string, number][];
+  env?: Record<string, string> | ((home: string, runnerTemp: string) => Record<string, string>);
+  /** Credentials beside the toolchain (path below HOME, mode), planted as `plant` says. */
+  secrets: Secret[];
+  /** Credentials outside HOME (below RUNNER_TEMP, relative to it): path, mode. */
+  elsewhere?: Secret[];
 }
+
+/**
+ * A planted credential: its path, its mode, and what it holds (`{{NEEDLE}}` stands for a needle
+ * that names it; default: a line `token = "<needle>"`). A `registry` file may be listed in the
+ * call (the view shows its copy stripped of credentials); its needle never.
+ */
+export type Secret = [rel: string, mode: number, kind?: 'registry', content?: string];
 
 /** Runs `argv` as the runner (its HOME, its uid), as the setup steps before the action would. */
 export function asRunner(
@@ -71,7 +80,7 @@ export function runnerScratch(owner: Owner, spy: string, name: string): string {
 }
 
 /** Credentials every runner's HOME may hold, whatever the ecosystem. */
-const COMMON_SECRETS: [string, number][] = [
+const COMMON_SECRETS: Secret[] = [
   ['.ssh/id_ed25519', 0o600],
   ['.docker/config.json', 0o644],
   ['.aws/credentials', 0o644],
@@ -82,13 +91,19 @@ const COMMON_SECRETS: [string, number][] = [
 const NEEDLE = 'PRL-NEEDLE';
 
 /**
- * What a hostile call does inside: read every file of HOME it can reach (no bigger than 2 MB) and
- * keep what looks like a planted credential, and list every name.
+ * What a hostile call does inside: read every file of HOME (and of `roots` besides) it can reach
+ * (no bigger than 2 MB) and keep what looks like a planted credential, and list every name.
  */
-const WALK =
-  'find "$HOME" -size -2M \\( -type f -o -type l \\) ! -name "*.jar" ! -name "*.rlib" 2>/dev/null | while IFS= read -r f; do cat "$f" 2>/dev/null; done ' +
-  `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; find "$HOME" > "$SPY/$ECO.names" 2>/dev/null; ` +
-  `env | grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' >> "$SPY/$ECO.hunt"`;
+function walk(roots: string[]): string {
+  const where = roots.map((r) => `"${r}"`).join(' ');
+  return (
+    `find ${where} -size -2M \\( -type f -o -type l \\) ! -name "*.jar" ! -name "*.rlib" 2>/dev/null | ` +
+    'while IFS= read -r f; do cat "$f" 2>/dev/null; done ' +
+    `| grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' | sort -u > "$SPY/$ECO.hunt"; ` +
+    `find ${where} > "$SPY/$ECO.names" 2>/dev/null; ` +
+    `env | grep -ao '${NEEDLE}[A-Za-z0-9./_-]*' >> "$SPY/$ECO.hunt"`
+  );
+}
 
 // A call's writes into the shared folders: a poisoned program beside the toolchain, a changed
 // setting, a file in a cache. They must stay in the call.
@@ -118,10 +133,11 @@ export function toolchainHomeTests(ecosystems: readonly Ecosystem[]): void {
     await world.close();
   });
 
-  /** Plants `rel` below HOME holding a needle that names it, owned by the runner. */
-  function plant(rel: string, mode: number): void {
-    const file = path.join(home, rel);
-    write(file, `token = "${NEEDLE}-${rel}"\n`, mode);
+  /** Plants `rel` below `root` holding a needle that names it, owned by the runner. */
+  function plant(root: string, [rel, mode, , content]: Secret): void {
+    const file = path.join(root, rel);
+    const needle = `${NEEDLE}-${rel.replace(/[^A-Za-z0-9./_-]/g, '_')}`;
+    write(file, content ? content.replaceAll('{{NEEDLE}}', needle) : `token = "${needle}"\n`, mode);
     // A folder of credentials is its owner's alone, as ssh and gpg make theirs.
     if (rel.startsWith('.ssh/')) chmodSync(path.dirname(file), 0o700);
   }
@@ -138,8 +154,11 @@ export function toolchainHomeTests(ecosystems: readonly Ecosystem[]): void {
     home = runner ? runner.home : world.sandbox.env.HOME!;
     owner = runner ? { uid: runner.uid, gid: runner.gid } : { uid: 0, gid: 0 };
     const before = new Set(readdirSync(home));
-    eco.install(home, owner, spy);
-    for (const [rel, mode] of [...eco.secrets, ...COMMON_SECRETS]) plant(rel, mode);
+    // The first run's RUNNER_TEMP (harness.ts), which the run hands over to the runner user.
+    const runnerTemp = path.join(world.dir, 'run-1');
+    eco.install(home, owner, spy, runnerTemp);
+    for (const secret of [...eco.secrets, ...COMMON_SECRETS]) plant(home, secret);
+    for (const secret of eco.elsewhere ?? []) plant(runnerTemp, secret);
     made = readdirSync(home).filter((e) => !before.has(e));
     // The runner's files are the runner's (the hard-linked toolchain stays root's: chown would change
     // the originals).
@@ -170,7 +189,10 @@ export function toolchainHomeTests(ecosystems: readonly Ecosystem[]): void {
     }
     const snapshot = treeOf(home);
     const script = path.join(spy, `${eco.name}.sh`);
-    write(script, `${eco.verify}\n${WALK}\n${WRITES}\nexit 0\n`, 0o755);
+    // Each folder outside HOME itself: the folders between are made enter-only in a call (mount-view.ts).
+    const elsewhere = [...new Set((eco.elsewhere ?? []).map(([rel]) => path.join(runnerTemp, rel.split('/')[0]!)))];
+    const roots = [home, ...elsewhere];
+    write(script, `${eco.verify}\n${walk(roots)}\n${WRITES}\nexit 0\n`, 0o755);
 
     const r = await world.run({
       asRunnerUser: c.asRunnerUser,
@@ -182,7 +204,7 @@ export function toolchainHomeTests(ecosystems: readonly Ecosystem[]): void {
         PATH: [...eco.pathBelowHome.map((p) => path.join(home, p)), process.env.PATH].join(':'),
         // A toolchain variable with a password in it, as a private index's URL often has: withheld.
         PIP_INDEX_URL: `https://ci:${NEEDLE}-pip-index@pypi.internal.example/simple`,
-        ...(typeof eco.env === 'function' ? eco.env(home) : eco.env),
+        ...(typeof eco.env === 'function' ? eco.env(home, runnerTemp) : eco.env),
       },
       killAfterMs: 240_000,
     });
@@ -193,8 +215,11 @@ export function toolchainHomeTests(ecosystems: readonly Ecosystem[]): void {
     // The walk ran, and read no credential, nor found one by name.
     expect(out(`${eco.name}.names`)).toContain(home);
     expect(out(`${eco.name}.hunt`)).toBe('');
-    for (const [rel] of [...eco.secrets, ...COMMON_SECRETS]) {
-      expect(out(`${eco.name}.names`), rel).not.toContain(path.join(home, rel));
+    for (const [rel, , kind] of [...eco.secrets, ...COMMON_SECRETS]) {
+      if (kind !== 'registry') expect(out(`${eco.name}.names`), rel).not.toContain(path.join(home, rel));
+    }
+    for (const [rel, , kind] of eco.elsewhere ?? []) {
+      if (kind !== 'registry') expect(out(`${eco.name}.names`), rel).not.toContain(path.join(runnerTemp, rel));
     }
     // Writing the shared folders worked in the call, and nothing of it reached the runner's HOME.
     expect(out(`${eco.name}.wrote`)).toContain('cache-written');

@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CACHE_ECOSYSTEMS } from './toolchain-home-caches.js';
+import { CREDENTIAL_ECOSYSTEMS } from './toolchain-home-credentials.js';
 import { asRunner, type Ecosystem, runnerScratch, toolchainHomeTests, write } from './toolchain-home-suite.js';
 
 const RUSTUP = '/root/.cargo/bin/rustup';
@@ -175,9 +176,9 @@ const ECOSYSTEMS: Ecosystem[] = [
     pathBelowHome: [],
     env: { JAVA_HOME },
     secrets: [
-      ['.m2/settings.xml', 0o644],
+      ['.m2/settings.xml', 0o644, 'registry'],
       ['.m2/settings-security.xml', 0o644],
-      ['.gradle/gradle.properties', 0o644],
+      ['.gradle/gradle.properties', 0o644, 'registry'],
     ],
   },
   {
@@ -216,9 +217,9 @@ const ECOSYSTEMS: Ecosystem[] = [
     expected: 'node-greet-ok',
     pathBelowHome: [],
     secrets: [
-      ['.npmrc', 0o644],
+      ['.npmrc', 0o644, 'registry'],
       ['.npm/owner-only-token', 0o600],
-      ['.nvm/versions/node/v20.0.0/etc/npmrc', 0o644],
+      ['.nvm/versions/node/v20.0.0/etc/npmrc', 0o644, 'registry'],
     ],
   },
 ];
@@ -226,4 +227,4 @@ const ECOSYSTEMS: Ecosystem[] = [
 // With the caches and tools of toolchain-home-caches.ts, in this one file: on the sudo path every case
 // uses the suite's one runner user and its HOME, which each case snapshots whole, so no two may run at
 // once (vitest runs a file's tests one after another, and files side by side).
-toolchainHomeTests([...ECOSYSTEMS, ...CACHE_ECOSYSTEMS]);
+toolchainHomeTests([...ECOSYSTEMS, ...CACHE_ECOSYSTEMS, ...CREDENTIAL_ECOSYSTEMS]);

@@ -1,0 +1,283 @@
+// A tool's registry configuration as a call may see it: the registry's address kept, so that a
+// private package is never looked up on the public registry instead, and every credential gone.
+// What is kept is what has the shape of a setting of its format (`key = value`, a section, a list
+// item; Maven's and NuGet's known elements), without a key that names a credential (with what it
+// spans), a host-scoped key (npm's `//host/:_authToken`, Bundler's `BUNDLE_GEMS__HOST__COM`), a block
+// that holds credentials (Maven's `<servers>`, NuGet's `<packageSourceCredentials>`), the user and
+// password of any URL, or a comment (a credential commented out is still one); a line of any other
+// shape goes too. What cannot be read as its format is not shown at all (null): the layer hides it
+// and says what to pass instead.
+
+/** The formats a registry configuration is written in (see tool-rules.ts for which tool uses which). */
+export type StripFormat =
+  'npmrc' | 'yarnrc' | 'ini' | 'env' | 'toml' | 'yaml' | 'bundler' | 'properties' | 'json' | 'maven' | 'nuget' | 'urls';
+
+/** Words that make a key a credential's wherever they stand in it (`npmAuthToken`, `_password`). */
+const CREDENTIAL_WORDS =
+  /auth|token|passw|passphrase|secret|credential|api[_-]?key|cookie|bearer|oauth|signing|keystore/i;
+/** Words that make a key a credential's as its last word (`username`, `//host/:email`, npm's `keyfile`). */
+const CREDENTIAL_ENDINGS = new Set([
+  'user',
+  'username',
+  'email',
+  'ident',
+  'cert',
+  'certfile',
+  'key',
+  'keyfile',
+  'header',
+  'headers',
+  'basic',
+]);
+
+/**
+ * `scheme://user:password@host` → `scheme://host`, also with a `/` the password should have
+ * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>/` too.
+ */
+function stripUrlCredentials(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s'"<>@/]*@|[^\s'"<>@/:]*:(?!\d+(?:\/|$))[^\s'"<>@]*@)/gi, '$1')
+    .replace(/\/t\/[A-Za-z0-9._-]+\//g, '/');
+}
+
+/** The configuration without credentials, or null when it cannot be read as `format`. */
+export function stripCredentials(format: StripFormat, text: string): string | null {
+  const out = stripped(format, text);
+  return out === null || out === '' || out.endsWith('\n') ? out : `${out}\n`;
+}
+
+function stripped(format: StripFormat, text: string): string | null {
+  switch (format) {
+    case 'npmrc':
+      return lines(text, /^\s*([^\s=#;]+)\s*=/, npmCredential);
+    case 'yarnrc':
+      // Yarn 1's .yarnrc: `key "value"`, `"@scope:registry" "url"`.
+      return lines(text, /^\s*("[^"]+"|[^\s"#]+)\s+\S/, npmCredential);
+    case 'ini':
+      return lines(text, /^\s*([^=:\s[#;]+)\s*[=:]/, credentialKey, { sections: true, continued: true });
+    case 'env':
+      return lines(text, /^([A-Za-z_][A-Za-z0-9_]*)=/, (key) => key === 'GOAUTH' || credentialKey(key));
+    case 'toml':
+      return toml(text);
+    case 'yaml':
+      return yaml(text, credentialKey);
+    case 'bundler':
+      // A host-scoped key (`BUNDLE_GEMS__EXAMPLE__COM: "user:token"`) is a gem server's credentials;
+      // a mirror (`BUNDLE_MIRROR__RUBYGEMS__ORG`) is an address, kept without its user-info.
+      return yaml(text, (key) => (key.includes('__') && !key.startsWith('BUNDLE_MIRROR__')) || credentialKey(key));
+    case 'properties':
+      return properties(text);
+    case 'json':
+      return json(text);
+    case 'maven':
+      // https://maven.apache.org/settings.html: the addresses live in these; `<servers>` holds the logins.
+      return xml(text, 'settings', [
+        'localRepository',
+        'interactiveMode',
+        'offline',
+        'pluginGroups',
+        'proxies',
+        'mirrors',
+        'profiles',
+        'activeProfiles',
+      ]);
+    case 'nuget':
+      // https://learn.microsoft.com/nuget/reference/nuget-config-file: `<packageSourceCredentials>`
+      // and `<apikeys>` hold the secrets.
+      return xml(text, 'configuration', [
+        'config',
+        'packageSources',
+        'disabledPackageSources',
+        'packageSourceMapping',
+        'packageRestore',
+        'fallbackPackageFolders',
+        'solution',
+        'activePackageSource',
+        'bindingRedirects',
+      ]);
+    case 'urls':
+      // sbt's repositories file: `[repositories]`, then `name` or `name: url, patterns`.
+      return lines(text, /^\s*([A-Za-z0-9_.-]+)\s*(?::|$)/, credentialKey, { sections: true });
+  }
+}
+
+/** npm scopes every credential to a registry (`//host/:_authToken`); any other credential key goes too. */
+function npmCredential(key: string): boolean {
+  const bare = key.replace(/^"|"$/g, '');
+  return bare.startsWith('//') || credentialKey(bare.split(':').pop()!);
+}
+
+function credentialKey(key: string): boolean {
+  const bare = key.replace(/^[:"']+|[:"']+$/g, '');
+  const last = bare
+    .split(/[._\-:/]|(?=[A-Z])/)
+    .pop()!
+    .toLowerCase();
+  return CREDENTIAL_WORDS.test(bare) || CREDENTIAL_ENDINGS.has(last);
+}
+
+/**
+ * Line formats: a line of the format's `key` shape whose key names no credential, with
+ * `sections` a `[section]` line, with `continued` the indented lines that continue a kept value
+ * (pip's multi-line `extra-index-url`). Everything else goes.
+ */
+function lines(
+  text: string,
+  shape: RegExp,
+  credential: (key: string) => boolean,
+  o: { sections?: boolean; continued?: boolean } = {},
+): string {
+  const out: string[] = [];
+  let keeping = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*[#;]/.test(line)) continue;
+    if (o.continued && /^\s+\S/.test(line) && !shape.test(line)) {
+      if (keeping && !/^\s*[#;]/.test(line)) out.push(stripUrlCredentials(line));
+      continue;
+    }
+    keeping = false;
+    if (o.sections && /^\s*\[[^\]]+\]\s*$/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const key = shape.exec(line)?.[1];
+    if (key === undefined || credential(key)) continue;
+    keeping = true;
+    out.push(stripUrlCredentials(line));
+  }
+  return out.join('\n');
+}
+
+/**
+ * TOML by lines: `[table]`, and `key = value` whose key (and any key of an inline table in it)
+ * names no credential, with the lines of a multi-line array it opens. Multi-line strings: null.
+ */
+function toml(text: string): string | null {
+  const out: string[] = [];
+  let open = 0;
+  let keeping = false;
+  for (const line of text.split('\n')) {
+    if (open > 0) {
+      open += bracketDepth(line);
+      if (keeping) out.push(stripUrlCredentials(line.replace(/\s+#[^"']*$/, '')));
+      continue;
+    }
+    if (line.includes('"""') || line.includes("'''")) return null;
+    if (/^\s*\[\[?[^\]]+\]\]?\s*$/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const key = /^\s*([A-Za-z0-9_."'-]+)\s*=\s*\S/.exec(line)?.[1];
+    if (key === undefined) continue;
+    const inner = [...line.matchAll(/[{,]\s*([A-Za-z0-9_-]+)\s*=/g)].map((m) => m[1]!);
+    keeping = ![key.replace(/["']/g, '').split('.').pop()!, ...inner].some(credentialKey);
+    open = Math.max(0, bracketDepth(line));
+    if (keeping) out.push(stripUrlCredentials(line.replace(/\s+#[^"']*$/, '')));
+  }
+  return open > 0 ? null : out.join('\n');
+}
+
+function bracketDepth(line: string): number {
+  const unquoted = line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '');
+  return (unquoted.match(/[[{]/g)?.length ?? 0) - (unquoted.match(/[\]}]/g)?.length ?? 0);
+}
+
+/**
+ * YAML by lines: `key: value`, `key:` and `- item` lines; a credential key goes with the more
+ * indented lines below it. Block scalars and flow collections spread over lines: null.
+ */
+function yaml(text: string, drop: (key: string) => boolean): string | null {
+  const out: string[] = [];
+  let droppedAt: number | null = null;
+  for (const line of text.split('\n')) {
+    if (/^\s*#/.test(line) || line.trim() === '') continue;
+    const indent = /^\s*/.exec(line)![0].length;
+    if (droppedAt !== null) {
+      if (indent > droppedAt || (indent === droppedAt && /^\s*-\s/.test(line))) continue;
+      droppedAt = null;
+    }
+    if (/[:-]\s*[|>][+-]?\s*$/.test(line) || /[{[]\s*$/.test(line)) return null;
+    const key = /^\s*(?:-\s+)?("[^"]*"|'[^']*'|:?[^\s:#'"][^:#]*?):(\s|$)/.exec(line)?.[1];
+    if (key === undefined && !/^\s*-\s+\S/.test(line)) continue;
+    if (key !== undefined && drop(key.replace(/^["']|["']$/g, ''))) {
+      droppedAt = indent;
+      continue;
+    }
+    out.push(stripUrlCredentials(line.replace(/\s+#[^"']*$/, '')));
+  }
+  return out.join('\n');
+}
+
+/**
+ * gradle.properties holds the build's settings and, beside them, the signing and publishing
+ * passwords (and any project property). Only Gradle's own settings and the JVM's system
+ * properties are kept, none that names a credential (`systemProp.https.proxyPassword`).
+ */
+function properties(text: string): string {
+  const out: string[] = [];
+  let continues = false;
+  let keep = false;
+  for (const line of text.split('\n')) {
+    if (continues) {
+      if (keep) out.push(line);
+      continues = /\\$/.test(line);
+      continue;
+    }
+    if (/^\s*[#!]/.test(line) || line.trim() === '') continue;
+    const key = /^\s*([^=:\s]+)\s*[=:]/.exec(line)?.[1] ?? '';
+    keep =
+      /^(org\.gradle\.|systemProp\.|kotlin\.|android\.)/.test(key) && !credentialKey(key) && !/pass|user/i.test(key);
+    continues = /\\$/.test(line);
+    if (keep) out.push(stripUrlCredentials(line));
+  }
+  return out.join('\n');
+}
+
+/** Composer's config.json: every credential key at any depth (`github-oauth`, `http-basic`, `bearer`). */
+function json(text: string): string | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const clean = (v: unknown): unknown => {
+    if (typeof v === 'string') return stripUrlCredentials(v);
+    if (Array.isArray(v)) return v.map(clean);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>)
+          .filter(([k]) => !credentialKey(k))
+          .map(([k, x]) => [k, clean(x)]),
+      );
+    }
+    return v;
+  };
+  return `${JSON.stringify(clean(data), null, 2)}\n`;
+}
+
+/**
+ * XML: the root element with only its `kept` children (each without a credential element or an
+ * `<add key="…Password" …/>` in it), nothing else of the file. An entity or CDATA: null.
+ */
+function xml(text: string, root: string, kept: string[]): string | null {
+  if (/<!\[CDATA\[|<!ENTITY|<!DOCTYPE/i.test(text)) return null;
+  const body = text.replace(/<!--[\s\S]*?-->/g, '');
+  const open = new RegExp(`<${root}(\\s[^>]*)?>`).exec(body)?.[0];
+  if (!open) return null;
+  const parts: string[] = [];
+  for (const name of kept) {
+    const element = new RegExp(`<${name}(\\s[^>]*)?>[\\s\\S]*?</${name}\\s*>|<${name}(\\s[^>]*)?/>`, 'g');
+    for (const m of body.matchAll(element)) {
+      let part = m[0];
+      for (const secret of ['password', 'username', 'passphrase', 'privateKey']) {
+        part = part.replace(new RegExp(`<${secret}(\\s[^>]*)?>[\\s\\S]*?</${secret}\\s*>`, 'gi'), '');
+      }
+      part = part.replace(/<add\s[^>]*key\s*=\s*"([^"]*)"[^>]*\/>/gi, (a, key: string) =>
+        credentialKey(key) ? '' : a,
+      );
+      parts.push(stripUrlCredentials(part));
+    }
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${open}\n${parts.join('\n')}\n</${root}>\n`;
+}

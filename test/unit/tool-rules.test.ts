@@ -1,0 +1,333 @@
+// What the runner's HOME shows a call, per tool (src/sandbox/tool-rules.ts): each tool's documented
+// credential files are credentials, its registry configuration is shown stripped or hidden with what
+// to pass instead, the settings it needs are shown, and what a tool's folder holds unlisted is
+// hidden. And each registry format, stripped, keeps the registry's address and no credential.
+import { describe, expect, it } from 'vitest';
+import { homeViewPlan, movedToolFolderPlans, verdictOf, type HomeViewPlan } from '../../src/sandbox/home-view.js';
+import { stripCredentials, type StripFormat } from '../../src/sandbox/strip-credentials.js';
+import { classify } from '../../src/sandbox/tool-rules.js';
+import { withheldBySandbox } from '../../src/commands/withheld.js';
+
+type Case = [path: string, expected: string];
+
+/** Per tool: its documented files and what the view does with each (see each rule's `docs`). */
+const TOOLS: Record<string, Case[]> = {
+  Cargo: [
+    ['.cargo/bin/cargo', 'toolchain'],
+    ['.cargo/registry/index/x', 'cache'],
+    ['.cargo/env', 'settings'],
+    ['.cargo/config.toml', 'registry'],
+    ['.cargo/credentials.toml', 'credential'],
+    ['.cargo/credentials', 'credential'],
+    ['.cargo/some-file', 'unlisted'],
+  ],
+  rustup: [
+    ['.rustup/toolchains/stable/bin/rustc', 'toolchain'],
+    ['.rustup/settings.toml', 'settings'],
+    ['.rustup/other', 'unlisted'],
+  ],
+  Go: [
+    ['go/pkg/mod/cache/x', 'cache'],
+    ['go/bin/tool', 'toolchain'],
+    ['.config/go/env', 'registry'],
+    ['.netrc', 'credential'],
+  ],
+  Maven: [
+    ['.m2/repository/org/x.jar', 'cache'],
+    ['.m2/settings.xml', 'registry'],
+    ['.m2/settings-security.xml', 'credential'],
+    ['.m2/toolchains.xml', 'settings'],
+  ],
+  Gradle: [
+    ['.gradle/caches/modules-2/x.jar', 'cache'],
+    ['.gradle/wrapper/dists/gradle-8.5-bin/x', 'settings'],
+    ['.gradle/gradle.properties', 'registry'],
+    ['.gradle/init.d/mirror.gradle', 'registry'],
+    ['.gradle/init.gradle.kts', 'registry'],
+    ['.gradle/daemon/8.5/registry.bin', 'unlisted'],
+  ],
+  'sbt and Ivy': [
+    ['.ivy2/.credentials', 'credential'],
+    ['.sbt/.credentials', 'credential'],
+    ['.ivy2/cache/org/x.jar', 'cache'],
+    ['.sbt/boot/scala-2.12/lib/x.jar', 'toolchain'],
+    ['.sbt/1.0', 'passage'],
+    ['.sbt/1.0/zinc/x', 'cache'],
+    ['.sbt/1.0/global.sbt', 'registry'],
+    ['.sbt/1.0/plugins/credentials.sbt', 'registry'],
+    ['.sbt/repositories', 'registry'],
+    ['.sbt/1.0/other', 'unlisted'],
+  ],
+  npm: [
+    ['.npmrc', 'registry'],
+    ['.nvm/versions/node/v20.0.0/etc/npmrc', 'registry'],
+    ['.npm/_cacache/index-v5/x', 'cache'],
+    ['.npm/_logs/debug.log', 'unlisted'],
+  ],
+  Yarn: [
+    ['.yarnrc', 'registry'],
+    ['.yarnrc.yml', 'registry'],
+    ['.yarn/berry/cache/x.zip', 'cache'],
+  ],
+  nvm: [
+    ['.nvm/alias/default', 'settings'],
+    ['.nvm/versions/node/v20.0.0/bin/node', 'cache'],
+  ],
+  'pip and Python': [
+    ['.config/pip/pip.conf', 'registry'],
+    ['.pip/pip.conf', 'registry'],
+    ['.pypirc', 'credential'],
+    ['.local/bin/pytool', 'toolchain'],
+    ['.local/lib/python3.11/site-packages/x.py', 'toolchain'],
+    ['.local/share/keyrings/login.keyring', 'credential'],
+    ['.local/share/python_keyring/keyring_pass.cfg', 'credential'],
+    ['.local/share/fish/fish_history', 'unlisted'],
+    ['.local/share/virtualenv/wheel/3.11/image/x.whl', 'cache'],
+    ['.local/bin/.netrc', 'credential'],
+  ],
+  Poetry: [
+    ['.local/share/pypoetry/venv/bin/poetry', 'cache'],
+    ['.config/pypoetry/auth.toml', 'credential'],
+    ['.config/pypoetry/config.toml', 'registry'],
+  ],
+  'pyenv, rbenv, SDKMAN!': [
+    ['.pyenv/version', 'settings'],
+    ['.rbenv/version', 'settings'],
+    ['.sdkman/etc/config', 'settings'],
+    ['.sdkman/candidates/java/current/bin/java', 'toolchain'],
+  ],
+  RubyGems: [
+    ['.gem/credentials', 'credential'],
+    ['.gemrc', 'registry'],
+    ['.gem/ruby/3.2.0/gems/x/lib/x.rb', 'toolchain'],
+  ],
+  Bundler: [
+    ['.bundle/config', 'registry'],
+    ['.bundle/cache/x.gem', 'cache'],
+    ['.bundle/other', 'unlisted'],
+  ],
+  Composer: [
+    ['.composer/auth.json', 'credential'],
+    ['.config/composer/auth.json', 'credential'],
+    ['.composer/config.json', 'registry'],
+    ['.config/composer/vendor/bin/phpunit', 'toolchain'],
+    ['.composer/cache/files/x', 'cache'],
+  ],
+  NuGet: [
+    ['.nuget/NuGet/NuGet.Config', 'registry'],
+    ['.nuget/packages/x/1.0/x.nupkg', 'cache'],
+    ['.nuget/NuGet/other', 'unlisted'],
+    ['.dotnet/tools/dotnet-format', 'cache'],
+    ['.dotnet/corefx/cryptography/x509stores/my/cert.pfx', 'credential'],
+  ],
+  pub: [
+    ['.config/dart/pub-credentials.json', 'credential'],
+    ['.config/dart/pub-tokens.json', 'credential'],
+    ['.pub-cache/credentials.json', 'credential'],
+    ['.pub-cache/hosted/pub.dev/x-1.0/lib/x.dart', 'cache'],
+    ['.pub-cache/bin/tool', 'toolchain'],
+  ],
+  'Hugging Face': [
+    ['.cache/huggingface/token', 'credential'],
+    ['.cache/huggingface/stored_tokens', 'credential'],
+    ['.cache/huggingface/hub/models--x/blobs/y', 'cache'],
+  ],
+  Conda: [
+    ['.condarc', 'registry'],
+    ['.conda/.condarc', 'registry'],
+    ['.config/conda/.condarc', 'registry'],
+    ['.conda/pkgs/x.conda', 'cache'],
+    ['.conda/environments.txt', 'settings'],
+  ],
+  'any tool': [
+    ['.ssh/id_ed25519', 'credential'],
+    ['.git-credentials', 'credential'],
+    ['.cache/tool/.env.local', 'credential'],
+    ['.docker/config.json', 'credential'],
+    ['notes.txt', 'unlisted'],
+    ['.config/gh/hosts.yml', 'credential'],
+  ],
+};
+
+describe('each tool’s rule', () => {
+  for (const [tool, cases] of Object.entries(TOOLS)) {
+    it(tool, () => {
+      for (const [rel, want] of cases) expect(classify(rel).class, rel).toBe(want);
+    });
+  }
+
+  it('gives every hidden registry configuration and credential what to pass instead', () => {
+    for (const rel of ['.gradle/init.d/mirror.gradle', '.sbt/1.0/global.sbt', '.ivy2/.credentials', '.npmrc']) {
+      const v = classify(rel);
+      expect('entry' in v && v.entry?.pass, rel).toMatch(/\S/);
+    }
+  });
+});
+
+const PLAIN: HomeViewPlan = { home: '/h', shared: [], files: [], moved: [], open: [], denied: [] };
+
+describe('a folder a variable moved', () => {
+  it('keeps its default place’s rules inside HOME', () => {
+    const plan = homeViewPlan({ HOME: '/tmp', GRADLE_USER_HOME: '/tmp/ci/gradle', HF_HOME: '/tmp/hf' })!;
+    expect(verdictOf(plan, 'ci/gradle/gradle.properties').class).toBe('registry');
+    expect(verdictOf(plan, 'ci/gradle/caches/x').class).toBe('cache');
+    expect(verdictOf(plan, 'ci/gradle/other').class).toBe('unlisted');
+    expect(verdictOf(plan, 'hf/stored_tokens').class).toBe('credential');
+  });
+
+  it('keeps them outside HOME, a view of its own', () => {
+    const plans = movedToolFolderPlans({ HOME: '/nonexistent-home', CARGO_HOME: '/tmp', JAVA_HOME: '/usr' });
+    expect(plans.map((p) => p.home)).toEqual(['/tmp']);
+    expect(verdictOf(plans[0]!, 'credentials.toml').class).toBe('credential');
+    expect(verdictOf(plans[0]!, 'registry/cache/x').class).toBe('cache');
+  });
+
+  it('shows a PATH folder below HOME through the view, by the rules', () => {
+    const plan = homeViewPlan({ HOME: '/tmp', PATH: '/tmp/tools/bin:/usr/bin' })!;
+    expect(plan.open).toContain('tools/bin');
+    expect(verdictOf(plan, 'tools/bin/run').class).toBe('cache');
+    expect(verdictOf(plan, 'tools/bin/.netrc').class).toBe('credential');
+    expect(verdictOf(PLAIN, 'tools/bin/run').class).toBe('unlisted');
+  });
+});
+
+/** Per format: a file as users write it, the secrets it holds, and the address that must stay. */
+const FORMATS: [StripFormat, string, string[], string[]][] = [
+  [
+    'npmrc',
+    'registry=https://npm.example.com/\n@acme:registry=https://ci:S1@npm.pkg.github.com/\n' +
+      '//npm.pkg.github.com/:_authToken=S2\n_auth=S3\nemail=me@example.com\n; _password=S4\ngarbage S5 here\n',
+    ['S1', 'S2', 'S3', 'S4', 'S5', 'me@example.com'],
+    ['registry=https://npm.example.com/', '@acme:registry=https://npm.pkg.github.com/'],
+  ],
+  [
+    'yarnrc',
+    'registry "https://u:S1@npm.example.com/"\n"//npm.example.com/:_authToken" "S2"\n# _auth S3\n',
+    ['S1', 'S2', 'S3'],
+    ['registry "https://npm.example.com/"'],
+  ],
+  [
+    'ini',
+    '[global]\nindex-url = https://u:S1@pypi.example.com/simple\n' +
+      'extra-index-url =\n    https://u:S2@x.example.com/simple\n' +
+      'client-cert = /S3.pem\n[install]\npassword = S4\n# token = S5\n',
+    ['S1', 'S2', 'S3', 'S4', 'S5'],
+    ['index-url = https://pypi.example.com/simple', 'https://x.example.com/simple'],
+  ],
+  [
+    'env',
+    'GOPROXY=https://u:S1@proxy.example.com,direct\nGOPRIVATE=example.com/*\nGOAUTH=git S2\nS3 junk\n',
+    ['S1', 'S2', 'S3'],
+    ['GOPROXY=https://proxy.example.com,direct', 'GOPRIVATE=example.com/*'],
+  ],
+  [
+    'toml',
+    '[registries.acme]\nindex = "sparse+https://u:S1@cargo.example.com/"\ntoken = "S2"\n' +
+      '[registry]\nglobal-credential-providers = [\n  "cargo:S3",\n]\n' +
+      'other = { index = "https://x/", token = "S4" }\n[http]\nproxy = "http://u:S5@proxy:8080"\n',
+    ['S1', 'S2', 'S3', 'S4', 'S5'],
+    ['index = "sparse+https://cargo.example.com/"', '[registries.acme]', 'proxy = "http://proxy:8080"'],
+  ],
+  [
+    'yaml',
+    'channels:\n  - https://conda.example.com/t/S1/acme\n  - defaults\nnpmAuthToken: S2\nnpmScopes:\n  acme:\n' +
+      '    npmRegistryServer: "https://npm.example.com"\n    npmAuthIdent: "u:S3"\nnpmRegistries:\n' +
+      '  "//npm.example.com":\n    npmAuthToken: S4\n',
+    ['S1', 'S2', 'S3', 'S4'],
+    ['- https://conda.example.com/acme', 'npmRegistryServer: "https://npm.example.com"'],
+  ],
+  [
+    'bundler',
+    '---\nBUNDLE_PATH: "vendor/bundle"\nBUNDLE_GEMS__CONTRIBSYS__COM: "u:S1"\n' +
+      'BUNDLE_MIRROR__RUBYGEMS__ORG: "https://u:S2@gems.example.com"\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "S3"\n',
+    ['S1', 'S2', 'S3'],
+    ['BUNDLE_PATH: "vendor/bundle"', 'BUNDLE_MIRROR__RUBYGEMS__ORG: "https://gems.example.com"'],
+  ],
+  [
+    'properties',
+    'org.gradle.jvmargs=-Xmx2g\nsigning.password=S1\nmavenCentralPassword=S2\nsystemProp.https.proxyPassword=S3\n' +
+      'systemProp.https.proxyHost=proxy.example.com\nORG_GRADLE_PROJECT_x=S4\n',
+    ['S1', 'S2', 'S3', 'S4'],
+    ['org.gradle.jvmargs=-Xmx2g', 'systemProp.https.proxyHost=proxy.example.com'],
+  ],
+  [
+    'json',
+    '{"config":{"github-oauth":{"github.com":"S1"},"http-basic":{"x":{"username":"u","password":"S2"}},' +
+      '"bearer":{"x":"S3"},"gitlab-token":{"x":"S4"}},' +
+      '"repositories":[{"type":"composer","url":"https://u:S5@repo.example.com"}]}',
+    ['S1', 'S2', 'S3', 'S4', 'S5'],
+    ['"url": "https://repo.example.com"'],
+  ],
+  [
+    'maven',
+    '<settings>\n<servers><server><id>acme</id><username>u</username><password>S1</password></server></servers>\n' +
+      '<mirrors><mirror><id>acme</id><url>https://u:S2@maven.example.com/</url>' +
+      '<mirrorOf>*</mirrorOf></mirror></mirrors>\n' +
+      '<proxies><proxy><host>p</host><username>u</username><password>S3</password></proxy></proxies>\n' +
+      '<!-- <password>S4</password> -->\nS5 text\n</settings>\n',
+    ['S1', 'S2', 'S3', 'S4', 'S5'],
+    ['<url>https://maven.example.com/</url>', '<mirrorOf>*</mirrorOf>'],
+  ],
+  [
+    'nuget',
+    '<configuration>\n<packageSources>' +
+      '<add key="acme" value="https://nuget.example.com/v3/index.json" /></packageSources>\n' +
+      '<packageSourceCredentials><acme><add key="Username" value="u" />' +
+      '<add key="ClearTextPassword" value="S1" /></acme>' +
+      '</packageSourceCredentials>\n<apikeys><add key="https://x" value="S2" /></apikeys>\n</configuration>\n',
+    ['S1', 'S2'],
+    ['<add key="acme" value="https://nuget.example.com/v3/index.json" />'],
+  ],
+  [
+    'urls',
+    '[repositories]\n  local\n  acme: https://u:S1@repo.example.com/maven\n  token = S2\n',
+    ['S1', 'S2'],
+    ['acme: https://repo.example.com/maven', '[repositories]'],
+  ],
+];
+
+describe('a registry configuration, stripped', () => {
+  for (const [format, text, secrets, kept] of FORMATS) {
+    it(`${format}: keeps the address, no credential`, () => {
+      const out = stripCredentials(format, text);
+      expect(out, format).not.toBeNull();
+      for (const s of secrets) expect(out, `${format}: ${s}`).not.toContain(s);
+      for (const k of kept) expect(out, `${format}: ${k}`).toContain(k);
+    });
+  }
+
+  it('takes a URL’s password even with an unescaped `/` in it, never a port', () => {
+    const out = stripCredentials('npmrc', 'a=https://ci:S1/x/y@h.example.com/\nb=https://h.example.com:8443/@acme/x\n');
+    expect(out).toBe('a=https://h.example.com/\nb=https://h.example.com:8443/@acme/x\n');
+  });
+
+  it('is not shown at all when it cannot be read as its format', () => {
+    expect(stripCredentials('json', '{ "token": ')).toBeNull();
+    expect(stripCredentials('toml', 'x = """\nS1\n"""\n')).toBeNull();
+    expect(stripCredentials('yaml', 'key: |\n  S1\n')).toBeNull();
+    expect(stripCredentials('maven', '<!DOCTYPE x [<!ENTITY e "S1">]><settings>&e;</settings>')).toBeNull();
+  });
+});
+
+describe('a tool that fails naming a hidden file', () => {
+  it('is told why and what to pass instead, as a withheld sudo is', () => {
+    const sbt = withheldBySandbox(
+      '[error] java.io.FileNotFoundException: /home/runner/.sbt/.credentials (No such file or directory)\n',
+      {},
+    );
+    expect(sbt).toContain('`.sbt/.credentials` (sbt and Ivy) is hidden here');
+    expect(sbt).toContain('`SBT_CREDENTIALS`');
+    expect(sbt).toContain('`verify-env`');
+    const gradle = withheldBySandbox("Could not read script '/home/runner/.gradle/init.d/mirror.gradle'", {});
+    expect(gradle).toContain('`.gradle/init.d` (Gradle) is hidden here');
+    expect(gradle).toContain('ORG_GRADLE_PROJECT_');
+    expect(withheldBySandbox('cat: /home/runner/.cache/huggingface/token: No such file', {})).toContain('HF_TOKEN');
+  });
+
+  it('is not told anything when the output names no hidden file', () => {
+    expect(withheldBySandbox('npm ERR! 404 Not Found - GET https://registry.npmjs.org/x', {})).toBeNull();
+    // The stripped copy of ~/.npmrc is shown, not hidden; a credential's name inside a word is no path.
+    expect(withheldBySandbox('reading /home/runner/.npmrc', {})).toBeNull();
+    expect(withheldBySandbox('wrote my.netrc.bak', {})).toBeNull();
+  });
+});
