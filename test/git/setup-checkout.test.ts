@@ -1,13 +1,16 @@
 // What `setup` leaves in the checkout is PR content (its install scripts are the PR's code), on a
 // real repository: what it creates stays for the agents and is never committed, even when the
 // fixer un-ignores it; what it changes in tracked files is put back; the agent config and the
-// dotenv files it writes are removed before any agent starts.
+// dotenv files it writes are removed before any agent starts; a fix commit holding a secret the
+// run knows is found.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { runSetup } from '../../src/commands/setup.js';
 import { squashSince } from '../../src/git/commit.js';
+import { ensureIdentity } from '../../src/git/index.js';
 import { prepareForAgents } from '../../src/git/prepare.js';
+import { secretsInCommit } from '../../src/git/secrets-in-commit.js';
 import { out, sandbox } from './helpers.js';
 
 /** An install that also writes what a hostile install script would: agent config, a dotenv file. */
@@ -80,4 +83,18 @@ it('a failed or timed-out setup still records what it created and restores the a
   const slow = await runSetup(['sleep 1', 'sleep 30'], { ...p, limitMs: 2_000 });
   expect(slow.ok).toBe(false);
   expect(slow.results.at(-1)!.timedOut).toBe(true);
+});
+
+it('finds a secret value the run knows in the files a fix commit changes, binary files included', async () => {
+  const s = await sandbox();
+  await ensureIdentity(s.git);
+  const at = (p: string) => path.join(s.workDir, p);
+  const token = 'npm_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
+  writeFileSync(at('.npmrc'), `//registry.example.test/:_authToken=${token}\n`);
+  writeFileSync(at('blob.bin'), Buffer.concat([Buffer.from([0, 1, 2, 0]), Buffer.from(token), Buffer.from([0])]));
+  writeFileSync(at('src/math.js'), 'module.exports = { add: (a, b) => a + b };\n');
+  const sha = (await squashSince(s.git, s.headSha, 'fix'))!;
+  expect(await secretsInCommit(s.git, s.headSha, sha, ['short', token])).toEqual(['.npmrc', 'blob.bin']);
+  expect(await secretsInCommit(s.git, s.headSha, sha, ['not-in-the-commit-anywhere'])).toEqual([]);
+  expect(await secretsInCommit(s.git, s.headSha, sha, [])).toEqual([]);
 });
