@@ -1,0 +1,105 @@
+// When the action runs setup and the head's test run, on a real checkout with real processes: not
+// at all where verify may not run (a fork PR without allow-fork-fixes, no isolation); the head test
+// run once per head, the verify run of a head the loop pushed reused; setup again before verify
+// only when the fix changed what an install reads, or setup had failed.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SETUP_FINDING_ID } from '../../src/ci/setup-check.js';
+import { prepareForAgents } from '../../src/git/prepare.js';
+import { projectSetup, type ProjectSetupWiring } from '../../src/project-setup.js';
+import { loadPrompts } from '../../src/roles/prompts.js';
+import { parseCallLimits } from '../../src/sandbox/call-limits.js';
+import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
+import { meta, prContext, PROMPTS_URL } from '../factories.js';
+
+let s: GitSandbox;
+beforeEach(async () => {
+  s = await createGitSandbox();
+});
+afterEach(() => s.cleanup());
+
+async function wiring(over: Partial<ProjectSetupWiring['config']> = {}, withheld: string | null = null) {
+  const logs: string[] = [];
+  const attempts: Record<string, number> = {};
+  const w: ProjectSetupWiring = {
+    config: {
+      setup: ['echo installing >> setup-runs.log'],
+      verify: ['node test.js'],
+      verifyHead: true,
+      callLimits: parseCallLimits('setup=1m'),
+      ciFixAttempts: 2,
+      ...over,
+    },
+    withheld,
+    git: s.git,
+    cwd: s.workDir,
+    setupEnv: s.env,
+    verifyEnv: s.env,
+    checkout: await prepareForAgents(s.git, s, () => undefined),
+    prompts: await loadPrompts(PROMPTS_URL),
+    ci: { attempts: () => ({ ...attempts }), passed: (id) => void delete attempts[id] },
+    redact: (t) => t,
+    log: (l) => logs.push(l),
+  };
+  return { w, logs, attempts };
+}
+
+const ctx = (files: string[] = ['src/math.js']) =>
+  prContext({
+    meta: meta({ headSha: s.headSha, baseSha: s.baseSha }),
+    files: files.map((filename) => ({ filename, status: 'modified', additions: 1, deletions: 1 })),
+  } as never);
+
+it('runs nothing where verify may not run, and says why', async () => {
+  const { w, logs } = await wiring({}, 'the PR comes from another repository');
+  const setup = projectSetup(w);
+  await setup.start();
+  const head = await setup.beforeReview(ctx(), false, false);
+  expect(logs).toContain('setup is not run: the PR comes from another repository');
+  expect(head.record).toEqual({ setup: null, headTests: null, notRun: 'the PR comes from another repository' });
+  expect(head.contextFiles).toEqual({});
+  expect(setup.fixerPrompt()).toBeUndefined();
+});
+
+it('runs the head tests once per head, and reuses the verify run of a head the loop pushed', async () => {
+  const { w, logs } = await wiring();
+  const setup = projectSetup(w);
+  await setup.start();
+  const first = await setup.beforeReview(ctx(), false, false);
+  expect(first.record?.setup?.ok).toBe(true);
+  // The PR's planted bug: the head's tests fail, and the reviewers' files say so.
+  expect(first.record?.headTests).toMatchObject({ ok: false });
+  expect(first.contextFiles['head-tests.md']).toContain('exited with 1');
+  expect(first.prompt).toContain('- setup: passed');
+  await setup.beforeReview(ctx(), false, false);
+  expect(logs.filter((l) => l === 'head tests: node test.js')).toHaveLength(1);
+  const verified = [{ command: 'node test.js', exitCode: 0, durationMs: 5, timedOut: false, outputTail: 'ok' }];
+  setup.verified('f'.repeat(40), verified);
+  const pushed = prContext({ meta: meta({ headSha: 'f'.repeat(40), baseSha: s.baseSha }) });
+  expect((await setup.beforeReview(pushed, true, false)).record?.headTests).toMatchObject({ ok: true });
+  expect(logs.filter((l) => l === 'head tests: node test.js')).toHaveLength(1);
+});
+
+it('runs setup again before verify only when the fix changed what an install reads', async () => {
+  const { w, logs } = await wiring();
+  const setup = projectSetup(w);
+  await setup.start();
+  await setup.beforeVerify(['src/math.js']);
+  expect(logs.filter((l) => l.startsWith('setup: '))).toHaveLength(1);
+  await setup.beforeVerify(['src/math.js', 'package.json']);
+  expect(logs.filter((l) => l.startsWith('setup: '))).toHaveLength(2);
+  expect(logs).toContain('setup again before verify: the fix changed package.json');
+});
+
+it('a failed setup on a PR that touches its manifest is a finding; its attempts start again once it passes', async () => {
+  // Fails the first time (a registry hiccup the fixer's lock file change happens to meet), passes then.
+  const { w, attempts } = await wiring({ setup: ['test -f .tried || { touch .tried; exit 4; }'] });
+  const setup = projectSetup(w);
+  await setup.start();
+  const head = await setup.beforeReview(ctx(['package.json']), false, false);
+  expect(head.verdict?.kind).toBe('finding');
+  expect(head.record?.headTests).toBeNull();
+  attempts[SETUP_FINDING_ID] = 1;
+  await setup.beforeVerify([]);
+  await setup.beforeReview(ctx(['package.json']), true, false);
+  expect(attempts[SETUP_FINDING_ID]).toBeUndefined();
+});
