@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SETUP_FINDING_ID } from '../../src/ci/setup-check.js';
 import { prepareForAgents } from '../../src/git/prepare.js';
-import { projectSetup, type ProjectSetupWiring } from '../../src/project-setup.js';
+import { installProject, projectSetup, type ProjectSetupWiring } from '../../src/project-setup.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { parseCallLimits } from '../../src/sandbox/call-limits.js';
 import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
@@ -36,11 +36,11 @@ async function wiring(over: Partial<ProjectSetupWiring['config']> = {}, withheld
     verifyEnv: s.env,
     checkout: await prepareForAgents(s.git, s, () => undefined),
     prompts: await loadPrompts(PROMPTS_URL),
-    ci: { attempts: () => ({ ...attempts }), passed: (id) => void delete attempts[id] },
     redact: (t) => t,
     log: (l) => logs.push(l),
   };
-  return { w, logs, attempts };
+  const ci = { attempts: () => ({ ...attempts }), passed: (id: string) => void delete attempts[id] };
+  return { w, logs, attempts, ci };
 }
 
 const ctx = (files: string[] = ['src/math.js']) =>
@@ -50,10 +50,10 @@ const ctx = (files: string[] = ['src/math.js']) =>
   } as never);
 
 it('runs nothing where verify may not run, and says why', async () => {
-  const { w, logs } = await wiring({}, 'the PR comes from another repository');
+  const { w, logs, ci } = await wiring({}, 'the PR comes from another repository');
   const setup = projectSetup(w);
   await setup.start();
-  const head = await setup.beforeReview(ctx(), false, false);
+  const head = await setup.beforeReview(ctx(), { ours: false, ciOnly: false, ci });
   expect(logs).toContain('setup is not run: the PR comes from another repository');
   expect(head.record).toEqual({ setup: null, headTests: null, notRun: 'the PR comes from another repository' });
   expect(head.contextFiles).toEqual({});
@@ -61,21 +61,23 @@ it('runs nothing where verify may not run, and says why', async () => {
 });
 
 it('runs the head tests once per head, and reuses the verify run of a head the loop pushed', async () => {
-  const { w, logs } = await wiring();
+  const { w, logs, ci } = await wiring();
   const setup = projectSetup(w);
   await setup.start();
-  const first = await setup.beforeReview(ctx(), false, false);
+  const first = await setup.beforeReview(ctx(), { ours: false, ciOnly: false, ci });
   expect(first.record?.setup?.ok).toBe(true);
   // The PR's planted bug: the head's tests fail, and the reviewers' files say so.
   expect(first.record?.headTests).toMatchObject({ ok: false });
   expect(first.contextFiles['head-tests.md']).toContain('exited with 1');
   expect(first.prompt).toContain('- setup: passed');
-  await setup.beforeReview(ctx(), false, false);
+  await setup.beforeReview(ctx(), { ours: false, ciOnly: false, ci });
   expect(logs.filter((l) => l === 'head tests: node test.js')).toHaveLength(1);
   const verified = [{ command: 'node test.js', exitCode: 0, durationMs: 5, timedOut: false, outputTail: 'ok' }];
   setup.verified('f'.repeat(40), verified);
   const pushed = prContext({ meta: meta({ headSha: 'f'.repeat(40), baseSha: s.baseSha }) });
-  expect((await setup.beforeReview(pushed, true, false)).record?.headTests).toMatchObject({ ok: true });
+  expect((await setup.beforeReview(pushed, { ours: true, ciOnly: false, ci })).record?.headTests).toMatchObject({
+    ok: true,
+  });
   expect(logs.filter((l) => l === 'head tests: node test.js')).toHaveLength(1);
 });
 
@@ -92,14 +94,25 @@ it('runs setup again before verify only when the fix changed what an install rea
 
 it('a failed setup on a PR that touches its manifest is a finding; its attempts start again once it passes', async () => {
   // Fails the first time (a registry hiccup the fixer's lock file change happens to meet), passes then.
-  const { w, attempts } = await wiring({ setup: ['test -f .tried || { touch .tried; exit 4; }'] });
+  const { w, attempts, ci } = await wiring({ setup: ['test -f .tried || { touch .tried; exit 4; }'] });
   const setup = projectSetup(w);
   await setup.start();
-  const head = await setup.beforeReview(ctx(['package.json']), false, false);
+  const head = await setup.beforeReview(ctx(['package.json']), { ours: false, ciOnly: false, ci });
   expect(head.verdict?.kind).toBe('finding');
   expect(head.record?.headTests).toBeNull();
   attempts[SETUP_FINDING_ID] = 1;
   await setup.beforeVerify([]);
-  await setup.beforeReview(ctx(['package.json']), true, false);
+  await setup.beforeReview(ctx(['package.json']), { ours: true, ciOnly: false, ci });
   expect(attempts[SETUP_FINDING_ID]).toBeUndefined();
+});
+
+it('installs nothing on a fork PR without allow-fork-fixes, nor on a skipped head; else before any agent', async () => {
+  const { w, logs } = await wiring();
+  const base = { ...w, commandEnv: s.env, prCodeWithheld: null, config: { ...w.config, allowForkFixes: false } };
+  await installProject({ ...base, fork: true, skip: false });
+  expect(logs.at(-1)).toMatch(/^setup is not run: .*from another repository \(set allow-fork-fixes to run them\)$/);
+  await installProject({ ...base, fork: false, skip: true });
+  expect(logs.some((l) => l.startsWith('setup: '))).toBe(false);
+  await installProject({ ...base, fork: true, skip: false, config: { ...base.config, allowForkFixes: true } });
+  expect(logs.filter((l) => l.startsWith('setup: '))).toHaveLength(1);
 });
