@@ -116,3 +116,13 @@ it('installs nothing on a fork PR without allow-fork-fixes, nor on a skipped hea
   await installProject({ ...base, fork: true, skip: false, config: { ...base.config, allowForkFixes: true } });
   expect(logs.filter((l) => l.startsWith('setup: '))).toHaveLength(1);
 });
+
+it('verify-head: false runs no head test run; setup still runs and is reported', async () => {
+  const { w, logs, ci } = await wiring({ verifyHead: false });
+  const setup = projectSetup(w);
+  await setup.start();
+  const head = await setup.beforeReview(ctx(), { ours: false, ciOnly: false, ci });
+  expect(head.record).toMatchObject({ setup: { ok: true }, headTests: null });
+  expect(Object.keys(head.contextFiles)).toEqual(['setup.md']);
+  expect(logs.some((l) => l.startsWith('head tests: '))).toBe(false);
+});
