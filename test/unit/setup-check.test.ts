@@ -88,6 +88,9 @@ describe("what the report and the reviewers read of setup's run", () => {
     expect(text).toMatch(/```text\nnpm ERR! lock mismatch\n```/);
     expect(setupSection(rec({ setup: ok, headTests: ok }))).toMatch(/tests on this head \| ✅ passed \| 1m 01s/);
     expect(setupSection(rec({ setup: null, headTests: null }))).toBeNull();
+    // Past setup's time limit the command was stopped: the report says so, with its tail.
+    const slow = { ...FAILED, results: [{ ...FAILED.results[0]!, exitCode: null, timedOut: true }] };
+    expect(setupSection(rec({ setup: slow, headTests: null }))).toMatch(/`npm ci`'s output \(timed out\)/);
   });
 
   it('gives reviewers each command, its exit code and its tail, fenced as data', () => {
