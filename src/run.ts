@@ -179,8 +179,8 @@ async function execute(
   const answerOnly = decided.skip !== null;
   const agents = await openAgents({ ...own, ...begun, ...decided, answerOnly, closers: state.closers });
   const ready = { ...own, ...begun, ...decided, ...agents, ownLogin };
-  // The project installed before the first agent, where verify may run; a skipped head installs nothing.
-  const setup = await installProject({ ...ready, skip: decided.skip !== null });
+  // The project installed before the first agent, where verify may run; an answer-only run installs nothing.
+  const setup = await installProject({ ...ready, skip: answerOnly });
   if (decided.waiting > 0) await answerWaiting(ready);
   if (decided.skip) throw decided.skip;
 
