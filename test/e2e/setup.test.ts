@@ -4,7 +4,7 @@
 // anything; the fixer's call runs `npm test` in place; verify passes on setup's installation;
 // nothing setup created is committed, though the fixer un-ignores it. A failed setup never stops
 // the review: a finding when the PR touches the manifest, a note about the environment otherwise.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { SAMPLE_PROJECT } from '../fakes/git-sandbox.js';
@@ -56,8 +56,10 @@ it.each(PRIVILEGE_PATHS)(
   'setup installs the project: reviewers read the head test run, the fixer runs npm test, nothing is committed, $how',
   async ({ asRunnerUser }) => {
     world = await createWorld({ sandbox: { baseFiles: INSTALLED_PROJECT } });
+    let checkout = '';
     const r = await world.run({
       asRunnerUser,
+      prepare: async (c) => void (checkout = c.dir),
       inputs: { setup: SETUP, verify: 'npm test', 'max-rounds': '2' },
       rules: [
         { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
@@ -99,6 +101,8 @@ it.each(PRIVILEGE_PATHS)(
     expect(reports).toMatch(/### Setup and tests on `[0-9a-f]{7}`/);
     expect(reports).toMatch(/\| setup \| ✅ passed \| [\d.]+ m?s/);
     expect(reports).toMatch(/\| tests on this head \| ❌ failed \|/);
+    // The job's checkout is handed back as it came (git/hand-back.ts): setup's install is gone too.
+    expect(existsSync(path.join(checkout, 'node_modules'))).toBe(false);
   },
 );
 
