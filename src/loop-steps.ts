@@ -37,6 +37,8 @@ import type { ReviewerSessions } from './review/reviewer-call.js';
 import type { RoleEnv } from './roles/call.js';
 import type { Prompts } from './roles/prompts.js';
 import type { Sandbox } from './sandbox/sandbox.js';
+import { SETUP_FINDING_ID, withSetupVerdict } from './ci/setup-check.js';
+import type { ProjectSetup } from './project-setup.js';
 
 export interface RunWiring {
   config: ResolvedConfig;
@@ -78,6 +80,10 @@ export interface RunWiring {
   headPollMs?: number;
   /** Once the run is cancelled, no push starts. */
   cancellation?: Cancellation;
+  /** The project's installation and the head's test run (project-setup.ts). */
+  setup: ProjectSetup;
+  /** Every secret value the run knows: a fix commit holding one is refused. */
+  secretValues: () => readonly string[];
 }
 
 export function loopSteps(w: RunWiring): LoopSteps {
@@ -138,6 +144,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
     },
     beforeGate: checkout.restoreAgentConfig,
     pushRemote: w.push.remote,
+    beforeVerify: (changed) => w.setup.beforeVerify(changed),
+    secretValues: w.secretValues,
   };
   const inline = createInlineReview({
     enabled: config.inlineComments,
@@ -152,7 +160,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
     warn: w.warn,
     quiet: { minPriority: config.inlineMinPriority, maxComments: config.inlineMaxComments ?? null },
   });
-  const ciAttempts = () => (config.waitForChecks.length ? w.ci.attempts() : null);
+  // The setup check's attempts are kept with the checks' (ci/setup-check.ts).
+  const ciAttempts = () => (config.waitForChecks.length || config.setup.length ? w.ci.attempts() : null);
   const { include, exclude } = config.paths;
   const keep = include.length || exclude.length ? { keep: makePathMatcher(config.paths) } : {};
   const budget = { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...keep };
@@ -172,8 +181,15 @@ export function loopSteps(w: RunWiring): LoopSteps {
       const rules = await directoryRules(plan.ctx.meta.baseSha, changed);
       if (rules.length) log(`review: rules files of the changed folders: ${rules.map((r) => r.path).join(', ')}`);
       const dismissed = await dismissals.forRound(plan.ctx.threads, plan.fixedBefore);
+      const head = await w.setup.beforeReview(plan.ctx, {
+        ours: plan.round > 1,
+        ciOnly: plan.ciOnly ?? false,
+        ci: w.ci,
+      });
+      const ci = withSetupVerdict(plan.ci ?? null, plan.ctx.meta.headSha, head.verdict);
       const env = {
         ...roleEnv,
+        ...(head.prompt ? { projectSetup: head.prompt } : {}),
         ...(rules.length ? { directoryRules: directoryRulesPrompt(w.prompts, rules) } : {}),
         ...(dismissed.dismissals.length
           ? { dismissedFindings: dismissedFindingsPrompt(w.prompts, dismissed.dismissals) }
@@ -181,6 +197,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
       };
       const outcome = await runReviewRound(env, {
         ...plan,
+        ...(ci ? { ci } : {}),
+        contextFiles: head.contextFiles,
         reviewers: config.reviewers,
         analyzer: config.analyzer,
         sessions,
@@ -189,10 +207,17 @@ export function loopSteps(w: RunWiring): LoopSteps {
       });
       const { record } = outcome;
       if (rules.length) record.ruleFiles = rules.map((r) => r.path);
+      if (head.record) record.setup = head.record;
       return { ...outcome, record: redactRecord(record, w.redact) };
     },
     fix: async (ctx, round, findings) => {
-      const rec = await runFixRound(fixEnv, ctx, round, findings);
+      const installed = w.setup.fixerPrompt();
+      const rec = await runFixRound({ ...fixEnv, ...(installed ? { installed } : {}) }, ctx, round, findings);
+      if (rec.outcome === 'pushed') {
+        // One attempt at a failing setup, counted like a failing check's (loop.ts counts those).
+        if (findings.some((f) => f.id === SETUP_FINDING_ID)) w.ci.attempted([SETUP_FINDING_ID]);
+        w.setup.verified(rec.commitSha!, rec.verify);
+      }
       rec.fixed = rec.fixed.map((f) => ({ ...f, description: w.redact(f.description) }));
       rec.rejected = rec.rejected.map((r) => ({ ...r, reason: w.redact(r.reason) }));
       if (rec.deferred) rec.deferred = rec.deferred.map((d) => ({ ...d, reason: w.redact(d.reason) }));

@@ -46,6 +46,7 @@ type AgentsConfig = Pick<
   | 'cacheClis'
   | 'agentEnv'
   | 'verifyEnv'
+  | 'setupEnv'
 >;
 
 export interface AgentsInput {
@@ -85,6 +86,8 @@ export interface Agents {
   registry: AgentRegistry;
   /** The token-free environment of verify commands and hooks. */
   commandEnv: NodeJS.ProcessEnv;
+  /** The token-free environment of setup commands: the names in setup-env. */
+  setupEnv: NodeJS.ProcessEnv;
   /** Why the fixer, verify commands and hooks may not run (sandbox/withheld.ts), or null. */
   prCodeWithheld: string | null;
   push: PushPlan;
@@ -121,7 +124,7 @@ export async function openAgents(a: AgentsInput): Promise<Agents> {
     },
     { once: true },
   );
-  const { registry, commandEnv } = await agentsForRun({
+  const { registry, commandEnv, setupEnv } = await agentsForRun({
     ...agentSettings(config, a.answerOnly),
     env: a.env,
     secrets: a.secrets,
@@ -142,7 +145,7 @@ export async function openAgents(a: AgentsInput): Promise<Agents> {
   if (!push.canPush) log(`review-only: ${push.reason}`);
   // Agent config from the base branch, the commit identity, the local git config pinned.
   const checkout = await prepareForAgents(git, meta, log);
-  return { sandbox, registry, commandEnv, prCodeWithheld: withheld, push, checkout };
+  return { sandbox, registry, commandEnv, setupEnv, prCodeWithheld: withheld, push, checkout };
 }
 
 type RoleSpecs = Pick<ResolvedConfig, 'reviewers' | 'analyzer' | 'fixer' | 'gateReviewer'>;
@@ -171,6 +174,7 @@ function agentSettings(
     cacheClis: config.cacheClis,
     agentEnvNames: config.agentEnv,
     verifyEnvNames: config.verifyEnv,
+    setupEnvNames: config.setupEnv,
   };
 }
 

@@ -42,6 +42,8 @@ export async function begin(b: BeginInput): Promise<Begun> {
   b.secrets.push(inputs.githubToken);
   b.runSecrets.add(...tokenForms(inputs.githubToken));
   io.setSecret(inputs.githubToken);
+  // setup-env's values (a registry token) are secrets like the token: redacted, and never committed.
+  b.runSecrets.add(...inputs.setupEnv.flatMap((n) => (env[n] && env[n].length >= 8 ? [env[n]] : [])));
   for (const warning of deprecatedInputWarnings(raw, inputs)) io.warning(warning);
   const retry = b.retryBaseMs ? { retryBaseMs: b.retryBaseMs } : {};
   const started = await startRun({ env, raw, inputs, log, promptsUrl: b.promptsUrl, ...retry });

@@ -26,6 +26,7 @@ import { begin } from './run-start.js';
 import { readAndDecide } from './run-decide.js';
 import { answerWaiting, openAgents } from './run-agents.js';
 import { planLoop } from './run-loop.js';
+import { installProject } from './project-setup.js';
 import { endRun, nothingStarted, type Execution } from './run-end.js';
 
 export interface RunDeps {
@@ -178,12 +179,16 @@ async function execute(
   const answerOnly = decided.skip !== null;
   const agents = await openAgents({ ...own, ...begun, ...decided, answerOnly, closers: state.closers });
   const ready = { ...own, ...begun, ...decided, ...agents, ownLogin };
+  // The project installed before the first agent, where verify may run; an answer-only run installs nothing.
+  const setup = await installProject({ ...ready, skip: answerOnly });
   if (decided.waiting > 0) await answerWaiting(ready);
   if (decided.skip) throw decided.skip;
 
   // 4. the loop
   const plan = planLoop({
     ...ready,
+    setup,
+    secretValues: () => runSecrets.values,
     learnSecrets: (t) => runSecrets.learn(t),
     runId: env.GITHUB_RUN_ID ?? null,
     ...(checksPollMs !== undefined ? { checksPollMs } : {}),

@@ -26,6 +26,8 @@ export interface RunAgentsSetup {
   agentEnvNames: readonly string[];
   /** The verify-env input: the only secrets verify commands and hooks get. */
   verifyEnvNames: readonly string[];
+  /** The setup-env input: the only secrets setup commands get (none of verify-env's). */
+  setupEnvNames: readonly string[];
   /** The step's environment, filtered per agent. */
   env: NodeJS.ProcessEnv;
   secrets: string[];
@@ -39,6 +41,8 @@ export interface RunAgents {
   registry: AgentRegistry;
   /** Environment of verify commands and hooks: runner basics and the names in verify-env. */
   commandEnv: NodeJS.ProcessEnv;
+  /** Environment of setup commands: runner basics and the names in setup-env. */
+  setupEnv: NodeJS.ProcessEnv;
 }
 
 export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
@@ -72,15 +76,19 @@ export async function agentsForRun(s: RunAgentsSetup): Promise<RunAgents> {
     log: s.log,
   });
   for (const kind of s.kinds) registry.get(kind);
-  const named = new Set([...s.verifyEnvNames, ...s.agentEnvNames]);
+  const named = new Set([...s.verifyEnvNames, ...s.setupEnvNames, ...s.agentEnvNames]);
   const withheld = withheldToolchainVariables(s.env).filter((n) => !named.has(n));
   if (withheld.length) {
     s.log(
-      `toolchain variables withheld from agents, verify and hooks because their values carry a credential ` +
-        `(name them in verify-env or agent-env to pass them on): ${withheld.join(', ')}`,
+      `toolchain variables withheld from agents, setup, verify and hooks because their values carry a ` +
+        `credential (name them in setup-env, verify-env or agent-env to pass them on): ${withheld.join(', ')}`,
     );
   }
-  return { registry, commandEnv: agentEnv(s.env, {}, s.secrets, commandAllowlist(s.verifyEnvNames)) };
+  return {
+    registry,
+    commandEnv: agentEnv(s.env, {}, s.secrets, commandAllowlist(s.verifyEnvNames)),
+    setupEnv: agentEnv(s.env, {}, s.secrets, commandAllowlist(s.setupEnvNames)),
+  };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface CiChecks {
   check(sha: string, ours: boolean): Promise<CiRound | null>;
   /** A fix of these CI findings was pushed: one attempt each. */
   attempted(ids: readonly string[]): void;
+  /** The check passed on a head the loop pushed: its count starts again (the action's own setup check). */
+  passed(id: string): void;
   attempts(): Record<string, number>;
 }
 
@@ -73,6 +75,9 @@ export function createCiChecks(s: CiChecksSetup): CiChecks {
     },
     attempted(ids) {
       for (const id of ids) attempts[id] = (attempts[id] ?? 0) + 1;
+    },
+    passed(id) {
+      delete attempts[id];
     },
     attempts: () => ({ ...attempts }),
   };

@@ -23,6 +23,8 @@ export const DEPRECATED_INPUTS = [
   'thread-answers',
   'converged-label',
   'ready-when-converged',
+  // Never a workflow input: a repository's own tuning, listed here so the workflow is told where it goes.
+  'verify-head',
 ] as const satisfies readonly InputName[];
 type DeprecatedInput = (typeof DEPRECATED_INPUTS)[number];
 

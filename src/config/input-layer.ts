@@ -17,6 +17,8 @@ const WORKFLOW_ONLY: readonly InputName[] = [
   'isolation',
   // Raising a call's bounds lets PR code take more of the runner.
   'call-limits',
+  // Setup's variables reach PR code that runs before any review.
+  'setup-env',
   'verify-env',
   'agent-env',
   // Showing more of the runner's HOME to PR code widens what a run may do.

@@ -18,6 +18,7 @@ import {
   homeFolder,
   labelName,
   presetName,
+  setupCommands,
   verifyCommands,
   workflowFile,
 } from './values.js';
@@ -40,6 +41,7 @@ export const inputSchemaShape = {
   reviewers: reviewerRefs('reviewers'),
   fixer: singleRef('fixer'),
   'gate-reviewer': singleRef('gate-reviewer'),
+  setup: setupCommands().default(() => []),
   verify: verifyCommands().default(() => []),
   'dispatch-workflows': list(workflowFile, true).default(() => []),
   'allow-fork-fixes': boolean('allow-fork-fixes').default(false),
@@ -55,6 +57,7 @@ export const inputSchemaShape = {
       return fail(e instanceof Error ? e.message : String(e), null, example('call-limits', 'memory=4G pids=2048'));
     }
   }).default(() => defaultCallLimits()),
+  'setup-env': list(envName('setup-env'), true).default(() => []),
   'verify-env': list(envName('verify-env'), true).default(() => []),
   'agent-env': list(envName('agent-env'), true).default(() => []),
   'home-folders': list(homeFolder, true).default(() => []),
@@ -76,6 +79,7 @@ export const inputSchemaShape = {
   'thread-answers': boolean('thread-answers').default(true),
   'converged-label': field(labelName),
   'ready-when-converged': boolean('ready-when-converged').default(false),
+  'verify-head': boolean('verify-head').default(true),
 };
 
 export type InputName = keyof typeof inputSchemaShape;

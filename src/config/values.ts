@@ -109,6 +109,22 @@ export function envName(input: string) {
 /** The example of a `verify` a user can paste. */
 export const VERIFY_EXAMPLE = example('verify', 'npm ci\nnpm test');
 
+/** The example of a `setup` a user can paste. */
+const SETUP_EXAMPLE = example('setup', 'npm ci');
+
+/**
+ * `setup`: the commands that install the project before the first agent, one a line. There is no
+ * `none`: leaving it unset installs nothing.
+ */
+export function setupCommands() {
+  return field((value): string[] => {
+    const lines = splitLines(value);
+    if (lines.some((l) => l.toLowerCase() === 'none'))
+      return fail('lists commands; leave it unset to install nothing (`none` is for verify)', value, SETUP_EXAMPLE);
+    return lines;
+  }, LINES);
+}
+
 /**
  * `verify`: the commands a fix must pass before it is pushed, one a line, or `none` alone, the
  * explicit choice to push fixes without any check (the fix report says so).

@@ -1,6 +1,7 @@
 // Domain values of one round. Pure data: no I/O here.
 import type { Priority } from './priority.js';
 import type { AgentRun } from './agent-run.js';
+import type { VerifyResult } from './fix.js';
 
 export interface Finding {
   /** Stable id: CAT-<8 hex> for code findings, THREAD-<firstCommentId> for threads. */
@@ -117,6 +118,8 @@ export interface ReviewRoundRecord {
   outsiderThreads?: Finding[];
   /** The `wait-for-checks` checks of this head; their failures are among `findings`. */
   ci?: CiRound;
+  /** What `setup` and the head's test run did before this review, when either ran or was withheld. */
+  setup?: SetupRecord;
   threadsTruncated: boolean;
   /** Human review state (the maintainer veto of the consensus), computed from the API. */
   changesRequestedBy: { login: string; association: string }[];
@@ -148,6 +151,29 @@ export interface CiRound {
   passed: { name: string; workflow: string | null }[];
   /** Entries still running, or never started, when the time was up. */
   waiting: string[];
+}
+
+/** A run of the project's own commands by the action (setup, the head's test run): what the report shows. */
+export interface CommandsRun {
+  ok: boolean;
+  /** Each command that ran, in order; the run stops at the first that fails. */
+  results: VerifyResult[];
+  durationMs: number;
+}
+
+/** What the review of a head knew of the project's installation and tests (commands/setup.ts). */
+export interface SetupRecord {
+  /** The `setup` commands' run on this head or the tree it came from; null when setup is unset or withheld. */
+  setup: CommandsRun | null;
+  /** The verify commands run once on this head before its review; null when they did not run. */
+  headTests: CommandsRun | null;
+  /** Why setup or the head's test run did not run though set (a fork PR, no isolation, turned off). */
+  notRun?: string;
+  /**
+   * A failed setup that is no finding: the PR touches no manifest, lock file or file a setup
+   * command names, so the cause may be the environment.
+   */
+  environment?: true;
 }
 
 export interface FixedFingerprint {

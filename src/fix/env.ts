@@ -35,4 +35,13 @@ export interface FixEnv extends RoleEnv {
   beforeGate?: () => Promise<unknown>;
   /** `origin`, or the fork's URL when fixes for a fork PR are allowed. */
   pushRemote: string;
+  /** What `setup` installed, filled into the fixer's prompt (prompts/fixer-setup.md); none set when absent. */
+  installed?: string;
+  /**
+   * Before verify: runs setup again when the fix changed what an install reads (`changed`: the
+   * paths the fix commit changes), so verify tests the fix on its own installation.
+   */
+  beforeVerify?: (changed: readonly string[]) => Promise<void>;
+  /** Every secret value the run knows: a fix commit that holds one is refused. */
+  secretValues?: () => readonly string[];
 }

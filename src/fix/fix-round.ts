@@ -3,7 +3,9 @@
 import type { FixResult } from '../agents/envelope.js';
 import { BudgetSpent } from '../budget/budget.js';
 import { runVerify } from '../commands/verify.js';
+import { registryConfig, SETUP_FINDING_ID } from '../ci/setup-check.js';
 import { changedPathsInCommit } from '../git/changes.js';
+import { secretsInCommit } from '../git/secrets-in-commit.js';
 import { squashSince } from '../git/commit.js';
 import { putBackAfter } from '../git/put-back.js';
 import { pushHead } from '../git/push.js';
@@ -92,6 +94,9 @@ async function attemptFix(
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
     // `verify: none`: the workflow chose to push unchecked; the fix report says so.
     if (env.verify === 'none') rec.unverified = true;
+    // Verify tests the fix on its own installation: setup again when the fix changed what it reads.
+    if (env.beforeVerify)
+      await env.beforeVerify((await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha)).paths);
     // What verify leaves in the checkout (a lockfile, coverage/, build output) is put back after
     // it: the next commit (a gate loop's, the next round's) holds only what the fixer changed.
     const verify = await putBackAfter(env.git, 'verify', env.log, () =>
@@ -154,12 +159,23 @@ async function attemptFix(
         '(a verify command or hook changed it). Nothing was pushed.',
     );
   const changed = await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha!);
-  const touched = refusedChanges(changed);
+  // A fix of a failing setup never points the install at another registry (ci/setup-check.ts).
+  const registry = findings.some((f) => f.id === SETUP_FINDING_ID) ? registryConfig(changed.paths) : [];
+  const touched = [...refusedChanges(changed), ...registry.map((p) => `${p} (registry configuration)`)];
   if (touched.length)
     return done(
       rec,
       'refused',
       `The fix touches paths the action never pushes: ${touched.join(', ')}. Nothing was pushed.`,
+    );
+  const leaked = env.secretValues
+    ? await secretsInCommit(env.git, previousHeadSha, rec.commitSha!, env.secretValues())
+    : [];
+  if (leaked.length)
+    return done(
+      rec,
+      'refused',
+      `The fix commit holds a secret value the run knows, in ${leaked.join(', ')}. Nothing was pushed.`,
     );
   if (env.dryRun) return done(rec, 'dry-run', 'Dry run: the fix was committed locally and verified, but not pushed.');
   if (await env.beforePush())

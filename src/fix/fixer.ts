@@ -49,7 +49,12 @@ export async function callFixer(env: FixEnv, call: FixCall) {
       ctx,
       round,
       data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload, prFilePaths(ctx.files)) },
-      values: { priorContext, verifyCommands, confirmedTests: confirmedTestsRule(env, call.confirmedTests ?? []) },
+      values: {
+        priorContext,
+        verifyCommands,
+        confirmedTests: confirmedTestsRule(env, call.confirmedTests ?? []),
+        installed: env.installed ?? env.prompts['fixer-no-setup'].trimEnd(),
+      },
       sessionId,
       schema: fixResultSchema,
     });

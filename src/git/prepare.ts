@@ -55,6 +55,12 @@ export interface PreparedCheckout {
   commitExclude: readonly string[];
   /** Puts agent config back to the base branch's; returns the files that differ from HEAD. */
   restoreAgentConfig(): Promise<string[]>;
+  /**
+   * After each `setup` run: what it created (`created`, untracked and ignored entries alike) is
+   * left out of every fix commit from now on, replacing what an earlier setup run created, and
+   * the agent config is restored, the top-level `.env*` entries setup created removed too.
+   */
+  afterSetup(created: readonly string[]): Promise<string[]>;
   /** Before each round: restores agent config a fixer may have rewritten (round 1 needs none). */
   beforeRound(): Promise<void>;
   /** Puts the local git config back as pinned; true when something had changed it. */
@@ -79,9 +85,11 @@ export async function prepareForAgents(
     );
   }
   const commitExclude: string[] = [];
-  const restoreAgentConfig = async (): Promise<string[]> => {
-    const agentConfig = await agentConfigPaths(git, pr.baseSha);
-    commitExclude.splice(0, commitExclude.length, ...agentConfig, ...earlierSteps);
+  // What the last setup run created: PR content like the rest (an install runs the PR's scripts).
+  const setupCreated: string[] = [];
+  const restoreAgentConfig = async (also: readonly string[] = []): Promise<string[]> => {
+    const agentConfig = [...(await agentConfigPaths(git, pr.baseSha)), ...also];
+    commitExclude.splice(0, commitExclude.length, ...agentConfig, ...earlierSteps, ...setupCreated);
     return restoreAgentConfigFromBase(git, pr.baseSha, agentConfig);
   };
   // The restore reads the base commit, which a shallow checkout of the head lacks: fetch it first.
@@ -98,7 +106,12 @@ export async function prepareForAgents(
   const restoreGitConfig = await guardLocalConfig(git);
   return {
     commitExclude,
-    restoreAgentConfig,
+    restoreAgentConfig: () => restoreAgentConfig(),
+    async afterSetup(created) {
+      setupCreated.splice(0, setupCreated.length, ...created);
+      // A dotenv file setup wrote is read by agent CLIs like one the PR holds (agent-config.ts).
+      return restoreAgentConfig(created.filter(isTopLevelEnvFile));
+    },
     async beforeRound() {
       if (!fresh) await restoreAgentConfig();
       fresh = false;
@@ -106,6 +119,8 @@ export async function prepareForAgents(
     restoreGitConfig,
   };
 }
+
+const isTopLevelEnvFile = (p: string): boolean => !p.includes('/') && p.startsWith('.env');
 
 function listSome(paths: readonly string[], max = 5): string {
   return `${paths.slice(0, max).join(', ')}${paths.length > max ? ', …' : ''}`;

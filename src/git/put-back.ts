@@ -37,6 +37,20 @@ export async function putBackSince(git: Git, before: ReadonlySet<string>): Promi
 }
 
 /**
+ * Puts back the tracked files changed since `before` (a lock file an install rewrote) and leaves
+ * every new entry where it is: what `setup` creates is the installation the agents work on
+ * (commands/setup.ts records it and fix commits leave it out). Returns the paths put back.
+ */
+export async function putBackTrackedSince(git: Git, before: ReadonlySet<string>): Promise<string[]> {
+  const fresh = (await statusPorcelain(git)).filter((p) => !before.has(p));
+  const inHead = [...(await pathsInHead(git, fresh))];
+  for (const batch of batches(inHead)) {
+    await git(['restore', '--source=HEAD', '--staged', '--worktree', '--', ...batch.map(literalPathspec)]);
+  }
+  return inHead;
+}
+
+/**
  * Runs the project's own commands (`what`: "verify", "the after-fix hook"), then puts back what
  * they changed in the checkout and logs it. A failure of the commands is rethrown as it was.
  */

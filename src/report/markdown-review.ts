@@ -5,6 +5,7 @@ import type { ReportContext } from './format.js';
 import type { HeldBack } from './inline-selection.js';
 import { agentsTable } from './agents-table.js';
 import { ciSection } from './markdown-ci.js';
+import { setupSection } from './markdown-setup.js';
 import { dismissedSection } from './markdown-dismissed.js';
 import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, placesLink, table } from './format.js';
@@ -42,6 +43,7 @@ export function renderReviewReport(
     changesRequested(rec),
     rec.agents.length ? `${SECTION.reviewers}\n\n${agentsTable(rec.agents)}` : NOTE.ciOnly,
     rec.ruleFiles?.length ? NOTE.ruleFiles(rec.ruleFiles.map((p) => code(p)).join(', ')) : null,
+    setupSection(rec),
     ciSection(rec),
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,

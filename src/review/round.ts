@@ -45,6 +45,8 @@ export interface RoundPlan {
   dismissals?: Dismissal[];
   /** Requests to dismiss by people who may not: the report lists them. */
   refusedDismissals?: RefusedDismissal[];
+  /** More files for the reviewers' context folder (what the action ran on the head: roles/setup-data.ts). */
+  contextFiles?: Record<string, string>;
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
@@ -64,12 +66,13 @@ export interface RoundOutcome {
  * The reviewers' and the analyzer's context: the PR and the unresolved threads, outsiders'
  * marked; from round 2 on, the last round's findings with their fate and the change since.
  */
-function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[]) {
-  const later = earlier ? Object.fromEntries(laterRoundFiles(ctx, earlier).map((f) => [f.name, f.text])) : undefined;
+function reviewContextData(ctx: PrContext, earlier?: EarlierFinding[], files: Record<string, string> = {}) {
+  const later = earlier ? Object.fromEntries(laterRoundFiles(ctx, earlier).map((f) => [f.name, f.text])) : {};
+  const extra = { ...later, ...files };
   return {
     ...prContextData(ctx),
     threads: cleanDeep(threadsForReview(ctx.threads)),
-    ...(later ? { extra: later } : {}),
+    ...(Object.keys(extra).length ? { extra } : {}),
   };
 }
 
@@ -80,7 +83,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   // One context folder for the round's reviewers and analyzer: the same bytes, and the same
   // prompt up to the reviewer's name at its end, so a provider's prompt cache can serve them all.
   const roundDir = path.join(env.scratchDir, `round-${round}`);
-  const contextDir = await writeContextDir(roundDir, 'review', reviewContextData(ctx, plan.earlier));
+  const contextDir = await writeContextDir(roundDir, 'review', reviewContextData(ctx, plan.earlier, plan.contextFiles));
   const later = laterRoundPrompt(env.prompts, ctx, plan.earlier);
   const { writers, outsiders } = splitByWriters(ctx.threads);
   // No unresolved threads: the analyzer's answer is known without a model.

@@ -41,6 +41,8 @@ export interface RoleEnv {
   directoryRules?: string;
   /** The findings people dismissed, filled into prompts/dismissed-findings.md. */
   dismissedFindings?: string;
+  /** What the action ran on the head before the review, filled into prompts/setup-review.md. */
+  projectSetup?: string;
   /** The run's budget: checked before each call, charged after it. */
   budget?: Budget;
   log?: (line: string) => void;
@@ -107,8 +109,8 @@ async function callOnce<T>(env: RoleEnv, call: RoleCall<T>): Promise<RoleResult<
   const folder = call.folder ?? call.name;
   if (!call.contextDir && !call.data) throw new Error(`the ${call.name} call has no context`);
   const contextDir = call.contextDir ?? (await writeContextDir(roundDir, folder, call.data!));
-  const { instructions, directoryRules, dismissedFindings } = env;
-  const guidance = { ...(instructions ? { instructions } : {}), directoryRules, dismissedFindings };
+  const { instructions, directoryRules, dismissedFindings, projectSetup } = env;
+  const guidance = { ...(instructions ? { instructions } : {}), directoryRules, dismissedFindings, projectSetup };
   const shared = sharedPromptValues(call.ctx, call.round, contextDir, guidance);
   const result = await runInvocation(
     env.registry,

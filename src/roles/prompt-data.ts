@@ -16,6 +16,8 @@ export interface PromptGuidance {
   directoryRules?: string | undefined;
   /** The findings people dismissed (review/dismissed-prompt.ts). */
   dismissedFindings?: string | undefined;
+  /** What the action ran on the head before the review, filled into prompts/setup-review.md (setup-data.ts). */
+  projectSetup?: string | undefined;
 }
 
 export function sharedPromptValues(
@@ -24,7 +26,7 @@ export function sharedPromptValues(
   contextDir: string,
   guidance: PromptGuidance = {},
 ): Record<string, string | number> {
-  const { instructions, directoryRules = '', dismissedFindings = '' } = guidance;
+  const { instructions, directoryRules = '', dismissedFindings = '', projectSetup = '' } = guidance;
   const prData = [
     fenceAsData('PR title', ctx.meta.title),
     fenceAsData('PR description', ctx.meta.body || '(empty)'),
@@ -41,6 +43,7 @@ export function sharedPromptValues(
       : '',
     directoryRules,
     dismissedFindings,
+    projectSetup,
   };
 }
 

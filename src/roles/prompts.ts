@@ -6,7 +6,9 @@ import { readFile } from 'node:fs/promises';
  * One template per role (`answer` is the answerer's), and parts of the reviewer's: `later-round` (from round 2 on),
  * `later-round-own` (a reviewer's own words for the earlier findings it reported),
  * `reviewer-answer` (the envelope it answers with), `reviewer-resumed` (the prompt of a
- * resumed session, which has read the PR already) and `large-diff` (only when the diff is sampled).
+ * resumed session, which has read the PR already) and `large-diff` (only when the diff is sampled);
+ * `setup-review` (what the action ran on the head, for reviewers) and `fixer-setup` / `fixer-no-setup`
+ * (what is installed, for the fixer).
  */
 export const PROMPT_NAMES = [
   'reviewer',
@@ -23,6 +25,9 @@ export const PROMPT_NAMES = [
   'directory-rules',
   'dismissed-findings',
   'answer',
+  'setup-review',
+  'fixer-setup',
+  'fixer-no-setup',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;

@@ -27,6 +27,8 @@ export interface CallLimits {
    * stops a call that takes a disk below it. 0: no floor.
    */
   diskFloorBytes: number;
+  /** Milliseconds for all the `setup` commands together, and again for the head's test run. */
+  setupMs: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export interface CallLimits {
  * `disk=1G`: the watchdog looks four times a second, and a call writing 70 to 170 MiB/s went 34 to
  * 119 MiB below the floor before it stopped (measured here); at 1 GiB/s it would go 256 MiB, which
  * still leaves three quarters of a GiB for the action's end (report, commit, push) and later steps.
+ * `setup=10m`: ten minutes install most projects from a registry.
  */
 const DEFAULT_WORDS: Readonly<Record<LimitKey, string>> = {
   memory: '50%',
@@ -47,9 +50,10 @@ const DEFAULT_WORDS: Readonly<Record<LimitKey, string>> = {
   'cpu-weight': '50',
   home: '256M',
   disk: '1G',
+  setup: '10m',
 };
 
-type LimitKey = 'memory' | 'pids' | 'cpu-weight' | 'home' | 'disk';
+type LimitKey = 'memory' | 'pids' | 'cpu-weight' | 'home' | 'disk' | 'setup';
 const KEYS = Object.keys(DEFAULT_WORDS) as LimitKey[];
 
 /** The default as the `call-limits` input writes it (action.yml documents it). */
@@ -80,10 +84,20 @@ export function parseCallLimits(text: string, machineBytes = totalmem()): CallLi
     cpuWeight: whole(value('cpu-weight'), 'cpu-weight', 1, 10_000) ?? 100,
     homeBytes: sizeAtLeast(value('home'), 16 * MIB, 'home=…: a size of 16M or more (256M)'),
     diskFloorBytes: sizeAtLeast(value('disk'), 0, 'disk=…: a size to keep free (2G), or 0 for no floor'),
+    setupMs: duration(value('setup')),
   };
 }
 
 const MIB = 1024 ** 2;
+
+/** `90s`, `10m`, `1h`: from 10 seconds to 6 hours (the longest a GitHub-hosted job runs). */
+function duration(v: string): number {
+  const m = /^(\d+)([smh])$/.exec(v);
+  const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'] : NaN;
+  if (!(ms >= 10_000 && ms <= 6 * 3_600_000))
+    throw new Error(`call-limits: setup=${v} is not a time from 10s to 6h, in s, m or h (10m)`);
+  return ms;
+}
 
 function memory(v: string, machineBytes: number): number | null {
   if (v === 'max') return null;

@@ -25,6 +25,7 @@ const CHANGED: Record<(typeof DEPRECATED_INPUTS)[number], string> = {
   'thread-answers': 'false',
   'converged-label': 'ready-for-human-review',
   'ready-when-converged': 'true',
+  'verify-head': 'false',
 };
 const BASE: RawInputs = { 'github-token': 'ghs_fromTheRunner', mode: 'review' };
 const valueOf = (config: Config, name: string) => (config as unknown as Record<string, unknown>)[camelCase(name)];

@@ -36,6 +36,7 @@ describe('parseInputs', () => {
       gateMaxLoops: 2,
       mode: 'fix',
       maxRounds: 3,
+      setup: [],
       verify: [],
       confirm: 'none',
       failOn: 'P0',
@@ -57,7 +58,9 @@ describe('parseInputs', () => {
         cpuWeight: 50,
         homeBytes: 256 * 1024 ** 2,
         diskFloorBytes: 1024 ** 3,
+        setupMs: 600_000,
       },
+      setupEnv: [],
       verifyEnv: [],
       agentEnv: [],
       homeFolders: [],
@@ -68,6 +71,7 @@ describe('parseInputs', () => {
       inlineMinPriority: 'P3',
       inlineMaxComments: undefined,
       hideOutdatedReports: true,
+      verifyHead: true,
       threadAnswers: true,
       convergedLabel: undefined,
       readyWhenConverged: false,
@@ -332,12 +336,15 @@ describe('call-limits', () => {
       cpuWeight: 20,
       homeBytes: 64 * 1024 ** 2,
       diskFloorBytes: 2 * 1024 ** 3,
+      setupMs: 600_000,
     });
     expect(parse({ 'github-token': 't', 'call-limits': 'disk=0' }).callLimits.diskFloorBytes).toBe(0);
     expect(parse({ 'github-token': 't', 'call-limits': 'memory=max' }).callLimits.memoryBytes).toBeNull();
     expect(parse({ 'github-token': 't', 'call-limits': 'memory=25%' }).callLimits.memoryBytes).toBe(
       Math.floor(totalmem() / 4),
     );
+    expect(parse({ 'github-token': 't', 'call-limits': 'setup=90s' }).callLimits.setupMs).toBe(90_000);
+    expect(parse({ 'github-token': 't', 'call-limits': 'setup=1h' }).callLimits.setupMs).toBe(3_600_000);
     for (const bad of [
       'memory=12',
       'pids=3',
@@ -347,10 +354,26 @@ describe('call-limits', () => {
       'home=8M',
       'home=50%',
       'disk=-1',
+      'setup=5s',
+      'setup=10',
+      'setup=7h',
     ]) {
       expect(() => parse({ 'github-token': 't', 'call-limits': bad }), bad).toThrow(
         /call-limits.*Example: call-limits: memory=4G pids=2048/s,
       );
     }
+  });
+});
+
+describe('setup', () => {
+  it('reads commands one a line, and setup-env names like verify-env', () => {
+    const config = parse({ ...TOKEN, setup: 'npm ci\n\npip install -e .', 'setup-env': 'NPM_TOKEN, PIP_INDEX_URL' });
+    expect(config.setup).toEqual(['npm ci', 'pip install -e .']);
+    expect(config.setupEnv).toEqual(['NPM_TOKEN', 'PIP_INDEX_URL']);
+  });
+
+  it('refuses `none` and a GitHub credential, naming the input with an example', () => {
+    expect(() => parse({ ...TOKEN, setup: 'none' })).toThrow(/Input "setup" .*leave it unset.*Example: setup: npm ci/s);
+    expect(() => parse({ ...TOKEN, 'setup-env': 'GITHUB_TOKEN' })).toThrow(/Input "setup-env" .*credential/s);
   });
 });

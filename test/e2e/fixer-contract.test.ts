@@ -1,7 +1,7 @@
 // The fixer's contract as a real model needs it: an issue it does not do and does not
 // think wrong (an optional one left for later, a duplicate of another) has a place of its own,
 // `deferredIssues`, counted apart from fixed and rejected and still open; the prompt says the
-// action makes the commit and installs nothing.
+// action makes the commit and, without `setup`, installed nothing.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createWorld, type World } from './harness.js';
 import { BUG_FINDING, FIXED_MATH, finding, reviewerAnswer } from './scenarios.js';
@@ -44,7 +44,7 @@ it('takes a deferred issue as accounted for, reports it apart, and keeps it open
   // What the fixer was told about the commit, the dependencies and its answer.
   const fixer = world.agentCalls().find((c) => c.role === 'fixer')!;
   expect(fixer.prompt).toContain('The action makes the commit');
-  expect(fixer.prompt).toContain('The action installs nothing');
+  expect(fixer.prompt).toContain('The action installed nothing before your call (the repository sets no `setup`');
   expect(fixer.prompt).toContain('"deferredIssues"');
   // Round 2's reviewer sees it still open (neither fixed nor rejected).
   const later = world.agentCalls().find((c) => c.role === 'reviewer' && c.round === 2)!;

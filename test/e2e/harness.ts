@@ -62,6 +62,8 @@ export interface ScenarioRule {
   rejectTitles?: Record<string, string>;
   /** With fixAll: findings whose title holds a key are deferred with its value as the reason. */
   deferTitles?: Record<string, string>;
+  /** A shell command the agent runs in the checkout first (the project's tests), logged as `ran`. */
+  run?: string;
   /** What the call spent, written to $REVIEW_LOOP_USAGE_FILE (the command agent's usage report). */
   usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
 }
@@ -91,6 +93,8 @@ export interface AgentCall {
   /** The prompt the agent read on stdin. */
   prompt: string;
   env: Record<string, string>;
+  /** The command its rule ran in the checkout (`run`), its exit code and output. */
+  ran?: { command: string; code: number | null; output: string };
 }
 
 interface FixPayloadSeen {

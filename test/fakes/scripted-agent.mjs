@@ -5,9 +5,10 @@
 //
 // Rule: { role?, name?, model?, round?, once?, findingTitle? (confirm role: matches finding.json's title), answer?: object | string, fixAll?: boolean, rejectAll?: string,
 //         edits?: { path: content | null }, commit?: string, exitCode?: number, stderr?: string,
-//         rejectTitles?: { titlePart: reason } (with fixAll), deferTitles?: { titlePart: reason }, sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE) }
+//         rejectTitles?: { titlePart: reason } (with fixAll), deferTitles?: { titlePart: reason }, sleepMs?: number, usage?: { inputTokens?, outputTokens?, costUsd? } (written to $REVIEW_LOOP_USAGE_FILE),
+//         run?: string (a shell command run in the checkout first, as an agent runs the project's tests: its exit code and output are logged as `ran`) }
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const env = process.env;
@@ -37,8 +38,15 @@ const index = scenario.rules.findIndex(
 const rule = scenario.rules[index] ?? {};
 if (rule.once) writeFileSync(usedMarker(index), '');
 
+let ran;
+if (rule.run) {
+  const r = spawnSync('/bin/sh', ['-c', rule.run], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  ran = { command: rule.run, code: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
 if (env.SCRIPTED_AGENT_LOG) {
   const entry = {
+    ...(ran ? { ran } : {}),
     role,
     name,
     round,

@@ -207,3 +207,31 @@ it('no finding confirmed: the fixer never runs and nothing is pushed', async () 
   expect(w.calls().map((c) => c.role)).toEqual(['confirm']);
   expect(await w.originHead()).toBe(w.sandbox.headSha);
 });
+
+// A registry token setup-env gave an install ends up in `.npmrc` or a snapshot the fixer commits.
+it('refuses a fix commit that holds a secret value the run knows, naming the file', async () => {
+  const token = 'npm_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm';
+  await w.script([fixer({ edits: { 'src/math.js': FIXED_MATH, '.npmrc': `//registry.test/:_authToken=${token}\n` } })]);
+  const rec = await runFixRound(w.env({ verify: [VERIFY], secretValues: () => [token] }), w.ctx(), 1, [BUG]);
+  expect(rec.outcome).toBe('refused');
+  expect(rec.message).toBe('The fix commit holds a secret value the run knows, in .npmrc. Nothing was pushed.');
+  expect(await w.originHead()).toBe(w.sandbox.headSha);
+});
+
+it('a fix of a failing setup may not change registry configuration', async () => {
+  const setupFails = finding({ id: 'SETUP-fails', title: 'setup fails on this head', file: 'package.json' });
+  await w.script([fixer({ edits: { 'package.json': '{"name":"x"}\n', '.npmrc': 'registry=http://evil.test/\n' } })]);
+  const rec = await runFixRound(w.env(), w.ctx(), 1, [setupFails]);
+  expect(rec.outcome).toBe('refused');
+  expect(rec.message).toContain('.npmrc (registry configuration)');
+  expect(await w.originHead()).toBe(w.sandbox.headSha);
+});
+
+it('runs setup again before verify with the paths the fix commit changed', async () => {
+  await w.script([fixer({ edits: { 'src/math.js': FIXED_MATH, 'package.json': '{"name":"sample","scripts":{}}\n' } })]);
+  const seen: string[][] = [];
+  const beforeVerify = async (changed: readonly string[]) => void seen.push([...changed]);
+  const rec = await runFixRound(w.env({ verify: [VERIFY], beforeVerify }), w.ctx(), 1, [BUG]);
+  expect(rec.outcome, rec.message).toBe('pushed');
+  expect(seen).toEqual([['package.json', 'src/math.js']]);
+});

@@ -13,6 +13,7 @@ import { NO_USAGE, type Invocation } from '../../src/agents/types.js';
 import type { FixEnv } from '../../src/fix/env.js';
 import { callFixer } from '../../src/fix/fixer.js';
 import { buildFixPayload } from '../../src/fix/payload.js';
+import { fixerSetupPrompt } from '../../src/roles/setup-data.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { createGitSandbox, type GitSandbox } from '../fakes/git-sandbox.js';
 import { finding, prContext, PROMPTS_URL } from '../factories.js';
@@ -50,7 +51,7 @@ interface Seen {
   } & Record<string, unknown>;
 }
 
-async function fixerSees(verify: string[]): Promise<Seen> {
+async function fixerSees(verify: string[], installed?: string): Promise<Seen> {
   const calls: Invocation[] = [];
   let payload = '';
   const env: FixEnv = {
@@ -85,6 +86,7 @@ async function fixerSees(verify: string[]): Promise<Seen> {
     alreadyConfirmed: new Set(),
     beforePush: async () => false,
     pushRemote: 'origin',
+    ...(installed ? { installed } : {}),
   };
   const ctx = prContext();
   const fixPayload = buildFixPayload(ctx.meta.number, 1, [BUG, TWICE, STYLE]);
@@ -111,13 +113,31 @@ it("gets every place's last line and the reviewer's replacement, fenced, as a pr
 
 it('says where installed dependencies are, and that the verification commands run after it', async () => {
   const { prompt } = await fixerSees(['npm ci', 'npm test']);
-  expect(prompt).toContain('`node_modules/`, a virtualenv such as `.venv/` or `venv/`, `vendor/`');
+  expect(prompt).toContain('The action installed nothing before your call (the repository sets no `setup` commands)');
+  expect(prompt).toContain('`.venv/` or `venv/`, `vendor/`');
   const after = prompt.indexOf('After your call, the action runs these verification commands');
   expect(after).toBeGreaterThan(0);
   expect(prompt.indexOf('  - `npm ci`\n  - `npm test`')).toBeGreaterThan(after);
-  expect(prompt).toContain('an install command among them runs then, not before you');
+  expect(prompt).toContain('an install command among them installs the project for you too');
   // No sentence left that reads as "nothing gets installed at all".
   expect(prompt).not.toMatch(/The action installs nothing:/);
+});
+
+it('with setup, says what setup installed and that the fixer may run the tests in place', async () => {
+  const prompts = await loadPrompts(PROMPTS_URL);
+  const run = {
+    ok: true,
+    durationMs: 1,
+    results: [{ command: 'npm ci', exitCode: 0, durationMs: 1, timedOut: false, outputTail: '' }],
+  };
+  const { prompt } = await fixerSees(['npm test'], fixerSetupPrompt(prompts, run, ['npm ci']));
+  expect(prompt).toContain(
+    'the action ran the setup commands in this checkout, to install the project:\n  - `npm ci`: passed',
+  );
+  expect(prompt).toContain('You may run the verification commands');
+  expect(prompt).toContain('in place, in this working tree');
+  expect(prompt).toContain('Never change registry configuration');
+  expect(prompt).not.toContain('The action installed nothing');
 });
 
 it('says that a fixed optional finding is listed in fixedIssues', async () => {

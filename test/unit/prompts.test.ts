@@ -76,7 +76,12 @@ describe('the real templates only use placeholders the code supplies', () => {
     // Put as it is into the reviewer's {{largeDiff}}, only when the diff is sampled.
     'large-diff': [],
     analyzer: shared,
-    fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests'],
+    fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests', 'installed'],
+    // Filled on their own (src/project-setup.ts, fix/fixer.ts) and put into the fixer's {{installed}}.
+    'fixer-setup': ['setupRuns'],
+    'fixer-no-setup': [],
+    // Filled on its own (roles/setup-data.ts) and put into the reviewers' {{projectSetup}}.
+    'setup-review': ['projectRuns', 'runFiles'],
     // Filled on its own (fix/fixer.ts) and put into the fixer's {{confirmedTests}}.
     'fixer-confirmed-tests': ['testFiles'],
     // Filled on its own (review/dir-rules-prompt.ts) and put into the reviewer's {{directoryRules}}.
