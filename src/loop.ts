@@ -12,6 +12,8 @@ import type { RunStatus } from './domain/run-status.js';
 import type { PrContext, PrMeta } from './domain/pull-request.js';
 import { WritesRefused } from './report/writes-refused.js';
 import { earlierFindings, type EarlierFinding } from './review/earlier.js';
+import { stillUnchecked, wroteFix } from './review/fix-checks.js';
+import { modelRef } from './config/same-model.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, fixedFingerprints } from './review/stuck.js';
 import type { FixedFingerprint } from './domain/findings.js';
@@ -47,6 +49,11 @@ export interface LoopInput {
   fixedBefore: FixedFingerprint[];
   /** The last review an earlier run of this job posted, with its findings' fate (preflight/memory.ts). */
   earlier?: { headSha: string; findings: EarlierFinding[] } | null;
+  /**
+   * The fixer's models (`agent:model`, its own and its fallbacks): who wrote an earlier run's fix
+   * when that run's state does not say.
+   */
+  fixerModels?: string[];
   /** A red CI run started the run: each round is for the failing checks only (no agent reviews). */
   ciOnly?: boolean;
   /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
@@ -96,6 +103,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
   let meta = input.meta;
   /** What the last pushed fix left unfixed: the run's remaining findings if it ends before the next review. */
   let carried: Finding[] | undefined;
+  /** Pushed fixes no other model has checked yet (review/fix-checks.ts); an earlier run's too. */
+  let pending: EarlierFinding[] = (input.earlier?.findings ?? [])
+    .filter((f) => f.fate === 'fixed')
+    .map((f) => ({ ...f, fixedBy: f.fixedBy ?? input.fixerModels ?? [] }));
   const end = (
     status: RunStatus,
     message: string,
@@ -109,6 +120,13 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     remaining: remaining ?? (last ? [...last.findings, ...last.stuck] : []),
     stuck: last?.stuck ?? [],
     last,
+    unchecked: pending.map((p) => ({
+      finding: { id: p.id, category: p.category, file: p.file, title: p.title },
+      fixedIn: p.fixedIn ?? '',
+      fixModels: p.fixedBy ?? [],
+      state: 'unchecked' as const,
+      by: [],
+    })),
   });
 
   for (let round = 1; round <= input.maxRounds; round++) {
@@ -120,7 +138,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const ctx = await steps.loadContext(meta, since);
     // The listed checks of this head: a reviewer like the others.
     const ci = await steps.checks(meta.headSha, round > 1);
-    const earlier = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
+    const lastFate = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
+    // A fix an earlier round left unchecked (its other-model reviewers failed) is checked again.
+    const again = pending.filter((p) => !lastFate?.some((f) => f.id === p.id));
+    const earlier = lastFate || again.length ? [...(lastFate ?? []), ...again] : undefined;
     const files = ctx.files.map((f) => f.filename);
     const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
     const before = await steps.hook('before-review', hookInfo);
@@ -133,6 +154,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
         ...(earlier ? { earlier } : {}),
         ci,
         ciOnly: input.ciOnly ?? false,
+        ...(pending.length ? { pendingFixes: pending } : {}),
         afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
       })
       .catch((e: unknown) => {
@@ -145,6 +167,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
       return end('budget', sentence(reviewed.message), previous?.review ?? null, carried);
     }
     const { record, failure, unreviewed } = reviewed;
+    if (!failure && !unreviewed) pending = stillUnchecked(pending, record.fixChecks ?? []);
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };
     rounds.push(entry);
     const decision = decide(record, input.push, failure, unreviewed);
@@ -164,6 +187,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     // The run's ledger also keeps each member's words: a reviewer reports again in its own.
     const fixedHere = fix.outcome === 'pushed' ? record.findings.filter((f) => fixedIds.has(f.id)) : [];
     fixed.push(...fixedHere.flatMap(fixedFingerprints));
+    // A gate on another model approved the pushed fix: checked already; else the next review checks it.
+    const gate = fix.gateApproved;
+    const byGate = gate !== undefined && !wroteFix(fix.fixModels ?? [], modelRef(gate));
+    if (fixedHere.length && !byGate) pending.push(...earlierFindings(record, fix).filter((f) => f.fate === 'fixed'));
     const last = round === input.maxRounds;
     // The PR must show a pushed fix before its report goes out, so that report can be the
     // run's last word when it never does.

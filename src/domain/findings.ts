@@ -131,6 +131,27 @@ export interface ReviewRoundRecord {
   dismissals?: Dismissal[];
   /** Requests by people who may not dismiss: listed in the report, never applied. */
   refusedDismissals?: RefusedDismissal[];
+  /** What this round's reviewers made of the fixes pushed before it (review/fix-checks.ts). */
+  fixChecks?: FixCheck[];
+}
+
+/**
+ * How a pushed fix stands: `checked` (a reviewer or the gate on a model that did not write it found
+ * nothing left of it), `own-model` (the panel has no other model: only the fixer's model looked),
+ * `unchecked` (the other models' reviewers failed, or no review came after the fix yet) or
+ * `came-back` (a reviewer reported it again: it is stuck).
+ */
+type FixCheckState = 'checked' | 'own-model' | 'unchecked' | 'came-back';
+
+export interface FixCheck {
+  finding: FixedFingerprint;
+  /** The commit that fixed it. */
+  fixedIn: string;
+  /** The models (`agent:model`) that wrote the fix. */
+  fixModels: string[];
+  state: FixCheckState;
+  /** Who checked it (`reviewer-2 (codex:gpt-5-codex)`), or, unchecked, who could not and why. */
+  by: string[];
 }
 
 interface EscalatedCheck {

@@ -63,4 +63,11 @@ export interface FixRoundRecord {
   confirmed?: ConfirmedFinding[];
   /** One-line human explanation of the outcome. */
   message: string;
+  /**
+   * Each model (`agent:model`) whose answer wrote the fix, in order: the fixer's own, or a fallback
+   * that answered in its place (a gate loop may call both). Who may check the fix depends on it.
+   */
+  fixModels?: string[];
+  /** The gate's model (`agent:model`), when a gate approved the fix that was pushed: it is checked. */
+  gateApproved?: string;
 }

@@ -1,5 +1,5 @@
 // What the loop hands its reports and the coordinator: how the run ends, and what it did.
-import type { Counts, Finding, FixedFingerprint, ReviewRoundRecord } from './findings.js';
+import type { Counts, Finding, FixCheck, FixedFingerprint, ReviewRoundRecord } from './findings.js';
 import type { FixRoundRecord } from './fix.js';
 import type { RunStatus } from './run-status.js';
 
@@ -28,4 +28,9 @@ export interface LoopResult {
   remaining: Finding[];
   stuck: Finding[];
   last: ReviewRoundRecord | null;
+  /**
+   * Pushed fixes no other model has checked when the run ends: its reviewers failed, or the fix came
+   * in the last round (no review after it). They keep the PR from the converged label.
+   */
+  unchecked?: FixCheck[];
 }

@@ -1,7 +1,8 @@
 // Findings where developers read reviews: each review round posts one pull request
 // review with an inline comment per finding on a line of the diff (none for a finding that
 // already has an open thread of ours); after a pushed fix, our threads of fixed findings get
-// "Fixed in <commit>" and are resolved, rejected ones get the fixer's reason and stay open, a
+// "Fixed in <commit>", and are resolved once a model that did not write the fix checked it (the gate
+// at once, else the next review: review/fix-checks.ts), rejected ones get the fixer's reason and stay open, a
 // finding that came back gets a note for a human. Only threads the action started are ever
 // touched (review/own-threads.ts). The report carries every finding whatever happens here, so
 // a refused or failed write costs the inline view, not the run.
@@ -13,7 +14,7 @@ import { isUnplaceable, postReview, replyInThread, resolveThread } from '../gith
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../domain/pull-request.js';
 import { openThreadFor, ownThreads, threadsFor, type OwnThread } from '../review/own-threads.js';
-import type { FixedFingerprint } from '../domain/findings.js';
+import type { FixCheck, FixedFingerprint } from '../domain/findings.js';
 import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { splitFindingMark } from '../review/finding-mark.js';
@@ -62,6 +63,22 @@ function proof(rec: FixRoundRecord, findingId: string): string {
   if (!c) return '';
   const file = c.testFile ? `, regression test ${code(c.testFile)}` : '';
   return ` Proven by a test the action ran: ${code(c.command)} failed before this fix and passes after it${file}.`;
+}
+
+const UNCHECKED_NOTE =
+  'Not checked yet: this thread is resolved once a reviewer on a model that did not write the fix finds ' +
+  'nothing left of it.';
+const GATE_CHECKED = (gate: string) => `Checked by the gate (${code(gate)}) before the push.`;
+
+/** What a thread of a fixed finding is told once a review looked at the fix. */
+function checkNote(c: FixCheck): string {
+  const by = c.by.map((b) => inline(b, 120)).join(', ');
+  if (c.state === 'checked') return `Checked by ${by}: nothing left of it.`;
+  if (c.state === 'own-model') {
+    return "Checked only by the fixer's model: no other model is on the panel to check it.";
+  }
+  const why = by || 'no reviewer on another model answered';
+  return `Still not checked by another model (${why}); the next review tries again.`;
 }
 
 const STUCK_NOTE = 'This came back after a fix in an earlier round. The loop will not try again: it needs a human.';
@@ -141,6 +158,21 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     s.log(`resolved ${which} of ${findingId} (${places}): ${why}`);
   };
 
+  /** Each fix this round checked: its threads say who checked it, and are resolved unless it is still unchecked. */
+  const answerChecks = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
+    for (const c of rec.fixChecks ?? []) {
+      if (c.state === 'came-back') continue; // the stuck note says it
+      const note = checkNote(c);
+      const resolved: OwnThread[] = [];
+      for (const t of threadsFor(own, c.finding)) {
+        if (t.isResolved) continue;
+        await reply(t, note);
+        if (c.state !== 'unchecked' && (await resolve(t))) resolved.push(t);
+      }
+      logResolved(c.finding.id, resolved, c.state === 'checked' ? 'checked by another model' : 'checked by its own');
+    }
+  };
+
   /** Each dismissal and refused request answered once in its thread; a dismissed finding's thread resolved. */
   const answerDismissals = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
     const byId = new Map(own.map((t) => [t.id, t]));
@@ -189,6 +221,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           }
         }
         await answerDismissals(rec, own);
+        await answerChecks(rec, own);
       } catch (e) {
         failed(e, 'reply in a thread');
         if (!active()) return;
@@ -224,8 +257,10 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           const resolved: OwnThread[] = [];
           for (const t of threadsFor(own, fingerprint(findingId))) {
             if (t.isResolved) continue;
-            await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
-            if (await resolve(t)) resolved.push(t);
+            const fixedIn = `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`;
+            // Resolved once a model that did not write the fix passed it: the gate now, else a later review.
+            await reply(t, `${fixedIn} ${rec.gateApproved ? GATE_CHECKED(rec.gateApproved) : UNCHECKED_NOTE}`);
+            if (rec.gateApproved && (await resolve(t))) resolved.push(t);
           }
           logResolved(findingId, resolved, `fixed in ${rec.commitSha!.slice(0, 7)}`);
         }

@@ -7,6 +7,7 @@ import { agentsTable } from './agents-table.js';
 import { ciSection } from './markdown-ci.js';
 import { setupSection } from './markdown-setup.js';
 import { dismissedSection } from './markdown-dismissed.js';
+import { fixChecksSection } from './markdown-fix-checks.js';
 import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, placesLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
@@ -45,6 +46,7 @@ export function renderReviewReport(
     rec.ruleFiles?.length ? NOTE.ruleFiles(rec.ruleFiles.map((p) => code(p)).join(', ')) : null,
     setupSection(rec),
     ciSection(rec),
+    fixChecksSection(rec.fixChecks, ctx),
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,

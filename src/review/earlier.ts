@@ -31,6 +31,11 @@ export interface EarlierFinding {
   /** The fixer's reason (fate `rejected`), or why the confirmer could not reproduce it. */
   reason?: string;
   /**
+   * The models (`agent:model`) that wrote its fix (fate `fixed`): the reviewer on one of them is
+   * told the fix is its own (fix-checks.ts). Never in the shared file (sharedEarlier).
+   */
+  fixedBy?: string[];
+  /**
    * Each reviewer's own report of it (reviewer-1 → its title and place): only that reviewer's
    * prompt shows them (ownEarlierReports), never the shared earlier-findings.json (sharedEarlier).
    */
@@ -67,7 +72,7 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
   const code = review.findings.filter((f) => f.source.type === 'agent');
   return [
     ...code.map((f) => {
-      if (fixed.has(f.id)) return of(f, 'fixed', { fixedIn: pushed! });
+      if (fixed.has(f.id)) return of(f, 'fixed', { fixedIn: pushed!, fixedBy: fix!.fixModels ?? [] });
       const reason = rejected.get(f.id);
       if (reason !== undefined) return of(f, 'rejected', { reason });
       const notReproduced = unconfirmed.get(f.id);
@@ -91,8 +96,8 @@ function ownReports(f: Finding): Record<string, OwnReport[]> {
 }
 
 /** The findings as every reviewer reads them (earlier-findings.json and the shared prompt): no one's own words. */
-export function sharedEarlier(earlier: readonly EarlierFinding[]): Omit<EarlierFinding, 'ownReports'>[] {
-  return earlier.map(({ ownReports: _own, ...shared }) => shared);
+export function sharedEarlier(earlier: readonly EarlierFinding[]): Omit<EarlierFinding, 'ownReports' | 'fixedBy'>[] {
+  return earlier.map(({ ownReports: _own, fixedBy: _by, ...shared }) => shared);
 }
 
 /**

@@ -16,7 +16,8 @@ import { cleanDeep } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
-import { laterRoundFiles, laterRoundPrompt, ownEarlierPrompt } from './later-round.js';
+import { laterRoundFiles, laterRoundPrompt, ownEarlierPrompt, ownFixesPrompt } from './later-round.js';
+import { checkFixes } from './fix-checks.js';
 import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
 import { withEchoedId } from './echoed-id.js';
@@ -47,6 +48,8 @@ export interface RoundPlan {
   refusedDismissals?: RefusedDismissal[];
   /** More files for the reviewers' context folder (what the action ran on the head: roles/setup-data.ts). */
   contextFiles?: Record<string, string>;
+  /** Pushed fixes no model but their own has checked yet (fate `fixed`): this round checks them. */
+  pendingFixes?: EarlierFinding[];
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
@@ -95,7 +98,12 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const reviewerJobs = reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
     const n = reviewers.length;
-    const ownEarlier = ownEarlierPrompt(env.prompts, plan.earlier, name);
+    // Its own part, at the end of its prompt: its words for its findings, then the fixes its model wrote.
+    const ownParts = [
+      ownEarlierPrompt(env.prompts, plan.earlier, name),
+      ownFixesPrompt(env.prompts, plan.earlier, spec),
+    ];
+    const ownEarlier = ownParts.filter(Boolean).join('\n\n');
     const call = { name, spec, ctx, round, contextDir, laterRound: later, ownEarlier, concurrent, reviewers: n, panel };
     return callReviewer(env, sessions, call);
   });
@@ -183,6 +191,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       dismissed: [...live.dismissed, ...back.dismissed],
       dismissals,
       refusedDismissals: plan.refusedDismissals ?? [],
+      ...(plan.pendingFixes?.length ? { fixChecks: checkFixes(plan.pendingFixes, agents, stuck, renames) } : {}),
     },
   };
 }

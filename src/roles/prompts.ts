@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 
 /**
  * One template per role (`answer` is the answerer's), and parts of the reviewer's: `later-round` (from round 2 on),
- * `later-round-own` (a reviewer's own words for the earlier findings it reported),
+ * `later-round-own` (a reviewer's own words for the earlier findings it reported), `later-round-own-fixes`
+ * (the fixes its model wrote, to check as someone else's work),
  * `reviewer-answer` (the envelope it answers with), `reviewer-resumed` (the prompt of a
  * resumed session, which has read the PR already) and `large-diff` (only when the diff is sampled);
  * `setup-review` (what the action ran on the head, for reviewers) and `fixer-setup` / `fixer-no-setup`
@@ -18,6 +19,7 @@ export const PROMPT_NAMES = [
   'confirm',
   'later-round',
   'later-round-own',
+  'later-round-own-fixes',
   'reviewer-answer',
   'reviewer-resumed',
   'large-diff',
