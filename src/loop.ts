@@ -13,13 +13,14 @@ import type { PrContext, PrMeta } from './domain/pull-request.js';
 import { WritesRefused } from './report/writes-refused.js';
 import { earlierFindings, type EarlierFinding } from './review/earlier.js';
 import { stillUnchecked, wroteFix } from './review/fix-checks.js';
+import { handedBack, openDecisions, type KnownDecision } from './review/decisions.js';
 import { modelRef } from './config/same-model.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, fixedFingerprints } from './review/stuck.js';
 import type { FixedFingerprint } from './domain/findings.js';
 import type { Finding, ReviewRoundRecord } from './domain/findings.js';
 import type { FixRoundRecord } from './domain/fix.js';
-import { budgetEnd, decide, endMessage, fixTerminal, sentence } from './termination.js';
+import { budgetEnd, decide, decisionsWait, endMessage, fixTerminal, sentence } from './termination.js';
 
 /** The steps, each injected; posting a round's reports is report/round-reports.ts's. */
 export interface LoopSteps extends RoundPublishing {
@@ -54,6 +55,8 @@ export interface LoopInput {
    * when that run's state does not say.
    */
   fixerModels?: string[];
+  /** The decisions earlier runs asked (the review's hidden state), with any answer read since. */
+  decisions?: KnownDecision[];
   /** A red CI run started the run: each round is for the failing checks only (no agent reviews). */
   ciOnly?: boolean;
   /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
@@ -103,6 +106,8 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
   let meta = input.meta;
   /** What the last pushed fix left unfixed: the run's remaining findings if it ends before the next review. */
   let carried: Finding[] | undefined;
+  /** Every decision the run knows of (review/decisions.ts): asked by a round, a fixer or an earlier run. */
+  const decisions: KnownDecision[] = [...(input.decisions ?? [])];
   /** Pushed fixes no other model has checked yet (review/fix-checks.ts); an earlier run's too. */
   let pending: EarlierFinding[] = (input.earlier?.findings ?? [])
     .filter((f) => f.fate === 'fixed')
@@ -112,12 +117,21 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     message: string,
     last: ReviewRoundRecord | null,
     remaining?: Finding[],
-  ): LoopResult => ({
+  ): LoopResult => {
+    // What remains, each finding a decision asks about marked so (a fixer's hand-back of this round too).
+    const left = (remaining ?? (last ? [...last.findings, ...last.stuck] : [])).map((f) => {
+      const d = f.decision ? undefined : decisions.find((k) => k.finding.id === f.id);
+      return d ? { ...f, decision: { question: d.question, options: d.options, by: d.by } } : f;
+    });
+    return result(status, message, last, left);
+  };
+  const result = (status: RunStatus, message: string, last: ReviewRoundRecord | null, left: Finding[]): LoopResult => ({
     status,
     message,
     rounds,
     headSha: meta.headSha,
-    remaining: remaining ?? (last ? [...last.findings, ...last.stuck] : []),
+    remaining: left,
+    decisions: left.filter((f) => f.decision && !f.decision.answer),
     stuck: last?.stuck ?? [],
     last,
     unchecked: pending.map((p) => ({
@@ -155,6 +169,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
         ci,
         ciOnly: input.ciOnly ?? false,
         ...(pending.length ? { pendingFixes: pending } : {}),
+        decisions,
         afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
       })
       .catch((e: unknown) => {
@@ -167,6 +182,9 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
       return end('budget', sentence(reviewed.message), previous?.review ?? null, carried);
     }
     const { record, failure, unreviewed } = reviewed;
+    decisions.push(...(reviewed.openedDecisions ?? []));
+    // A fix's hand-backs join before its report; the review's report keeps what was known at its end.
+    record.knownDecisions = decisions.map((d) => ({ ...d }));
     if (!failure && !unreviewed) pending = stillUnchecked(pending, record.fixChecks ?? []);
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };
     rounds.push(entry);
@@ -180,7 +198,17 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const fix = await steps.fix(ctx, round, record.findings);
     entry.fix = fix;
     const fixStatus = fixTerminal(fix, input.dryRun);
-    const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
+    // The fixer's hand-backs below P0 are decisions now; an answered decision whose option was pushed is done.
+    const handed = handedBack(fix, record.findings);
+    decisions.push(...handed);
+    if (fix.outcome === 'pushed') {
+      for (const d of decisions)
+        if (d.answer && fix.fixed.some((x) => x.findingId === d.finding.id)) d.doneIn = fix.commitSha!;
+    }
+    // Like a human's thread, an open decision waits for a person: the fixer ran on the rest, then the run stops.
+    const waiting = openDecisions(record.findings).length + handed.length;
+    const humanLeft =
+      record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0 || waiting > 0;
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
     // Every pushed fix that was given a failing check is one attempt at it, whatever the fixer said.
     if (fix.outcome === 'pushed') steps.ciAttempted((ci?.findings ?? []).map((f) => f.id));
@@ -200,17 +228,40 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const spent = steps.budgetSpent(input.ciOnly ?? false);
     const after = humanLeft ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
     const afterMessage =
-      after === 'budget' ? budgetEnd(spent!, round) : after ? endMessage(after, input.maxRounds) : '';
+      after === 'budget'
+        ? budgetEnd(spent!, round)
+        : after === 'manual' && waiting > 0
+          ? decisionsWait(waiting)
+          : after
+            ? endMessage(after, input.maxRounds)
+            : '';
     const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
+    // A fixer that handed every issue back changed nothing: the run waits for the maintainers.
+    const fixMessage =
+      fix.outcome === 'no-changes' && waiting > 0 ? `${fix.message} ${decisionsWait(waiting)}` : fix.message;
     const fixEnd: LoopEnd | null = fixStatus
-      ? { status: fixStatus, message: fix.message }
+      ? { status: fixStatus, message: fixMessage }
       : lost
         ? { status: 'failed', message: lost }
         : after
           ? { status: after, message: afterMessage, remaining: unfixed }
           : null;
     const about = [...record.findings, ...record.stuck].map(fingerprint);
-    await steps.publishFix(fix, fixEnd, { fixed: fixedHere.map(fingerprint), counts: record.counts, about });
+    await steps.publishFix(fix, fixEnd, {
+      fixed: fixedHere.map(fingerprint),
+      counts: record.counts,
+      about,
+      known: decisions.map((d) => ({ ...d })),
+      decisions: handed.map((d) => ({
+        id: d.finding.id,
+        category: d.finding.category,
+        file: d.finding.file,
+        title: d.finding.title,
+        question: d.question,
+        options: d.options,
+        by: d.by,
+      })),
+    });
     // After the report, so a failing hook cannot lose the record of a pushed fix.
     await steps.hook('after-fix', {
       round,
@@ -221,7 +272,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
       fixed: fix.fixed,
       rejected: fix.rejected,
     });
-    if (fixStatus) return end(fixStatus, fix.message, record);
+    if (fixStatus) return end(fixStatus, fixMessage, record);
     if (!moved) return end('failed', lost!, record);
     meta = moved;
     await steps.afterPush(meta.headRef);

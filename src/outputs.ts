@@ -15,6 +15,7 @@ export const OUTPUT_NAMES = [
   'fixed',
   'stuck',
   'unchecked',
+  'decisions',
   'head-sha',
   'tokens',
   'cost-usd',
@@ -35,6 +36,7 @@ export function defaultOutputs(): Record<OutputName, string> {
     fixed: '0',
     stuck: '0',
     unchecked: '0',
+    decisions: '0',
     'head-sha': '',
     tokens: '0',
     'cost-usd': '0.0000',
@@ -57,6 +59,8 @@ export interface LoopOutcome {
   stuck: readonly unknown[];
   /** Pushed fixes no other model checked (review/fix-checks.ts). */
   unchecked?: readonly unknown[];
+  /** Open decisions: questions waiting for the maintainers (review/decisions.ts). */
+  decisions?: readonly unknown[];
   headSha: string;
   last: { counts: { p0: number; p1: number; p2: number; p3: number }; consensus: string } | null;
 }
@@ -76,6 +80,7 @@ export function outputsOf(r: LoopOutcome): Partial<Record<OutputName, string>> {
     fixed: String(r.rounds.reduce((n, x) => n + (x.fix?.outcome === 'pushed' ? x.fix.fixed.length : 0), 0)),
     stuck: String(r.stuck.length),
     unchecked: String(r.unchecked?.length ?? 0),
+    decisions: String(r.decisions?.length ?? 0),
     'head-sha': r.headSha,
   };
 }

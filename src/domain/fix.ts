@@ -51,6 +51,8 @@ export interface FixRoundRecord {
   rejected: { findingId: string; reason: string }[];
   /** Neither done nor wrong: an optional issue left for later, a duplicate of another id; still open. */
   deferred?: { findingId: string; reason: string }[];
+  /** Handed back as a choice only the maintainers can make, with the fixer's options (review/decisions.ts). */
+  handedBack?: { findingId: string; question: string; options: string[] }[];
   /** The squashed commit pushed (or that would be pushed on dry-run). */
   commitSha: string | null;
   previousHeadSha: string;

@@ -201,6 +201,7 @@ function takeResult(rec: FixRoundRecord, r: FixResult): void {
   rec.fixed = r.fixedIssues.map((f) => ({ findingId: f.findingId, description: f.description }));
   rec.rejected = r.rejectedIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
   rec.deferred = r.deferredIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
+  rec.handedBack = r.decisionIssues.map((x) => ({ findingId: x.findingId, question: x.question, options: x.options }));
 }
 
 function done(rec: FixRoundRecord, outcome: FixRoundRecord['outcome'], message: string): FixRoundRecord {

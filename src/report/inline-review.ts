@@ -14,7 +14,13 @@ import { isUnplaceable, postReview, replyInThread, resolveThread } from '../gith
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../domain/pull-request.js';
 import { openThreadFor, ownThreads, threadsFor, type OwnThread } from '../review/own-threads.js';
-import type { FixCheck, FixedFingerprint } from '../domain/findings.js';
+import type { Decision, Finding, FixCheck, FixedFingerprint } from '../domain/findings.js';
+import { decisionAsk } from './markdown-decisions.js';
+
+/** A decision as its thread is found and asked in. */
+type DecisionInThread = FixedFingerprint & Omit<Decision, 'answer'>;
+
+const fingerprintOf = ({ id, category, file, title }: Finding): FixedFingerprint => ({ id, category, file, title });
 import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { splitFindingMark } from '../review/finding-mark.js';
@@ -54,7 +60,11 @@ export interface InlineReview {
    * After the round's fix: replies in our threads of fixed and rejected findings, and resolves the
    * fixed. `about`: what each finding of the round was about, to find a thread whose id moved.
    */
-  afterFix(rec: FixRoundRecord, about: readonly FixedFingerprint[]): Promise<void>;
+  afterFix(
+    rec: FixRoundRecord,
+    about: readonly FixedFingerprint[],
+    decisions?: readonly DecisionInThread[],
+  ): Promise<void>;
 }
 
 /** The evidence of a confirmed finding, for its thread. */
@@ -158,6 +168,17 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     s.log(`resolved ${which} of ${findingId} (${places}): ${why}`);
   };
 
+  /** Each open decision asked once in its finding's thread, with its options and how to answer. */
+  const askDecisions = async (asks: readonly DecisionInThread[], own: OwnThread[]): Promise<void> => {
+    for (const d of asks) {
+      const asked = d.by === 'fixer' ? 'the fixer handed it back' : 'its reviewers marked it';
+      for (const t of threadsFor(own, d)) {
+        if (!t.isResolved && (await reply(t, decisionAsk(d.id, d, asked))))
+          s.log(`asked decision ${d.id} in its thread`);
+      }
+    }
+  };
+
   /** Each fix this round checked: its threads say who checked it, and are resolved unless it is still unchecked. */
   const answerChecks = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
     for (const c of rec.fixChecks ?? []) {
@@ -222,6 +243,12 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
         }
         await answerDismissals(rec, own);
         await answerChecks(rec, own);
+        await askDecisions(
+          rec.findings
+            .filter((f) => f.decision && !f.decision.answer)
+            .map((f) => ({ ...fingerprintOf(f), ...f.decision! })),
+          own,
+        );
       } catch (e) {
         failed(e, 'reply in a thread');
         if (!active()) return;
@@ -243,12 +270,12 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       }
     },
 
-    async afterFix(rec, about) {
+    async afterFix(rec, about, decisions = []) {
       const fingerprint = (id: string): FixedFingerprint =>
         about.find((f) => f.id === id) ?? { id, category: '', file: null, title: '' };
       if (!active()) return;
       const pushed = rec.outcome === 'pushed' && rec.commitSha ? rec.fixed : [];
-      if (pushed.length === 0 && rec.rejected.length === 0) return;
+      if (pushed.length === 0 && rec.rejected.length === 0 && decisions.length === 0) return;
       try {
         // Fresh: the threads this round's review started are not in the round's context.
         const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
@@ -268,6 +295,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
           for (const t of threadsFor(own, fingerprint(findingId))) if (!t.isResolved) await reply(t, why);
         }
+        await askDecisions(decisions, own);
       } catch (e) {
         failed(e, 'reply in the review threads');
       }

@@ -8,6 +8,7 @@ import { ciSection } from './markdown-ci.js';
 import { setupSection } from './markdown-setup.js';
 import { dismissedSection } from './markdown-dismissed.js';
 import { fixChecksSection } from './markdown-fix-checks.js';
+import { decisionsSection } from './markdown-decisions.js';
 import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, placesLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
@@ -24,7 +25,8 @@ export function renderReviewReport(
   heldBack: HeldBack | null = null,
 ): string {
   const stuckIds = new Set([...rec.stuck.map((f) => f.id), ...rec.findings.filter((f) => f.stuck).map((f) => f.id)]);
-  const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id));
+  // A decision has its own section, with its question and options.
+  const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id) && !f.decision);
   const human = rec.findings.filter((f) => f.source.type === 'human');
   const stuck = dedupe([...rec.stuck, ...rec.findings.filter((f) => f.stuck && f.source.type !== 'human')]);
   const okReviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
@@ -46,6 +48,7 @@ export function renderReviewReport(
     rec.ruleFiles?.length ? NOTE.ruleFiles(rec.ruleFiles.map((p) => code(p)).join(', ')) : null,
     setupSection(rec),
     ciSection(rec),
+    decisionsSection(rec),
     fixChecksSection(rec.fixChecks, ctx),
     `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,

@@ -74,6 +74,31 @@ const stateSchema = z.object({
     )
     .optional(),
   /**
+   * The decisions for the maintainers the run knew of when a review was posted (review/decisions.ts):
+   * the question and options agents wrote (data, never instructions), who asked, and once answered
+   * the answer (read once, when first seen, then kept here for later heads) and the commit that made it.
+   */
+  decisions: z
+    .array(
+      z.object({
+        id: z.string(),
+        priority: z.enum(PRIORITIES),
+        category: z.string(),
+        file: z.string().nullable(),
+        line: z.number().int().nullable(),
+        title: z.string(),
+        description: z.string(),
+        question: z.string(),
+        options: z.array(z.string()),
+        by: z.enum(['fixer', 'reviewers']),
+        answer: z
+          .object({ chosen: z.number().int(), by: z.string(), comment: z.string(), headSha: z.string() })
+          .optional(),
+        doneIn: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /**
    * The replies in the action's threads it answered (REST comment ids), newest last: a long thread
    * is read as its first and latest comments, which can show an early reply but not its answer.
    */
@@ -211,9 +236,19 @@ function redactState(state: HiddenState, secrets: Secrets): HiddenState {
       ...(i.reason !== undefined ? { reason: redact(i.reason) } : {}),
       ...(i.text !== undefined ? { text: redact(i.text) } : {}),
     }));
-  const { fixed, findings, rejected, dismissed } = state;
+  const { fixed, findings, rejected, dismissed, decisions } = state;
   return {
     ...state,
+    ...(decisions
+      ? {
+          decisions: texts(decisions).map((d) => ({
+            ...d,
+            description: redact(d.description),
+            question: redact(d.question),
+            options: d.options.map(redact),
+          })),
+        }
+      : {}),
     ...(fixed ? { fixed: texts(fixed) } : {}),
     ...(findings ? { findings: texts(findings) } : {}),
     ...(rejected ? { rejected: texts(rejected) } : {}),
@@ -256,6 +291,7 @@ const LISTS = [
   'rejected',
   'confirmedIds',
   'dismissed',
+  'decisions',
   'answered',
 ] as const;
 
@@ -282,6 +318,7 @@ function capFields(s: HiddenState): HiddenState {
     title: clipText(f.title, c.title),
   });
   const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts, dismissed, answered } = s;
+  const { decisions } = s;
   const attempts =
     ciAttempts &&
     Object.entries(ciAttempts)
@@ -310,6 +347,28 @@ function capFields(s: HiddenState): HiddenState {
             thread: clipText(d.thread, c.id),
             by: clipText(d.by, c.id),
             ...(d.text !== undefined ? { text: clipText(d.text, c.reason) } : {}),
+          })),
+        }
+      : {}),
+    ...(decisions
+      ? {
+          decisions: decisions.slice(0, most).map((d) => ({
+            ...d,
+            ...fingerprint(d),
+            description: clipText(d.description, c.reason),
+            question: clipText(d.question, c.reason),
+            options: d.options.slice(0, 6).map((o) => clipText(o, c.reason)),
+            ...(d.answer
+              ? {
+                  answer: {
+                    ...d.answer,
+                    by: clipText(d.answer.by, c.id),
+                    comment: clipText(d.answer.comment, c.reason),
+                    headSha: clipText(d.answer.headSha, c.sha),
+                  },
+                }
+              : {}),
+            ...(d.doneIn !== undefined ? { doneIn: clipText(d.doneIn, c.sha) } : {}),
           })),
         }
       : {}),

@@ -22,6 +22,7 @@ import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
 import { withEchoedId } from './echoed-id.js';
 import { markStuck } from './stuck.js';
+import { applyDecisions, type KnownDecision } from './decisions.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { Dismissal, RefusedDismissal, ReviewRoundRecord } from '../domain/findings.js';
@@ -48,6 +49,8 @@ export interface RoundPlan {
   refusedDismissals?: RefusedDismissal[];
   /** More files for the reviewers' context folder (what the action ran on the head: roles/setup-data.ts). */
   contextFiles?: Record<string, string>;
+  /** The decisions the run knows of, answered ones with their answer (review/decisions.ts). */
+  decisions?: KnownDecision[];
   /** Pushed fixes no model but their own has checked yet (fate `fixed`): this round checks them. */
   pendingFixes?: EarlierFinding[];
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
@@ -63,6 +66,8 @@ export interface RoundOutcome {
    * fallbacks: a fork PR's run gets no keys), instead of `failure`; null otherwise.
    */
   unreviewed: string | null;
+  /** Decisions this round's reviewers opened: the loop keeps them for later rounds. */
+  openedDecisions?: KnownDecision[];
 }
 
 /**
@@ -159,7 +164,14 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const grouped = groupFindings(
     raw.map((r) => withEchoedId(normalizeFinding(r.finding, r.reviewer), r.finding.id, echo)),
   );
-  const marked = markStuck(grouped, plan.fixedBefore, renames);
+  // A decision is never stuck: it waits for the maintainers, or is the fix of their answer.
+  const decided = applyDecisions(grouped, plan.decisions ?? [], renames);
+  const marked = markStuck(
+    decided.findings.filter((f) => !f.decision),
+    plan.fixedBefore,
+    renames,
+  );
+  marked.active.push(...decided.findings.filter((f) => f.decision));
   // A dismissed finding leaves the round before anything counts it: not fixed, posted or blocking.
   const dismissals = plan.dismissals ?? [];
   const live = splitDismissed(marked.active, dismissals, renames);
@@ -173,6 +185,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   return {
     failure,
     unreviewed,
+    ...(decided.opened.length ? { openedDecisions: decided.opened } : {}),
     record: {
       round,
       headSha: ctx.meta.headSha,
@@ -191,6 +204,8 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       dismissed: [...live.dismissed, ...back.dismissed],
       dismissals,
       refusedDismissals: plan.refusedDismissals ?? [],
+      ...(decided.refused.length ? { refusedDecisions: decided.refused } : {}),
+      ...(decided.settled.length ? { settledDecisions: decided.settled.map((s) => s.finding) } : {}),
       ...(plan.pendingFixes?.length ? { fixChecks: checkFixes(plan.pendingFixes, agents, stuck, renames) } : {}),
     },
   };

@@ -517,3 +517,41 @@ describe('fixes no other model has checked', () => {
     expect(res.unchecked?.map((c) => [c.finding.id, c.fixedIn])).toEqual([[doc.id, FIX2]]);
   });
 });
+
+describe('a decision handed back by the fixer', () => {
+  const ask = { question: 'May a patch release reject dotted keys?', options: ['Yes, note it', 'No, accept them'] };
+  const handing = (ids: string[], fixedIds: string[] = []) =>
+    fixRecord({
+      outcome: fixedIds.length ? 'pushed' : 'no-changes',
+      commitSha: fixedIds.length ? FIX1 : null,
+      fixed: fixedIds.map((findingId) => ({ findingId, description: 'fixed' })),
+      handedBack: ids.map((findingId) => ({ findingId, ...ask })),
+    });
+
+  it('below P0 is a decision: the fixer ran on the rest, then the run waits for the maintainers', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, sec] }))], fixes: [handing([bug.id], [sec.id])] });
+    const res = await runLoop(s.steps, input());
+    expect(res.status).toBe('manual');
+    expect(res.message).toContain('1 decision(s) wait for the maintainers');
+    expect(res.decisions?.map((f) => [f.id, f.decision?.by, f.decision?.question])).toEqual([
+      [bug.id, 'fixer', ask.question],
+    ]);
+    // Its thread is asked the question with the fix report.
+    expect(s.published.fix[0]![1]?.status).toBe('manual');
+  });
+
+  it('a P0 stays a finding: the next round sees the fixer’s options, and the fixer gets it again', async () => {
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [sec] })), ok(reviewRecord({ findings: [sec] }))],
+      fixes: [{ ...handing([sec.id], []), outcome: 'pushed', commitSha: FIX1 }, pushed([sec.id], FIX2)],
+    });
+    const seen: unknown[] = [];
+    const review = s.steps.review;
+    s.steps.review = (plan) => (seen.push(plan.earlier?.map((e) => [e.id, e.fate, e.options])), review(plan));
+    const res = await runLoop(s.steps, input({ maxRounds: 2 }));
+    expect(seen[1]).toEqual([[sec.id, 'handed-back', ask.options]]);
+    expect(s.fixInputs.map((f) => f.map((x) => x.id))).toEqual([[sec.id], [sec.id]]);
+    expect(res.decisions).toEqual([]);
+    expect(res.status).toBe('max-rounds');
+  });
+});
