@@ -205,10 +205,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
       for (const d of decisions)
         if (d.answer && fix.fixed.some((x) => x.findingId === d.finding.id)) d.doneIn = fix.commitSha!;
     }
-    // Like a human's thread, an open decision waits for a person: the fixer ran on the rest, then the run stops.
+    // An open decision waits for a person, but the rounds go on while the rest is fixed and checked; the
+    // next review ends the run `manual` once only decisions remain, as the last round's end does.
     const waiting = openDecisions(record.findings).length + handed.length;
-    const humanLeft =
-      record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0 || waiting > 0;
+    const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
     // Every pushed fix that was given a failing check is one attempt at it, whatever the fixer said.
     if (fix.outcome === 'pushed') steps.ciAttempted((ci?.findings ?? []).map((f) => f.id));
@@ -226,7 +226,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     // A spent budget ends the run after a pushed fix: no call of the next round may start.
     const spent = steps.budgetSpent(input.ciOnly ?? false);
-    const after = humanLeft ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
+    const after = humanLeft || (last && waiting > 0) ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
     const afterMessage =
       after === 'budget'
         ? budgetEnd(spent!, round)

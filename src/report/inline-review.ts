@@ -179,6 +179,17 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     }
   };
 
+  /** An answered decision's thread says what was chosen (the person's own words are in their comment). */
+  const tellAnswers = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
+    for (const f of rec.findings.filter((x) => x.decision?.answer)) {
+      const { answer, options } = f.decision!;
+      const option = inline(options[answer!.chosen - 1] ?? '', 400);
+      const who = inline(answer!.by, 60);
+      const note = `Decided by ${who}: option ${answer!.chosen}, ${option}. The fixer makes that change.`;
+      for (const t of threadsFor(own, fingerprintOf(f))) if (!t.isResolved) await reply(t, note);
+    }
+  };
+
   /** Each fix this round checked: its threads say who checked it, and are resolved unless it is still unchecked. */
   const answerChecks = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
     for (const c of rec.fixChecks ?? []) {
@@ -249,6 +260,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
             .map((f) => ({ ...fingerprintOf(f), ...f.decision! })),
           own,
         );
+        await tellAnswers(rec, own);
       } catch (e) {
         failed(e, 'reply in a thread');
         if (!active()) return;

@@ -50,7 +50,11 @@ export function renderReviewReport(
     ciSection(rec),
     decisionsSection(rec),
     fixChecksSection(rec.fixChecks, ctx),
-    `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
+    `${SECTION.findings}\n\n${
+      codeFindings.length === 0 && rec.findings.some((f) => f.decision)
+        ? NOTE.onlyDecisions
+        : findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)
+    }`,
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),

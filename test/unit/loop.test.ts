@@ -528,9 +528,9 @@ describe('a decision handed back by the fixer', () => {
       handedBack: ids.map((findingId) => ({ findingId, ...ask })),
     });
 
-  it('below P0 is a decision: the fixer ran on the rest, then the run waits for the maintainers', async () => {
+  it('below P0 is a decision: the fixer ran on the rest; at the last round the run waits for the maintainers', async () => {
     const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, sec] }))], fixes: [handing([bug.id], [sec.id])] });
-    const res = await runLoop(s.steps, input());
+    const res = await runLoop(s.steps, input({ maxRounds: 1 }));
     expect(res.status).toBe('manual');
     expect(res.message).toContain('1 decision(s) wait for the maintainers');
     expect(res.decisions?.map((f) => [f.id, f.decision?.by, f.decision?.question])).toEqual([
