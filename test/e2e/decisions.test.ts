@@ -176,3 +176,49 @@ it('asks the Python case as a decision, refuses the author, and applies a mainta
   await capture('run2-summary.md', second.summary);
   await capture('run2-fix-payload.json', JSON.stringify(payload, null, 2));
 });
+
+it('a fix whose other-model reviewer fails stays unchecked: converged, but no label and no ready', async () => {
+  await world.close();
+  world = await createWorld({ pull: { draft: true } });
+  const r = await world.run({
+    inputs: { ...INPUTS, 'ready-when-converged': 'true' },
+    rules: [
+      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
+      // Round 2: the one reviewer on another model fails; the fixer's own model finds nothing.
+      { role: 'reviewer', round: 2, model: CODEX, exitCode: 1, stderr: 'overloaded, try later' },
+      { role: 'reviewer', round: 2, answer: reviewerAnswer([]) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
+    ],
+  });
+  // Unchecked never blocks: nothing went back to the fixer.
+  expect(r.outputs.status, r.stdout).toBe('converged');
+  expect(r.outputs.unchecked).toBe('1');
+  expect(world.agentCalls().filter((c) => c.role === 'fixer')).toHaveLength(1);
+  const pull = world.github.state.requirePull(7);
+  expect(pull.labels).toEqual([]);
+  expect(pull.draft).toBe(true);
+  expect(r.stdout).toContain('fix(es) are unchecked by another model: no label, not marked ready');
+  const report = reports().at(-1)!.body;
+  expect(report).toContain(`⏳ unchecked: reviewer-2 (command:${CODEX})`);
+  // Its thread stays open, saying why.
+  const bug = threadOf(BUG_FINDING.title);
+  expect(bug.isResolved).toBe(false);
+  expect(bug.comments.at(-1)!.body).toContain('Still not checked by another model');
+  expect(r.summary).toContain('1 fix(es) not checked by another model');
+});
+
+it('with no other model on the panel, the fix is checked only by the fixer’s model, and the PR is handed over', async () => {
+  const r = await world.run({
+    inputs: { ...INPUTS, reviewers: `command:${SONNET}` },
+    rules: [
+      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING]) },
+      { role: 'reviewer', round: 2, answer: reviewerAnswer([]) },
+      { role: 'fixer', fixAll: true, edits: { 'src/math.js': FIXED_MATH } },
+    ],
+  });
+  expect(r.outputs.status, r.stdout).toBe('converged');
+  expect(r.outputs.unchecked).toBe('0');
+  expect(reports().at(-1)!.body).toContain("⚠️ checked only by the fixer's model");
+  expect(world.github.state.requirePull(7).labels).toEqual(['ready for humans']);
+  expect(threadOf(BUG_FINDING.title).isResolved).toBe(true);
+});
