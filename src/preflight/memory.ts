@@ -161,7 +161,9 @@ function lastReview(states: HiddenState[]): PriorRuns['lastReview'] {
   const rejected = new Map((fix?.rejected ?? []).map((r) => [r.id, r.reason]));
   const stuck = new Set(review.stuckIds);
   const findings = review.findings.map((f): EarlierFinding => {
-    if (fixed.has(f.id)) return { ...f, fate: 'fixed', fixedIn: fixedIn! };
+    // Who wrote it, when the fix's state says (else the loop assumes any of the fixer's models).
+    const fixedBy = fix?.fixModels ? { fixedBy: fix.fixModels } : {};
+    if (fixed.has(f.id)) return { ...f, fate: 'fixed', fixedIn: fixedIn!, ...fixedBy };
     const reason = rejected.get(f.id);
     if (reason !== undefined) return { ...f, fate: 'rejected', reason };
     return { ...f, fate: stuck.has(f.id) ? 'stuck' : 'open' };

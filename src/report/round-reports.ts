@@ -86,7 +86,12 @@ export function roundReports(s: RoundReportsSetup): RoundPublishing {
       const proven = (rec.confirmed ?? []).filter((c) => c.passesAfter).map((c) => c.findingId);
       const pushedState =
         rec.outcome === 'pushed' && rec.commitSha
-          ? { ...state, commitSha: rec.commitSha, ...(proven.length ? { confirmedIds: proven } : {}) }
+          ? {
+              ...state,
+              commitSha: rec.commitSha,
+              ...(proven.length ? { confirmedIds: proven } : {}),
+              ...(rec.fixModels?.length ? { fixModels: rec.fixModels } : {}),
+            }
           : state;
       // The fixer's hand-backs are decisions from this report on: a later run reads them here.
       const withDecisions = { ...pushedState, ...decisionsState(review.known) };

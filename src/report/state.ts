@@ -49,6 +49,8 @@ const stateSchema = z.object({
   ciAttempts: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again. */
   confirmedIds: z.array(z.string()).optional(),
+  /** The models (`agent:model`) that wrote a pushed fix: a later run knows which reviewer may check it. */
+  fixModels: z.array(z.string()).optional(),
   /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
   rejected: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
   /**
@@ -375,6 +377,7 @@ function capFields(s: HiddenState): HiddenState {
     // The newest answers are the ones a later run may not see in their threads.
     ...(answered ? { answered: answered.slice(-Math.floor(STATE_BUDGET / MIN_ID_CHARS)) } : {}),
     ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
+    ...(s.fixModels ? { fixModels: s.fixModels.slice(0, 8).map((m) => clipText(m, c.id)) } : {}),
     ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
     ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),
   };
