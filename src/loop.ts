@@ -57,6 +57,8 @@ export interface LoopInput {
   fixerModels?: string[];
   /** The decisions earlier runs asked (the review's hidden state), with any answer read since. */
   decisions?: KnownDecision[];
+  /** Answers to them this run refused: the first review report lists them. */
+  refusedAnswers?: { by: string; id: string; why: string }[];
   /** A red CI run started the run: each round is for the failing checks only (no agent reviews). */
   ciOnly?: boolean;
   /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
@@ -183,6 +185,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     }
     const { record, failure, unreviewed } = reviewed;
     decisions.push(...(reviewed.openedDecisions ?? []));
+    if (round === 1 && input.refusedAnswers?.length) record.refusedAnswers = input.refusedAnswers;
     // A fix's hand-backs join before its report; the review's report keeps what was known at its end.
     record.knownDecisions = decisions.map((d) => ({ ...d }));
     if (!failure && !unreviewed) pending = stillUnchecked(pending, record.fixChecks ?? []);

@@ -109,10 +109,12 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
     log,
   });
   // Answers to the maintainers' decisions are read once, here: later reports keep them.
-  prior.decisions = await answeredDecisions({
+  const answers = await answeredDecisions({
     ...{ octokit, repo, meta, comments: r.comments, known: prior.decisions, askedAt: prior.decisionsAskedAt },
     ...{ setting: config.decisionAnswerers, log, warn: r.warn },
   });
+  prior.decisions = answers.decisions;
+  prior.refusedAnswers = answers.refused;
   // A head already reviewed is skipped, but replies in our threads are still answered first.
   const handled =
     r.target.kind === 'pull_request' || r.target.kind === 'thread_reply'

@@ -176,6 +176,8 @@ export interface ReviewRoundRecord {
   dismissals?: Dismissal[];
   /** Requests by people who may not dismiss: listed in the report, never applied. */
   refusedDismissals?: RefusedDismissal[];
+  /** `/review-loop decide` answers this run refused, and why (github/answerers.ts): the report lists them. */
+  refusedAnswers?: { by: string; id: string; why: string }[];
   /** Every decision the run knew of after this review: its hidden state keeps them for later runs. */
   knownDecisions?: KnownDecision[];
   /** Re-reports of an answered decision whose chosen option was pushed: dropped, listed. */

@@ -37,6 +37,8 @@ export interface PriorRuns {
   decisions: KnownDecision[];
   /** When each decision was first asked: the time of the oldest report that lists it. */
   decisionsAskedAt: Map<string, string>;
+  /** Answers to them this run refused (set once the answers are read: preflight/decision-answers.ts). */
+  refusedAnswers?: { by: string; id: string; why: string }[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */

@@ -40,6 +40,9 @@ export function decisionsSection(rec: ReviewRoundRecord): string | null {
   for (const r of rec.refusedDecisions ?? []) {
     parts.push(`- Not a decision: ${code(r.id)} ${inline(r.title, 200)} (${inline(r.why, 300)}); it stays a finding.`);
   }
+  for (const r of rec.refusedAnswers ?? []) {
+    parts.push(`- An answer refused: ${inline(r.by, 60)} on ${code(r.id)} (${inline(r.why, 300)}).`);
+  }
   for (const f of rec.settledDecisions ?? []) {
     parts.push(
       `- Reported again after the maintainers' answer was made: ${code(f.id)} ${inline(f.title, 200)} (dropped).`,

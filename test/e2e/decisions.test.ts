@@ -151,6 +151,7 @@ it('asks the Python case as a decision, refuses the author, and applies a mainta
   // The maintainer's words are in the report only; the state keeps the answer for later heads.
   const answered = reports().find((c) => c.body.includes('**Decided** by maya'))!.body;
   expect(answered).toContain('option 2');
+  expect(answered).toContain(`An answer refused: octocat on \`${KEYS_ID}\` (octocat is the PR's author).`);
   expect(answered).toContain('we promised 2.x keeps accepting them');
   const state = decodeState(reports().at(-1)!.body)!;
   expect(state.decisions?.map((d) => [d.id, d.answer?.chosen, d.answer?.by, Boolean(d.doneIn)])).toEqual([
