@@ -27,6 +27,8 @@ import type { Publisher } from './report/publish.js';
 import { createInlineReview } from './report/inline-review.js';
 import { writeAccess } from './github/permissions.js';
 import { dismissalTracker } from './review/dismissals.js';
+import { decisionAnswerers } from './github/answerers.js';
+import { decidedFindingsPrompt } from './review/decided-prompt.js';
 import { redactRecord } from './review/redact-finding.js';
 import type { Dismissal } from './domain/findings.js';
 import type { Cancellation } from './cancellation.js';
@@ -116,11 +118,15 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const directoryRules = directoryRulesLookup({ git, fileName: config.rulesFile, log });
   // Each reviewer's CLI session, resumed from round to round.
   const sessions: ReviewerSessions = new Map();
+  let answerers: ReturnType<typeof decisionAnswerers> | undefined;
   const dismissals = dismissalTracker({
     ownLogin: w.ownLogin,
     cached: w.cachedDismissals,
     log,
     mayDismiss: (login) => writeAccess(octokit, repo, login),
+    // Asked only when a decision's thread is dismissed or resolved; a team it cannot read fails then.
+    mayAnswer: async (login) =>
+      (await (answerers ??= decisionAnswerers(octokit, repo, w.meta, config.decisionAnswerers)))(login),
   });
   const fixEnv: FixEnv = {
     ...roleEnv,
@@ -180,20 +186,24 @@ export function loopSteps(w: RunWiring): LoopSteps {
       const changed = plan.ctx.files.map((f) => f.filename);
       const rules = await directoryRules(plan.ctx.meta.baseSha, changed);
       if (rules.length) log(`review: rules files of the changed folders: ${rules.map((r) => r.path).join(', ')}`);
-      const dismissed = await dismissals.forRound(plan.ctx.threads, plan.fixedBefore);
+      const open = new Set((plan.decisions ?? []).filter((d) => !d.answer).map((d) => d.finding.id));
+      const dismissed = await dismissals.forRound(plan.ctx.threads, plan.fixedBefore, open);
       const head = await w.setup.beforeReview(plan.ctx, {
         ours: plan.round > 1,
         ciOnly: plan.ciOnly ?? false,
         ci: w.ci,
       });
       const ci = withSetupVerdict(plan.ci ?? null, plan.ctx.meta.headSha, head.verdict);
+      // What people settled: the dismissed findings, then the answered decisions, in one part of the prompt.
+      const settled = [
+        dismissedFindingsPrompt(w.prompts, dismissed.dismissals),
+        decidedFindingsPrompt(w.prompts, plan.decisions ?? []),
+      ].filter(Boolean);
       const env = {
         ...roleEnv,
         ...(head.prompt ? { projectSetup: head.prompt } : {}),
         ...(rules.length ? { directoryRules: directoryRulesPrompt(w.prompts, rules) } : {}),
-        ...(dismissed.dismissals.length
-          ? { dismissedFindings: dismissedFindingsPrompt(w.prompts, dismissed.dismissals) }
-          : {}),
+        ...(settled.length ? { dismissedFindings: settled.join('\n\n') } : {}),
       };
       const outcome = await runReviewRound(env, {
         ...plan,

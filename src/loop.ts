@@ -12,12 +12,15 @@ import type { RunStatus } from './domain/run-status.js';
 import type { PrContext, PrMeta } from './domain/pull-request.js';
 import { WritesRefused } from './report/writes-refused.js';
 import { earlierFindings, type EarlierFinding } from './review/earlier.js';
+import { stillUnchecked, wroteFix } from './review/fix-checks.js';
+import { handedBack, openDecisions, type KnownDecision } from './review/decisions.js';
+import { modelRef } from './config/same-model.js';
 import type { RoundOutcome, RoundPlan } from './review/round.js';
 import { fingerprint, fixedFingerprints } from './review/stuck.js';
 import type { FixedFingerprint } from './domain/findings.js';
 import type { Finding, ReviewRoundRecord } from './domain/findings.js';
 import type { FixRoundRecord } from './domain/fix.js';
-import { budgetEnd, decide, endMessage, fixTerminal, sentence } from './termination.js';
+import { budgetEnd, decide, decisionsWait, endMessage, fixTerminal, sentence } from './termination.js';
 
 /** The steps, each injected; posting a round's reports is report/round-reports.ts's. */
 export interface LoopSteps extends RoundPublishing {
@@ -47,6 +50,15 @@ export interface LoopInput {
   fixedBefore: FixedFingerprint[];
   /** The last review an earlier run of this job posted, with its findings' fate (preflight/memory.ts). */
   earlier?: { headSha: string; findings: EarlierFinding[] } | null;
+  /**
+   * The fixer's models (`agent:model`, its own and its fallbacks): who wrote an earlier run's fix
+   * when that run's state does not say.
+   */
+  fixerModels?: string[];
+  /** The decisions earlier runs asked (the review's hidden state), with any answer read since. */
+  decisions?: KnownDecision[];
+  /** Answers to them this run refused: the first review report lists them. */
+  refusedAnswers?: { by: string; id: string; why: string }[];
   /** A red CI run started the run: each round is for the failing checks only (no agent reviews). */
   ciOnly?: boolean;
   /** Decided once before the loop (preflight/push-plan.ts); the reason says why not. */
@@ -96,19 +108,41 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
   let meta = input.meta;
   /** What the last pushed fix left unfixed: the run's remaining findings if it ends before the next review. */
   let carried: Finding[] | undefined;
+  /** Every decision the run knows of (review/decisions.ts): asked by a round, a fixer or an earlier run. */
+  const decisions: KnownDecision[] = [...(input.decisions ?? [])];
+  /** Pushed fixes no other model has checked yet (review/fix-checks.ts); an earlier run's too. */
+  let pending: EarlierFinding[] = (input.earlier?.findings ?? [])
+    .filter((f) => f.fate === 'fixed')
+    .map((f) => ({ ...f, fixedBy: f.fixedBy ?? input.fixerModels ?? [] }));
   const end = (
     status: RunStatus,
     message: string,
     last: ReviewRoundRecord | null,
     remaining?: Finding[],
-  ): LoopResult => ({
+  ): LoopResult => {
+    // What remains, each finding a decision asks about marked so (a fixer's hand-back of this round too).
+    const left = (remaining ?? (last ? [...last.findings, ...last.stuck] : [])).map((f) => {
+      const d = f.decision ? undefined : decisions.find((k) => k.finding.id === f.id);
+      return d ? { ...f, decision: { question: d.question, options: d.options, by: d.by } } : f;
+    });
+    return result(status, message, last, left);
+  };
+  const result = (status: RunStatus, message: string, last: ReviewRoundRecord | null, left: Finding[]): LoopResult => ({
     status,
     message,
     rounds,
     headSha: meta.headSha,
-    remaining: remaining ?? (last ? [...last.findings, ...last.stuck] : []),
+    remaining: left,
+    decisions: left.filter((f) => f.decision && !f.decision.answer),
     stuck: last?.stuck ?? [],
     last,
+    unchecked: pending.map((p) => ({
+      finding: { id: p.id, category: p.category, file: p.file, title: p.title },
+      fixedIn: p.fixedIn ?? '',
+      fixModels: p.fixedBy ?? [],
+      state: 'unchecked' as const,
+      by: [],
+    })),
   });
 
   for (let round = 1; round <= input.maxRounds; round++) {
@@ -120,7 +154,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const ctx = await steps.loadContext(meta, since);
     // The listed checks of this head: a reviewer like the others.
     const ci = await steps.checks(meta.headSha, round > 1);
-    const earlier = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
+    const lastFate = previous ? earlierFindings(previous.review, previous.fix) : input.earlier?.findings;
+    // A fix an earlier round left unchecked (its other-model reviewers failed) is checked again.
+    const again = pending.filter((p) => !lastFate?.some((f) => f.id === p.id));
+    const earlier = lastFate || again.length ? [...(lastFate ?? []), ...again] : undefined;
     const files = ctx.files.map((f) => f.filename);
     const hookInfo = { round, prNumber: meta.number, headSha: meta.headSha, baseSha: meta.baseSha, files };
     const before = await steps.hook('before-review', hookInfo);
@@ -133,6 +170,8 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
         ...(earlier ? { earlier } : {}),
         ci,
         ciOnly: input.ciOnly ?? false,
+        ...(pending.length ? { pendingFixes: pending } : {}),
+        decisions,
         afterReviewers: (findings) => steps.hook('after-review', { ...hookInfo, findings }),
       })
       .catch((e: unknown) => {
@@ -145,6 +184,11 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
       return end('budget', sentence(reviewed.message), previous?.review ?? null, carried);
     }
     const { record, failure, unreviewed } = reviewed;
+    decisions.push(...(reviewed.openedDecisions ?? []));
+    if (round === 1 && input.refusedAnswers?.length) record.refusedAnswers = input.refusedAnswers;
+    // A fix's hand-backs join before its report; the review's report keeps what was known at its end.
+    record.knownDecisions = decisions.map((d) => ({ ...d }));
+    if (!failure && !unreviewed) pending = stillUnchecked(pending, record.fixChecks ?? []);
     const entry: LoopResult['rounds'][number] = { review: record, fix: null };
     rounds.push(entry);
     const decision = decide(record, input.push, failure, unreviewed);
@@ -157,6 +201,16 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const fix = await steps.fix(ctx, round, record.findings);
     entry.fix = fix;
     const fixStatus = fixTerminal(fix, input.dryRun);
+    // The fixer's hand-backs below P0 are decisions now; an answered decision whose option was pushed is done.
+    const handed = handedBack(fix, record.findings);
+    decisions.push(...handed);
+    if (fix.outcome === 'pushed') {
+      for (const d of decisions)
+        if (d.answer && fix.fixed.some((x) => x.findingId === d.finding.id)) d.doneIn = fix.commitSha!;
+    }
+    // An open decision waits for a person, but the rounds go on while the rest is fixed and checked; the
+    // next review ends the run `manual` once only decisions remain, as the last round's end does.
+    const waiting = openDecisions(record.findings).length + handed.length;
     const humanLeft = record.findings.some((f) => f.source.type === 'human') || record.changesRequestedBy.length > 0;
     const fixedIds = new Set(fix.fixed.map((f) => f.findingId));
     // Every pushed fix that was given a failing check is one attempt at it, whatever the fixer said.
@@ -164,6 +218,10 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     // The run's ledger also keeps each member's words: a reviewer reports again in its own.
     const fixedHere = fix.outcome === 'pushed' ? record.findings.filter((f) => fixedIds.has(f.id)) : [];
     fixed.push(...fixedHere.flatMap(fixedFingerprints));
+    // A gate on another model approved the pushed fix: checked already; else the next review checks it.
+    const gate = fix.gateApproved;
+    const byGate = gate !== undefined && !wroteFix(fix.fixModels ?? [], modelRef(gate));
+    if (fixedHere.length && !byGate) pending.push(...earlierFindings(record, fix).filter((f) => f.fate === 'fixed'));
     const last = round === input.maxRounds;
     // The PR must show a pushed fix before its report goes out, so that report can be the
     // run's last word when it never does.
@@ -171,19 +229,42 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     const lost = fixStatus || moved ? null : `The push succeeded but the PR head never showed ${fix.commitSha}.`;
     // A spent budget ends the run after a pushed fix: no call of the next round may start.
     const spent = steps.budgetSpent(input.ciOnly ?? false);
-    const after = humanLeft ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
+    const after = humanLeft || (last && waiting > 0) ? 'manual' : last ? 'max-rounds' : spent ? 'budget' : null;
     const afterMessage =
-      after === 'budget' ? budgetEnd(spent!, round) : after ? endMessage(after, input.maxRounds) : '';
+      after === 'budget'
+        ? budgetEnd(spent!, round)
+        : after === 'manual' && waiting > 0
+          ? decisionsWait(waiting)
+          : after
+            ? endMessage(after, input.maxRounds)
+            : '';
     const unfixed = [...record.findings.filter((f) => !fixedIds.has(f.id)), ...record.stuck];
+    // A fixer that handed every issue back changed nothing: the run waits for the maintainers.
+    const fixMessage =
+      fix.outcome === 'no-changes' && waiting > 0 ? `${fix.message} ${decisionsWait(waiting)}` : fix.message;
     const fixEnd: LoopEnd | null = fixStatus
-      ? { status: fixStatus, message: fix.message }
+      ? { status: fixStatus, message: fixMessage }
       : lost
         ? { status: 'failed', message: lost }
         : after
           ? { status: after, message: afterMessage, remaining: unfixed }
           : null;
     const about = [...record.findings, ...record.stuck].map(fingerprint);
-    await steps.publishFix(fix, fixEnd, { fixed: fixedHere.map(fingerprint), counts: record.counts, about });
+    await steps.publishFix(fix, fixEnd, {
+      fixed: fixedHere.map(fingerprint),
+      counts: record.counts,
+      about,
+      known: decisions.map((d) => ({ ...d })),
+      decisions: handed.map((d) => ({
+        id: d.finding.id,
+        category: d.finding.category,
+        file: d.finding.file,
+        title: d.finding.title,
+        question: d.question,
+        options: d.options,
+        by: d.by,
+      })),
+    });
     // After the report, so a failing hook cannot lose the record of a pushed fix.
     await steps.hook('after-fix', {
       round,
@@ -194,7 +275,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
       fixed: fix.fixed,
       rejected: fix.rejected,
     });
-    if (fixStatus) return end(fixStatus, fix.message, record);
+    if (fixStatus) return end(fixStatus, fixMessage, record);
     if (!moved) return end('failed', lost!, record);
     meta = moved;
     await steps.afterPush(meta.headRef);

@@ -14,6 +14,8 @@ export const OUTPUT_NAMES = [
   'p3',
   'fixed',
   'stuck',
+  'unchecked',
+  'decisions',
   'head-sha',
   'tokens',
   'cost-usd',
@@ -33,6 +35,8 @@ export function defaultOutputs(): Record<OutputName, string> {
     p3: '0',
     fixed: '0',
     stuck: '0',
+    unchecked: '0',
+    decisions: '0',
     'head-sha': '',
     tokens: '0',
     'cost-usd': '0.0000',
@@ -53,6 +57,10 @@ export interface LoopOutcome {
   status: RunStatus;
   rounds: readonly { fix: { outcome: string; fixed: readonly unknown[] } | null }[];
   stuck: readonly unknown[];
+  /** Pushed fixes no other model checked (review/fix-checks.ts). */
+  unchecked?: readonly unknown[];
+  /** Open decisions: questions waiting for the maintainers (review/decisions.ts). */
+  decisions?: readonly unknown[];
   headSha: string;
   last: { counts: { p0: number; p1: number; p2: number; p3: number }; consensus: string } | null;
 }
@@ -71,6 +79,8 @@ export function outputsOf(r: LoopOutcome): Partial<Record<OutputName, string>> {
     p3: String(c.p3),
     fixed: String(r.rounds.reduce((n, x) => n + (x.fix?.outcome === 'pushed' ? x.fix.fixed.length : 0), 0)),
     stuck: String(r.stuck.length),
+    unchecked: String(r.unchecked?.length ?? 0),
+    decisions: String(r.decisions?.length ?? 0),
     'head-sha': r.headSha,
   };
 }

@@ -15,6 +15,7 @@ import { keylessModels, noReviewerHasAKey } from './preflight/keys.js';
 import { readMemory, type PriorRuns } from './preflight/memory.js';
 import { replyOutsideOwnThreads } from './preflight/reply-gate.js';
 import { replyAnswersOnly, skipIfHandled } from './preflight/skip.js';
+import { answeredDecisions } from './preflight/decision-answers.js';
 import type { StateWriter } from './report/state.js';
 import { recentAnswers, threadsWithinLimits } from './review/answer-limits.js';
 import { repliesToAnswer } from './review/thread-replies.js';
@@ -67,7 +68,8 @@ export interface ReadInput {
   repo: RepoRef;
   meta: PrMeta;
   target: PrTarget;
-  config: KeyRoles & Pick<ResolvedConfig, 'failOn' | 'threadAnswers'>;
+  config: KeyRoles & Pick<ResolvedConfig, 'failOn' | 'threadAnswers' | 'decisionAnswerers'>;
+  warn: (line: string) => void;
   /** The PR's comments, read by startRun: the memory of earlier runs is in them. */
   comments: IssueComment[];
   /** The token's login: only its own marker comments are memory. */
@@ -106,6 +108,13 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
     headSha: meta.headSha,
     log,
   });
+  // Answers to the maintainers' decisions are read once, here: later reports keep them.
+  const answers = await answeredDecisions({
+    ...{ octokit, repo, meta, comments: r.comments, known: prior.decisions, askedAt: prior.decisionsAskedAt },
+    ...{ setting: config.decisionAnswerers, log, warn: r.warn },
+  });
+  prior.decisions = answers.decisions;
+  prior.refusedAnswers = answers.refused;
   // A head already reviewed is skipped, but replies in our threads are still answered first.
   const handled =
     r.target.kind === 'pull_request' || r.target.kind === 'thread_reply'

@@ -65,9 +65,10 @@ export async function endRun(
       result,
     );
   }
-  const { status, rounds, remaining, stuck, message } = result;
+  const { status, rounds, remaining, stuck, message, unchecked } = result;
   const spent = e.budget.spending();
-  await publisher.summaryOnly(renderFinalSummary({ status, rounds, remaining, stuck, message, spent }, e.reportCtx));
+  const final = { status, rounds, remaining, stuck, message, spent, ...(unchecked ? { unchecked } : {}) };
+  await publisher.summaryOnly(renderFinalSummary(final, e.reportCtx));
   // A failed loop already explained itself in its last report comment (status "failed"). The loop
   // ends skipped only when no reviewer had a key or none could authenticate (termination.ts).
   const unreviewed =

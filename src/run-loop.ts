@@ -7,10 +7,14 @@ import type { TokenIdentity } from './github/identity.js';
 import type { LoopInput, LoopSteps } from './loop.js';
 import { loopSteps, type RunWiring } from './loop-steps.js';
 import type { PriorRuns } from './preflight/memory.js';
+import { modelName } from './config/same-model.js';
 
 export interface LoopPlanInput extends Omit<RunWiring, 'ci' | 'alreadyConfirmed' | 'cachedDismissals'> {
   /** What earlier runs of this job left that the rounds go on from (preflight/memory.ts). */
-  prior: Pick<PriorRuns, 'confirmed' | 'dismissed' | 'ciAttempts' | 'fixed' | 'lastReview'>;
+  prior: Pick<
+    PriorRuns,
+    'confirmed' | 'dismissed' | 'ciAttempts' | 'fixed' | 'lastReview' | 'decisions' | 'refusedAnswers'
+  >;
   /** This workflow run: its own checks are not waited for. */
   runId: string | null;
   /** How often to look at the checks; every 15 s when absent. */
@@ -51,7 +55,12 @@ export function planLoop(p: LoopPlanInput): LoopPlan {
         'or use an App token',
     );
   }
-  const memory = { fixedBefore: prior.fixed, earlier: prior.lastReview };
+  // Who wrote an earlier run's fix, when its state does not say: any of the fixer's models.
+  const fixerModels = [config.fixer, ...(config.fixer.fallbacks ?? [])].map(modelName);
+  const memory = {
+    ...{ fixedBefore: prior.fixed, earlier: prior.lastReview, fixerModels, decisions: prior.decisions },
+    ...(prior.refusedAnswers?.length ? { refusedAnswers: prior.refusedAnswers } : {}),
+  };
   return {
     steps: cancellable?.steps ?? uncancellable,
     landed: cancellable?.landed ?? (() => null),

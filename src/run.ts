@@ -20,6 +20,7 @@ import { writeReportJson } from './report/report-json.js';
 import { RunSecrets } from './security/run-secrets.js';
 import { failureState } from './report/state.js';
 import { breachesFailOn } from './review/consensus.js';
+import { decisionsFirstLine } from './report/markdown-decisions.js';
 import type { Counts } from './domain/findings.js';
 import { secretValuesFromEnv } from './security/secret-env.js';
 import { begin } from './run-start.js';
@@ -78,6 +79,9 @@ export async function run(deps: RunDeps): Promise<void> {
       if (r.failOn !== 'none')
         failure = `fail-on ${r.failOn}: nothing was reviewed, so the gate cannot pass. ${r.message}`;
     } else if (r.last && breachesFailOn(r.last.counts, r.failOn)) failure = failOnMessage(r.failOn, r.last.counts);
+    // Questions only the maintainers can answer come first in the job summary.
+    const waiting = decisionsFirstLine(r.decisions);
+    if (waiting) await io.prependSummary(`${waiting}\n\n`).catch(() => undefined);
   } catch (e) {
     if (cancellation.signal.aborted) {
       if (state.result) Object.assign(outputs, outputsOf(state.result));

@@ -25,29 +25,33 @@ export function decide(
     const which = escalated.map((e) => `${e.name} (${tries(e.attempts)})`).join(', ');
     return { status: 'manual', message: `Escalated to a human: CI check ${which} still fails past ci-fix-attempts.` };
   }
-  if (isConverged(rec.counts, rec.unresolvedThreads, rec.consensus)) {
-    const waiting = rec.ci?.waiting ?? [];
-    if (waiting.length === 0 && rec.ci && rec.agents.length === 0) {
+  const waiting = openDecisionCount(rec);
+  if (waiting === 0 && isConverged(rec.counts, rec.unresolvedThreads, rec.consensus)) {
+    const checks = rec.ci?.waiting ?? [];
+    if (checks.length === 0 && rec.ci && rec.agents.length === 0) {
       // A checks-only round (a red CI run started the run): the checks pass, the code was not reviewed.
       return { status: 'converged', message: 'The listed checks pass. No agent reviewed the code in this run.' };
     }
-    if (waiting.length === 0) return { status: 'converged', message: 'No blocking findings remain.' };
+    if (checks.length === 0) return { status: 'converged', message: 'No blocking findings remain.' };
     return {
       status: 'manual',
       message:
-        `The review is clean, but the checks ${waiting.join(', ')} did not finish on this head in time ` +
+        `The review is clean, but the checks ${checks.join(', ')} did not finish on this head in time ` +
         '(checks-timeout-minutes); a run is converged only when they pass.',
     };
   }
   if (!push.canPush)
     return { status: 'review-only', message: `Review only: ${push.reason ?? 'fixing is not allowed'}.` };
-  const fixable = rec.findings.filter((f) => f.source.type === 'agent' && f.priority !== 'P3');
+  const fixable = rec.findings.filter(
+    (f) => f.source.type === 'agent' && f.priority !== 'P3' && (!f.decision || f.decision.answer),
+  );
   if (rec.threadsTruncated)
     return {
       status: 'manual',
       message:
         'The PR has more review threads than the action reads (300); fixing is blocked until a human resolves some.',
     };
+  if (fixable.length === 0 && waiting > 0) return { status: 'manual', message: decisionsWait(waiting) };
   if (fixable.length === 0) {
     const why = rec.stuck.length
       ? 'only stuck findings remain'
@@ -55,6 +59,18 @@ export function decide(
     return { status: 'manual', message: `Manual resolution required: ${why}.` };
   }
   return null;
+}
+
+/** The decisions of a review still waiting for the maintainers' answer. */
+function openDecisionCount(rec: ReviewRoundRecord): number {
+  return rec.findings.filter((f) => f.decision && !f.decision.answer).length;
+}
+
+export function decisionsWait(n: number): string {
+  return (
+    `${n} decision(s) wait for the maintainers: the report asks each question with its options; answer with ` +
+    '`/review-loop decide <id> <n>`.'
+  );
 }
 
 export function endMessage(status: 'manual' | 'max-rounds', maxRounds: number): string {

@@ -73,6 +73,17 @@ const locationSchema = z.object({
   replacement: capped(MAX_TEXT_CHARS).nullable().optional(),
 });
 
+/** A question for the maintainers and its options, numbered from 1 in the order given. */
+const decisionAskSchema = z.object({
+  question: cappedNonEmpty(MAX_TEXT_CHARS),
+  options: z
+    .array(cappedNonEmpty(MAX_TEXT_CHARS))
+    .min(2)
+    .transform((xs) => xs.slice(0, MAX_DECISION_OPTIONS)),
+});
+/** More options than this are cut: a person picks one by its number. */
+export const MAX_DECISION_OPTIONS = 6;
+
 // A1. Agents may omit optional prose; ids are recomputed by the action, so the
 // agent-provided id is advisory only.
 export const findingSchema = z.object({
@@ -97,6 +108,11 @@ export const findingSchema = z.object({
     .transform((xs) => xs.slice(0, MAX_LOCATIONS))
     .nullable()
     .optional(),
+  /**
+   * The reviewer's mark: this is a choice only the maintainers can make (review/decisions.ts decides
+   * whether enough reviewers marked it), with the options it sees.
+   */
+  decision: decisionAskSchema.nullable().optional(),
   source: z
     .object({
       type: z.enum(['agent', 'human']).default('agent'),
@@ -163,6 +179,8 @@ export const fixResultSchema = z.object({
   rejectedIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })),
   // Not done, and not wrong: an optional issue left for later, or a duplicate of another id.
   deferredIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })).default([]),
+  // Handed back: a choice only the maintainers can make, with the options the fixer sees.
+  decisionIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS) }).extend(decisionAskSchema.shape)).default([]),
   commits: cappedList(z.object({ sha: capped(MAX_ID_CHARS), message: capped(MAX_TEXT_CHARS) })).default([]),
 });
 export type FixResult = z.infer<typeof fixResultSchema>;

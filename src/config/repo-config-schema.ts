@@ -39,4 +39,16 @@ export const repoConfigSchema = z.strictObject({
     .strictObject({ include: strings.default(() => []), exclude: strings.default(() => []) })
     .default(() => ({ include: [], exclude: [] }))
     .meta({ description: 'Globs of the changed files to review: include (all when empty), then exclude.' }),
+  'decision-answerers': z
+    .string()
+    .regex(
+      /^(write|maintain|admin|@?[\w.-]+\/[\w.-]+)$/,
+      'is a permission level (write, maintain, admin) or a team (org/team), e.g. decision-answerers: maintain',
+    )
+    .optional()
+    .meta({
+      description:
+        "Who may answer the maintainers' decisions (/review-loop decide): a permission level (write, maintain, " +
+        "admin) or a team (org/team) the token can read; never the PR's author or anyone who pushed to it.",
+    }),
 });

@@ -9,7 +9,8 @@ import { VERIFY_EXAMPLE } from './values.js';
 
 export type { HookPoint };
 
-export type ResolvedConfig = Config & Pick<RepoConfig, 'hooks' | 'instructions' | 'paths' | 'rulesFile'>;
+export type ResolvedConfig = Config &
+  Pick<RepoConfig, 'hooks' | 'instructions' | 'paths' | 'rulesFile' | 'decisionAnswerers'>;
 
 export interface RepoConfig {
   presets: Record<string, RawInputs>;
@@ -19,6 +20,11 @@ export interface RepoConfig {
   paths: { include: string[]; exclude: string[] };
   /** The name of the rules file of a directory (review/dir-rules.ts); '' turns them off. */
   rulesFile: string;
+  /**
+   * Who may answer the maintainers' decisions: a permission level (`write`, `maintain`, `admin`) or a
+   * team (`org/team`); absent: write access (github/answerers.ts). Never the PR's author or a pusher.
+   */
+  decisionAnswerers?: string | undefined;
   /** Where a key of the file is, `file:line`, for a problem found once the layers are merged. */
   placeOf(path: readonly string[]): string;
 }
@@ -28,12 +34,12 @@ export function parseRepoConfig(text: string, file: string): RepoConfig {
   const read = readYaml(text, file);
   const result = repoConfigSchema.safeParse(read.data, { error: plainWords });
   if (!result.success) throw new ConfigError(problemLines(file, read, result.error.issues));
-  const { 'rules-file': rulesFile, ...rest } = result.data;
+  const { 'rules-file': rulesFile, 'decision-answerers': decisionAnswerers, ...rest } = result.data;
   const placeOf = (path: readonly string[]) => {
     const line = read.lineOf(path);
     return line === undefined ? file : `${file}:${line}`;
   };
-  return { ...rest, rulesFile, placeOf };
+  return { ...rest, rulesFile, decisionAnswerers, placeOf };
 }
 
 /** Runs `fn`, moving the problems of a ConfigError into `problems`. */
@@ -110,6 +116,6 @@ export function resolveConfig(args: { inputs: RawInputs; repoConfigText?: string
   // A broken file may have held `verify`: its own problems come first.
   if (config && problems.length === 0) problems.push(...unverifiedFixes(config, merged, describe));
   if (!config || problems.length > 0) throw new ConfigError(problems);
-  const { hooks, instructions, paths, rulesFile } = repo;
-  return { ...config, hooks, instructions, paths, rulesFile };
+  const { hooks, instructions, paths, rulesFile, decisionAnswerers } = repo;
+  return { ...config, hooks, instructions, paths, rulesFile, decisionAnswerers };
 }

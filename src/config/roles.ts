@@ -6,6 +6,7 @@ import { DEFAULT_MODELS, isAgentKind, type AgentRef } from './agent-specs.js';
 import { PRICED_MODELS, priceOf, priceTable, type Price } from '../budget/prices.js';
 import { example } from './errors.js';
 import { MODEL_PRICES_EXAMPLE } from './model-prices.js';
+import { sameModel } from './same-model.js';
 
 /** The parsed inputs these functions read; loose because crossCheck also sees aborted values. */
 export interface Loose {
@@ -72,11 +73,10 @@ export function crossCheck(o: Loose, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: 'custom', path: ['agent-command'], message });
   }
   if (typeof o['max-cost-usd'] === 'number') unpricedModels(uses, o['model-prices'], ctx);
-  // The gate is a second opinion on the fix, so none of its models may be one the fix came from.
+  // The gate is a second opinion on the fix, so none of its models may be one the fix came from,
+  // through any CLI (same-model.ts).
   const fixers = [r.fixer, ...(r.fixer.fallbacks ?? [])];
-  const same =
-    r.gate &&
-    [r.gate, ...(r.gate.fallbacks ?? [])].find((g) => fixers.some((f) => f.agent === g.agent && f.model === g.model));
+  const same = r.gate && [r.gate, ...(r.gate.fallbacks ?? [])].find((g) => fixers.some((f) => sameModel(f, g)));
   if (same) {
     const message =
       `must differ from the fixer's models (${same.agent}:${same.model} is one). ` +

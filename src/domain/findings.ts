@@ -31,6 +31,49 @@ export interface Finding {
   members?: FindingMember[];
   /** The other members' ids: a fixer or a later round that names one of them means this finding. */
   aliases?: string[];
+  /** This reviewer's mark: a choice only the maintainers can make (counted by review/decisions.ts). */
+  asked?: DecisionAsk;
+  /** The finding is a decision for the maintainers: open, or answered (`chosen`). */
+  decision?: Decision;
+}
+
+/** A question for the maintainers, with the options the agents see, numbered from 1. */
+export interface DecisionAsk {
+  question: string;
+  options: string[];
+}
+
+export interface Decision extends DecisionAsk {
+  /** Who made it a decision: the fixer handed it back, or most of the reviewers who reported it. */
+  by: 'fixer' | 'reviewers';
+  /** The answer, once a person allowed to give it chose an option. */
+  answer?: DecisionAnswer;
+}
+
+/** What a decision is about, kept across rounds and runs (the review's hidden state). */
+export type DecisionFinding = Pick<
+  Finding,
+  'id' | 'priority' | 'category' | 'file' | 'line' | 'title' | 'description' | 'suggestion'
+>;
+
+/** A decision a run knows of (review/decisions.ts): open, answered, or answered and its option pushed. */
+export interface KnownDecision extends DecisionAsk {
+  finding: DecisionFinding;
+  by: Decision['by'];
+  answer?: DecisionAnswer;
+  /** The commit that made the chosen option's change. */
+  doneIn?: string;
+}
+
+/** A person's `/review-loop decide <id> <n>`, accepted (review/decision-answers.ts). */
+export interface DecisionAnswer {
+  /** The number of the chosen option (1-based). */
+  chosen: number;
+  by: string;
+  /** The person's own words after the command: the report shows them, no agent gets them. */
+  comment: string;
+  /** The PR head the question was asked on, which the answer covers. */
+  headSha: string;
 }
 
 /** One place of a finding, with the exact new text of its lines when the reviewer gave one. */
@@ -53,6 +96,8 @@ export interface FindingMember {
   description: string;
   /** Its places, when it named several. */
   locations?: { file: string | null; line: number | null }[];
+  /** Its reviewer marked it a choice for the maintainers. */
+  asked?: DecisionAsk;
 }
 
 type DismissedVia = 'command' | 'resolved';
@@ -131,6 +176,35 @@ export interface ReviewRoundRecord {
   dismissals?: Dismissal[];
   /** Requests by people who may not dismiss: listed in the report, never applied. */
   refusedDismissals?: RefusedDismissal[];
+  /** `/review-loop decide` answers this run refused, and why (github/answerers.ts): the report lists them. */
+  refusedAnswers?: { by: string; id: string; why: string }[];
+  /** Every decision the run knew of after this review: its hidden state keeps them for later runs. */
+  knownDecisions?: KnownDecision[];
+  /** Re-reports of an answered decision whose chosen option was pushed: dropped, listed. */
+  settledDecisions?: Finding[];
+  /** P0 findings one agent (or a minority) marked a decision: not made one, listed (review/decisions.ts). */
+  refusedDecisions?: { id: string; title: string; why: string }[];
+  /** What this round's reviewers made of the fixes pushed before it (review/fix-checks.ts). */
+  fixChecks?: FixCheck[];
+}
+
+/**
+ * How a pushed fix stands: `checked` (a reviewer or the gate on a model that did not write it found
+ * nothing left of it), `own-model` (the panel has no other model: only the fixer's model looked),
+ * `unchecked` (the other models' reviewers failed, or no review came after the fix yet) or
+ * `came-back` (a reviewer reported it again: it is stuck).
+ */
+type FixCheckState = 'checked' | 'own-model' | 'unchecked' | 'came-back';
+
+export interface FixCheck {
+  finding: FixedFingerprint;
+  /** The commit that fixed it. */
+  fixedIn: string;
+  /** The models (`agent:model`) that wrote the fix. */
+  fixModels: string[];
+  state: FixCheckState;
+  /** Who checked it (`reviewer-2 (codex:gpt-5-codex)`), or, unchecked, who could not and why. */
+  by: string[];
 }
 
 interface EscalatedCheck {

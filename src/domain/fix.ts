@@ -51,6 +51,8 @@ export interface FixRoundRecord {
   rejected: { findingId: string; reason: string }[];
   /** Neither done nor wrong: an optional issue left for later, a duplicate of another id; still open. */
   deferred?: { findingId: string; reason: string }[];
+  /** Handed back as a choice only the maintainers can make, with the fixer's options (review/decisions.ts). */
+  handedBack?: { findingId: string; question: string; options: string[] }[];
   /** The squashed commit pushed (or that would be pushed on dry-run). */
   commitSha: string | null;
   previousHeadSha: string;
@@ -63,4 +65,11 @@ export interface FixRoundRecord {
   confirmed?: ConfirmedFinding[];
   /** One-line human explanation of the outcome. */
   message: string;
+  /**
+   * Each model (`agent:model`) whose answer wrote the fix, in order: the fixer's own, or a fallback
+   * that answered in its place (a gate loop may call both). Who may check the fix depends on it.
+   */
+  fixModels?: string[];
+  /** The gate's model (`agent:model`), when a gate approved the fix that was pushed: it is checked. */
+  gateApproved?: string;
 }

@@ -1,5 +1,5 @@
 // What the loop hands its reports and the coordinator: how the run ends, and what it did.
-import type { Counts, Finding, FixedFingerprint, ReviewRoundRecord } from './findings.js';
+import type { Counts, Finding, FixCheck, FixedFingerprint, KnownDecision, ReviewRoundRecord } from './findings.js';
 import type { FixRoundRecord } from './fix.js';
 import type { RunStatus } from './run-status.js';
 
@@ -17,6 +17,10 @@ export interface FixedByReview {
   /** What every finding of the review was about: a thread of ours is found by it when its id moved. */
   about: FixedFingerprint[];
   counts: Counts;
+  /** Every decision the run knows of after this fix (its hand-backs included): the fix report keeps them. */
+  known?: KnownDecision[];
+  /** Findings this fix handed back that are decisions now: their threads ask the question. */
+  decisions?: (FixedFingerprint & { question: string; options: string[]; by: 'fixer' | 'reviewers' })[];
 }
 
 export interface LoopResult {
@@ -28,4 +32,11 @@ export interface LoopResult {
   remaining: Finding[];
   stuck: Finding[];
   last: ReviewRoundRecord | null;
+  /** Remaining findings that are open decisions, waiting for the maintainers' answer. */
+  decisions?: Finding[];
+  /**
+   * Pushed fixes no other model has checked when the run ends: its reviewers failed, or the fix came
+   * in the last round (no review after it). They keep the PR from the converged label.
+   */
+  unchecked?: FixCheck[];
 }

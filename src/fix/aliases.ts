@@ -19,5 +19,6 @@ export function resolveAliases(result: FixResult, findings: readonly Finding[]):
     });
   const fixedIssues = once(result.fixedIssues);
   const rejectedIssues = once(result.rejectedIssues);
-  return { ...result, fixedIssues, rejectedIssues, deferredIssues: once(result.deferredIssues) };
+  const deferredIssues = once(result.deferredIssues);
+  return { ...result, fixedIssues, rejectedIssues, deferredIssues, decisionIssues: once(result.decisionIssues) };
 }

@@ -81,6 +81,9 @@ async function attemptFix(
     const { outcome, run } = await callFixer(env, { ctx, round, loop, payload, feedback, confirmedTests });
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
+    // The model that answered wrote (this part of) the fix: a fallback's, when the fixer's own could not.
+    const wrote = `${run.agent}:${run.modelRequested}`;
+    rec.fixModels = [...new Set([...(rec.fixModels ?? []), wrote])];
     const answer = resolveAliases(outcome.value, findings);
     const accounting = checkAccounting(payload, answer);
     if (accounting) return done(rec, 'fixer-failed', `The fixer's answer is incomplete: ${accounting}`);
@@ -137,7 +140,11 @@ async function attemptFix(
     if (!env.gate) break;
     await env.beforeGate?.();
     const gate = await runGate(env, { ctx, round, loop, payload });
-    if (gate.approved) break;
+    if (gate.approved) {
+      // A model that wrote none of the fix passed it (roles.ts keeps the gate off the fixer's models).
+      if (gate.model) rec.gateApproved = gate.model;
+      break;
+    }
     if (loop >= env.gateMaxLoops)
       return done(
         rec,
@@ -194,6 +201,7 @@ function takeResult(rec: FixRoundRecord, r: FixResult): void {
   rec.fixed = r.fixedIssues.map((f) => ({ findingId: f.findingId, description: f.description }));
   rec.rejected = r.rejectedIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
   rec.deferred = r.deferredIssues.map((x) => ({ findingId: x.findingId, reason: x.reason }));
+  rec.handedBack = r.decisionIssues.map((x) => ({ findingId: x.findingId, question: x.question, options: x.options }));
 }
 
 function done(rec: FixRoundRecord, outcome: FixRoundRecord['outcome'], message: string): FixRoundRecord {

@@ -2,7 +2,7 @@
 // session resumed across gate loops and rounds where the CLI can, else the earlier rounds'
 // outcome told to a fresh session; the checkout's .git/config guarded around it.
 import path from 'node:path';
-import { fixResultSchema } from '../agents/envelope.js';
+import { fixResultSchema, MAX_DECISION_OPTIONS } from '../agents/envelope.js';
 import { guardLocalConfig } from '../git/config-guard.js';
 import type { PrContext } from '../domain/pull-request.js';
 import { callRole } from '../roles/call.js';
@@ -54,6 +54,7 @@ export async function callFixer(env: FixEnv, call: FixCall) {
         verifyCommands,
         confirmedTests: confirmedTestsRule(env, call.confirmedTests ?? []),
         installed: env.installed ?? env.prompts['fixer-no-setup'].trimEnd(),
+        decisionRules: fillTemplate(env.prompts['fixer-decisions'], { maxOptions: MAX_DECISION_OPTIONS }).trimEnd(),
       },
       sessionId,
       schema: fixResultSchema,

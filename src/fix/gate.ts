@@ -11,7 +11,7 @@ import { payloadForAgents } from './payload.js';
 export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
   const { ctx, loop } = call;
   const diff = await env.git(['diff', '--no-ext-diff', '--no-textconv', ctx.meta.headSha, 'HEAD']);
-  const { outcome } = await callRole(env, {
+  const { outcome, run } = await callRole(env, {
     role: 'gate',
     name: 'gate',
     folder: `gate-${loop}`,
@@ -25,10 +25,12 @@ export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
     },
     schema: gateResultSchema,
   });
-  if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}` };
+  if (!outcome.ok) return { approved: false, feedback: `the gate reviewer failed: ${outcome.error}`, model: null };
   env.log(`gate (loop ${loop}): ${outcome.value.decision}`);
   return {
     approved: outcome.value.decision === 'approve',
+    /** The model that answered (a fallback's, when the gate's own could not): it checked the fix. */
+    model: `${run.agent}:${run.modelRequested}`,
     feedback: outcome.value.requestedChanges.map((c) => `- ${c}`).join('\n') || outcome.value.summary,
   };
 }

@@ -12,10 +12,11 @@ export interface FixPayload {
 
 /**
  * P0–P2 code findings that are not stuck go to the fixer; P3 are optional. Human
- * threads never go to the fixer, and stuck findings are excluded.
+ * threads never go to the fixer, and stuck findings and open decisions are excluded.
  */
 export function buildFixPayload(prNumber: number, round: number, findings: Finding[]): FixPayload {
-  const code = findings.filter((f) => f.source.type === 'agent' && !f.stuck);
+  // An open decision waits for the maintainers; an answered one goes to the fixer with the chosen option.
+  const code = findings.filter((f) => f.source.type === 'agent' && !f.stuck && (!f.decision || f.decision.answer));
   return {
     prNumber,
     round,
@@ -43,12 +44,17 @@ export function payloadForAgents(
   };
 }
 
-/** fixed + rejected + deferred must cover issuesToFix, each id once, none from outside the payload. */
+/** fixed + rejected + deferred + handed back must cover issuesToFix, each id once, none from outside the payload. */
 export function checkAccounting(payload: FixPayload, result: FixResult): string | null {
   const want = new Set(payload.issuesToFix.map((f) => f.id));
   const optional = new Set(payload.optionalIssues.map((f) => f.id));
   const seen = new Set<string>();
-  const named = [...result.fixedIssues, ...result.rejectedIssues, ...result.deferredIssues].map((i) => i.findingId);
+  const named = [
+    ...result.fixedIssues,
+    ...result.rejectedIssues,
+    ...result.deferredIssues,
+    ...result.decisionIssues,
+  ].map((i) => i.findingId);
   for (const id of named) {
     if (seen.has(id)) return `issue ${id} is listed twice in the fix result`;
     seen.add(id);
@@ -56,6 +62,9 @@ export function checkAccounting(payload: FixPayload, result: FixResult): string 
   }
   const missing = [...want].filter((id) => !seen.has(id));
   if (missing.length)
-    return `the fix result does not account for ${missing.join(', ')} (each issue must be fixed, rejected or deferred)`;
+    return (
+      `the fix result does not account for ${missing.join(', ')} ` +
+      '(each issue must be fixed, rejected, deferred or handed back as a decision)'
+    );
   return null;
 }

@@ -8,7 +8,7 @@ import type { RepoRef } from '../domain/pull-request.js';
 import { createRunCheck, workflowIdentity, type WorkflowIdentity } from '../github/workflow-runs.js';
 import { MARKER } from '../domain/marker.js';
 import { STATE_FIELD_CAPS, clipText, decodeState, type HiddenState, type StateWriter } from '../report/state.js';
-import type { Dismissal } from '../domain/findings.js';
+import type { Dismissal, KnownDecision } from '../domain/findings.js';
 import type { EarlierFinding } from '../review/earlier.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 
@@ -33,6 +33,12 @@ export interface PriorRuns {
   dismissed: Dismissal[];
   /** The replies in the action's threads that earlier runs answered (REST comment ids). */
   answered: number[];
+  /** The decisions the newest report knew of, with their answers (review/decisions.ts). */
+  decisions: KnownDecision[];
+  /** When each decision was first asked: the time of the oldest report that lists it. */
+  decisionsAskedAt: Map<string, string>;
+  /** Answers to them this run refused (set once the answers are read: preflight/decision-answers.ts). */
+  refusedAnswers?: { by: string; id: string; why: string }[];
 }
 
 /** What this run is, to tell its own earlier states from forged ones. */
@@ -89,12 +95,15 @@ export async function readPriorRuns(
   const verdicts = await Promise.all(decoded.map(({ s }) => whyUntrusted(s, trust)));
   const states: HiddenState[] = [];
   const reports: string[] = [];
+  const postedAt = new Map(comments.map((c) => [c.id, c.createdAt]));
+  const decisionsAskedAt = new Map<string, string>();
   decoded.forEach(({ id, nodeId, s }, i) => {
     const distrust = verdicts[i];
     if (distrust) trust.log(`ignored the hidden state of comment ${id}: ${distrust}`);
     else {
       states.push(s);
       reports.push(nodeId);
+      for (const d of s.decisions ?? []) if (!decisionsAskedAt.has(d.id)) decisionsAskedAt.set(d.id, postedAt.get(id)!);
     }
   });
   const isFinal = (s: HiddenState) => s.headSha === headSha && s.status !== null && FINAL.has(s.status);
@@ -112,6 +121,8 @@ export async function readPriorRuns(
     ciAttempts,
     dismissed,
     answered,
+    decisions: knownDecisions(states),
+    decisionsAskedAt,
   };
   return { states, finalForHead, ...known };
 }
@@ -152,7 +163,9 @@ function lastReview(states: HiddenState[]): PriorRuns['lastReview'] {
   const rejected = new Map((fix?.rejected ?? []).map((r) => [r.id, r.reason]));
   const stuck = new Set(review.stuckIds);
   const findings = review.findings.map((f): EarlierFinding => {
-    if (fixed.has(f.id)) return { ...f, fate: 'fixed', fixedIn: fixedIn! };
+    // Who wrote it, when the fix's state says (else the loop assumes any of the fixer's models).
+    const fixedBy = fix?.fixModels ? { fixedBy: fix.fixModels } : {};
+    if (fixed.has(f.id)) return { ...f, fate: 'fixed', fixedIn: fixedIn!, ...fixedBy };
     const reason = rejected.get(f.id);
     if (reason !== undefined) return { ...f, fate: 'rejected', reason };
     return { ...f, fate: stuck.has(f.id) ? 'stuck' : 'open' };
@@ -177,4 +190,17 @@ function cachedDismissals(states: HiddenState[]): Dismissal[] {
 function clippedIdentity(id: WorkflowIdentity): WorkflowIdentity {
   const clip = (v: string | null, max: number) => (v === null ? null : clipText(v, max));
   return { ...id, job: clip(id.job, STATE_FIELD_CAPS.job), workflow: clip(id.workflow, STATE_FIELD_CAPS.workflow) };
+}
+
+/** The newest report's decisions (each report writes every decision its run knew of). */
+function knownDecisions(states: HiddenState[]): KnownDecision[] {
+  const newest = [...states].reverse().find((s) => s.decisions);
+  return (newest?.decisions ?? []).map(({ question, options, by, answer, doneIn, ...f }) => ({
+    question,
+    options,
+    by,
+    finding: { ...f, suggestion: null },
+    ...(answer ? { answer } : {}),
+    ...(doneIn ? { doneIn } : {}),
+  }));
 }

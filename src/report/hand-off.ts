@@ -24,9 +24,18 @@ export interface HandOffSetup {
 /** What keeps a run from converging: a P0–P2 finding or a human's open thread. */
 const isBlocking = (f: Finding) => f.priority !== 'P3' || f.source.type === 'human';
 
-export async function handOff(s: HandOffSetup, result: Pick<LoopResult, 'status' | 'remaining'>): Promise<void> {
+export async function handOff(
+  s: HandOffSetup,
+  result: Pick<LoopResult, 'status' | 'remaining' | 'unchecked'>,
+): Promise<void> {
   if (!s.writes) return;
-  const converged = result.status === 'converged';
+  // A fix no other model checked (its reviewers failed) earns nothing: a PR must not win the label
+  // by making the one independent reviewer fail.
+  const unchecked = result.unchecked?.length ?? 0;
+  if (result.status === 'converged' && unchecked > 0 && (s.convergedLabel || s.readyWhenConverged)) {
+    s.log(`converged, but ${unchecked} fix(es) are unchecked by another model: no label, not marked ready`);
+  }
+  const converged = result.status === 'converged' && unchecked === 0;
   const attempt = async (what: string, needs: string, act: () => Promise<void>) => {
     try {
       await act();

@@ -8,6 +8,7 @@ import { block, code, fenced, inline } from './format.js';
 import { MARKER } from '../domain/marker.js';
 import { findingMark } from '../review/finding-mark.js';
 import { NOTE, PRIORITY_LABEL } from './wording.js';
+import { decisionAsk } from './markdown-decisions.js';
 
 export function renderInlineComment(f: Finding, reviewers: number, opts: { clashesWith?: string } = {}): string {
   const total = Math.max(reviewers, f.reportedBy.length, 1);
@@ -22,6 +23,9 @@ export function renderInlineComment(f: Finding, reviewers: number, opts: { clash
   if (elsewhere.length > 0) {
     const where = elsewhere.map((p) => code(p.line ? `${p.file ?? ''}:${p.line}` : (p.file ?? '')));
     parts.push(`The same problem is also at ${where.join(', ')}.`);
+  }
+  if (f.decision && !f.decision.answer) {
+    parts.push(decisionAsk(f.id, f.decision, f.decision.by === 'fixer' ? 'the fixer handed it back' : 'its reviewers'));
   }
   if (f.replacement !== undefined && f.replacement !== null) {
     // The replacement is code for the lines of this comment: GitHub applies the block's lines as they are.

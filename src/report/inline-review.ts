@@ -1,7 +1,8 @@
 // Findings where developers read reviews: each review round posts one pull request
 // review with an inline comment per finding on a line of the diff (none for a finding that
 // already has an open thread of ours); after a pushed fix, our threads of fixed findings get
-// "Fixed in <commit>" and are resolved, rejected ones get the fixer's reason and stay open, a
+// "Fixed in <commit>", and are resolved once a model that did not write the fix checked it (the gate
+// at once, else the next review: review/fix-checks.ts), rejected ones get the fixer's reason and stay open, a
 // finding that came back gets a note for a human. Only threads the action started are ever
 // touched (review/own-threads.ts). The report carries every finding whatever happens here, so
 // a refused or failed write costs the inline view, not the run.
@@ -13,7 +14,13 @@ import { isUnplaceable, postReview, replyInThread, resolveThread } from '../gith
 import { getReviewThreads } from '../github/threads.js';
 import type { PrContext, RepoRef } from '../domain/pull-request.js';
 import { openThreadFor, ownThreads, threadsFor, type OwnThread } from '../review/own-threads.js';
-import type { FixedFingerprint } from '../domain/findings.js';
+import type { Decision, Finding, FixCheck, FixedFingerprint } from '../domain/findings.js';
+import { decisionAsk } from './markdown-decisions.js';
+
+/** A decision as its thread is found and asked in. */
+type DecisionInThread = FixedFingerprint & Omit<Decision, 'answer'>;
+
+const fingerprintOf = ({ id, category, file, title }: Finding): FixedFingerprint => ({ id, category, file, title });
 import type { DismissalRequest, ReviewRoundRecord } from '../domain/findings.js';
 import { code, commitLink, inline, repoUrl, type ReportContext } from './format.js';
 import { splitFindingMark } from '../review/finding-mark.js';
@@ -53,7 +60,11 @@ export interface InlineReview {
    * After the round's fix: replies in our threads of fixed and rejected findings, and resolves the
    * fixed. `about`: what each finding of the round was about, to find a thread whose id moved.
    */
-  afterFix(rec: FixRoundRecord, about: readonly FixedFingerprint[]): Promise<void>;
+  afterFix(
+    rec: FixRoundRecord,
+    about: readonly FixedFingerprint[],
+    decisions?: readonly DecisionInThread[],
+  ): Promise<void>;
 }
 
 /** The evidence of a confirmed finding, for its thread. */
@@ -62,6 +73,22 @@ function proof(rec: FixRoundRecord, findingId: string): string {
   if (!c) return '';
   const file = c.testFile ? `, regression test ${code(c.testFile)}` : '';
   return ` Proven by a test the action ran: ${code(c.command)} failed before this fix and passes after it${file}.`;
+}
+
+const UNCHECKED_NOTE =
+  'Not checked yet: this thread is resolved once a reviewer on a model that did not write the fix finds ' +
+  'nothing left of it.';
+const GATE_CHECKED = (gate: string) => `Checked by the gate (${code(gate)}) before the push.`;
+
+/** What a thread of a fixed finding is told once a review looked at the fix. */
+function checkNote(c: FixCheck): string {
+  const by = c.by.map((b) => inline(b, 120)).join(', ');
+  if (c.state === 'checked') return `Checked by ${by}: nothing left of it.`;
+  if (c.state === 'own-model') {
+    return "Checked only by the fixer's model: no other model is on the panel to check it.";
+  }
+  const why = by || 'no reviewer on another model answered';
+  return `Still not checked by another model (${why}); the next review tries again.`;
 }
 
 const STUCK_NOTE = 'This came back after a fix in an earlier round. The loop will not try again: it needs a human.';
@@ -141,6 +168,43 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
     s.log(`resolved ${which} of ${findingId} (${places}): ${why}`);
   };
 
+  /** Each open decision asked once in its finding's thread, with its options and how to answer. */
+  const askDecisions = async (asks: readonly DecisionInThread[], own: OwnThread[]): Promise<void> => {
+    for (const d of asks) {
+      const asked = d.by === 'fixer' ? 'the fixer handed it back' : 'its reviewers marked it';
+      for (const t of threadsFor(own, d)) {
+        if (!t.isResolved && (await reply(t, decisionAsk(d.id, d, asked))))
+          s.log(`asked decision ${d.id} in its thread`);
+      }
+    }
+  };
+
+  /** An answered decision's thread says what was chosen (the person's own words are in their comment). */
+  const tellAnswers = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
+    for (const f of rec.findings.filter((x) => x.decision?.answer)) {
+      const { answer, options } = f.decision!;
+      const option = inline(options[answer!.chosen - 1] ?? '', 400);
+      const who = inline(answer!.by, 60);
+      const note = `Decided by ${who}: option ${answer!.chosen}, ${option}. The fixer makes that change.`;
+      for (const t of threadsFor(own, fingerprintOf(f))) if (!t.isResolved) await reply(t, note);
+    }
+  };
+
+  /** Each fix this round checked: its threads say who checked it, and are resolved unless it is still unchecked. */
+  const answerChecks = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
+    for (const c of rec.fixChecks ?? []) {
+      if (c.state === 'came-back') continue; // the stuck note says it
+      const note = checkNote(c);
+      const resolved: OwnThread[] = [];
+      for (const t of threadsFor(own, c.finding)) {
+        if (t.isResolved) continue;
+        await reply(t, note);
+        if (c.state !== 'unchecked' && (await resolve(t))) resolved.push(t);
+      }
+      logResolved(c.finding.id, resolved, c.state === 'checked' ? 'checked by another model' : 'checked by its own');
+    }
+  };
+
   /** Each dismissal and refused request answered once in its thread; a dismissed finding's thread resolved. */
   const answerDismissals = async (rec: ReviewRoundRecord, own: OwnThread[]): Promise<void> => {
     const byId = new Map(own.map((t) => [t.id, t]));
@@ -189,6 +253,14 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           }
         }
         await answerDismissals(rec, own);
+        await answerChecks(rec, own);
+        await askDecisions(
+          rec.findings
+            .filter((f) => f.decision && !f.decision.answer)
+            .map((f) => ({ ...fingerprintOf(f), ...f.decision! })),
+          own,
+        );
+        await tellAnswers(rec, own);
       } catch (e) {
         failed(e, 'reply in a thread');
         if (!active()) return;
@@ -210,12 +282,12 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
       }
     },
 
-    async afterFix(rec, about) {
+    async afterFix(rec, about, decisions = []) {
       const fingerprint = (id: string): FixedFingerprint =>
         about.find((f) => f.id === id) ?? { id, category: '', file: null, title: '' };
       if (!active()) return;
       const pushed = rec.outcome === 'pushed' && rec.commitSha ? rec.fixed : [];
-      if (pushed.length === 0 && rec.rejected.length === 0) return;
+      if (pushed.length === 0 && rec.rejected.length === 0 && decisions.length === 0) return;
       try {
         // Fresh: the threads this round's review started are not in the round's context.
         const own = ownThreads((await getReviewThreads(octokit, repo, prNumber)).threads, s.ownLogin);
@@ -224,8 +296,10 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           const resolved: OwnThread[] = [];
           for (const t of threadsFor(own, fingerprint(findingId))) {
             if (t.isResolved) continue;
-            await reply(t, `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`);
-            if (await resolve(t)) resolved.push(t);
+            const fixedIn = `Fixed in ${commitLink(s.reportCtx, rec.commitSha!)}.${proof(rec, findingId)}`;
+            // Resolved once a model that did not write the fix passed it: the gate now, else a later review.
+            await reply(t, `${fixedIn} ${rec.gateApproved ? GATE_CHECKED(rec.gateApproved) : UNCHECKED_NOTE}`);
+            if (rec.gateApproved && (await resolve(t))) resolved.push(t);
           }
           logResolved(findingId, resolved, `fixed in ${rec.commitSha!.slice(0, 7)}`);
         }
@@ -233,6 +307,7 @@ export function createInlineReview(s: InlineReviewSetup): InlineReview {
           const why = `Not fixed: the fixer rejected it. Its reason: ${inline(reason, 500)}`;
           for (const t of threadsFor(own, fingerprint(findingId))) if (!t.isResolved) await reply(t, why);
         }
+        await askDecisions(decisions, own);
       } catch (e) {
         failed(e, 'reply in the review threads');
       }

@@ -1,6 +1,7 @@
 // The failure report and the final job-summary overview.
 import { PRIORITIES, priorityRank } from '../domain/priority.js';
-import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
+import type { Finding, FixCheck, ReviewRoundRecord } from '../domain/findings.js';
+import { uncheckedNote } from './markdown-fix-checks.js';
 import type { FixRoundRecord } from '../domain/fix.js';
 import type { Spending } from '../budget/budget.js';
 import { spendingSection } from './markdown-spending.js';
@@ -37,6 +38,8 @@ export interface FinalSummaryInput {
   message: string;
   /** What the agents spent; absent when the run has no budget ledger (tests of other parts). */
   spent?: Spending;
+  /** Pushed fixes no other model checked by the end of the run. */
+  unchecked?: FixCheck[];
 }
 
 export function renderFinalSummary(input: FinalSummaryInput, ctx: ReportContext): string {
@@ -47,6 +50,7 @@ export function renderFinalSummary(input: FinalSummaryInput, ctx: ReportContext)
     TITLE.final(FINAL_STATUS_LABEL[input.status] ?? inline(input.status, 60)),
     input.message.trim() ? block(input.message) : null,
     ctx.dryRun ? NOTE.dryRun : null,
+    uncheckedNote(input.unchecked),
     `${SECTION.rounds}\n\n${input.rounds.length > 0 ? roundsTable(input.rounds, ctx) : NOTE.noRounds}`,
     `${SECTION.remaining} (${input.remaining.length})\n\n${findingList(input.remaining, sha, ctx) ?? NOTE.none}`,
     input.stuck.length > 0 ? `${SECTION.stuck} (${input.stuck.length})\n\n${findingList(input.stuck, sha, ctx)}` : null,

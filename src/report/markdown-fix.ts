@@ -4,6 +4,7 @@ import { agentsTable } from './agents-table.js';
 import type { ReportContext } from './format.js';
 import { code, commitLink, dash, fenced, fmtDuration, footer, inline, shortSha, table } from './format.js';
 import { FIX_OUTCOME_HEADLINE, NOTE, SECTION, TITLE } from './wording.js';
+import { fixCheckNote } from './markdown-fix-checks.js';
 
 export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string {
   const sections: (string | null)[] = [
@@ -12,6 +13,7 @@ export function renderFixReport(rec: FixRoundRecord, ctx: ReportContext): string
     ctx.dryRun ? NOTE.dryRun : null,
     commits(rec, ctx),
     `${SECTION.fixed} (${rec.fixed.length})\n\n${idList(rec.fixed.map((f) => [f.findingId, f.description]))}`,
+    fixCheckNote(rec),
     rec.rejected.length > 0
       ? `${SECTION.rejected} (${rec.rejected.length})\n\n${idList(rec.rejected.map((r) => [r.findingId, r.reason]))}`
       : null,

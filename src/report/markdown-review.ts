@@ -7,6 +7,8 @@ import { agentsTable } from './agents-table.js';
 import { ciSection } from './markdown-ci.js';
 import { setupSection } from './markdown-setup.js';
 import { dismissedSection } from './markdown-dismissed.js';
+import { fixChecksSection } from './markdown-fix-checks.js';
+import { decisionsSection } from './markdown-decisions.js';
 import { outsidersSection } from './markdown-outsiders.js';
 import { block, code, commitLink, footer, inline, placesLink, table } from './format.js';
 import { CONSENSUS_LABEL, NOTE, PRIORITY_LABEL, SECTION, TITLE } from './wording.js';
@@ -23,7 +25,8 @@ export function renderReviewReport(
   heldBack: HeldBack | null = null,
 ): string {
   const stuckIds = new Set([...rec.stuck.map((f) => f.id), ...rec.findings.filter((f) => f.stuck).map((f) => f.id)]);
-  const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id));
+  // A decision has its own section, with its question and options.
+  const codeFindings = rec.findings.filter((f) => f.source.type !== 'human' && !stuckIds.has(f.id) && !f.decision);
   const human = rec.findings.filter((f) => f.source.type === 'human');
   const stuck = dedupe([...rec.stuck, ...rec.findings.filter((f) => f.stuck && f.source.type !== 'human')]);
   const okReviewers = rec.agents.filter((a) => a.role === 'reviewer' && a.status === 'ok').length;
@@ -45,7 +48,13 @@ export function renderReviewReport(
     rec.ruleFiles?.length ? NOTE.ruleFiles(rec.ruleFiles.map((p) => code(p)).join(', ')) : null,
     setupSection(rec),
     ciSection(rec),
-    `${SECTION.findings}\n\n${findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)}`,
+    decisionsSection(rec),
+    fixChecksSection(rec.fixChecks, ctx),
+    `${SECTION.findings}\n\n${
+      codeFindings.length === 0 && rec.findings.some((f) => f.decision)
+        ? NOTE.onlyDecisions
+        : findingsByPriority(codeFindings, rec.headSha, okReviewers, ctx, threads)
+    }`,
     heldBack ? NOTE.quietInline(heldBack.below, heldBack.overCap) : null,
     stuck.length > 0 ? `${SECTION.stuck}\n\n${NOTE.stuckIntro}\n\n${shortList(stuck, rec.headSha, ctx)}` : null,
     threadsSection(rec, human, ctx),

@@ -10,7 +10,8 @@ import { renderFixReport, renderReviewReport } from './markdown.js';
 import { withEnd } from './markdown-end.js';
 import type { InlineReview } from './inline-review.js';
 import type { Publisher } from './publish.js';
-import { reportState, type StateWriter } from './state.js';
+import { reportState, type HiddenState, type StateWriter } from './state.js';
+import type { KnownDecision } from '../domain/findings.js';
 import { WritesRefused } from './writes-refused.js';
 
 export interface RoundReportsSetup {
@@ -62,8 +63,9 @@ export function roundReports(s: RoundReportsSetup): RoundPublishing {
         via,
         ...(text ? { text } : {}),
       }));
+      const known = decisionsState(rec.knownDecisions);
       const body = withEnd(renderReviewReport(rec, reportCtx, threads, inline.heldBack(rec, ctx)), end);
-      await publisher.report(body, { ...state, counts: rec.counts, findings, dismissed, ...ci() });
+      await publisher.report(body, { ...state, counts: rec.counts, findings, dismissed, ...known, ...ci() });
       // GitHub refused the report: nothing may follow it (no fixer, push or comment).
       if (!end && publisher.writesRefused) throw new WritesRefused(rec, publisher.writesRefused);
       await inline.review(rec, ctx);
@@ -84,10 +86,35 @@ export function roundReports(s: RoundReportsSetup): RoundPublishing {
       const proven = (rec.confirmed ?? []).filter((c) => c.passesAfter).map((c) => c.findingId);
       const pushedState =
         rec.outcome === 'pushed' && rec.commitSha
-          ? { ...state, commitSha: rec.commitSha, ...(proven.length ? { confirmedIds: proven } : {}) }
+          ? {
+              ...state,
+              commitSha: rec.commitSha,
+              ...(proven.length ? { confirmedIds: proven } : {}),
+              ...(rec.fixModels?.length ? { fixModels: rec.fixModels } : {}),
+            }
           : state;
-      await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), pushedState);
-      await inline.afterFix(rec, review.about);
+      // The fixer's hand-backs are decisions from this report on: a later run reads them here.
+      const withDecisions = { ...pushedState, ...decisionsState(review.known) };
+      await publisher.report(withEnd(renderFixReport(rec, reportCtx), end), withDecisions);
+      await inline.afterFix(rec, review.about, review.decisions ?? []);
     },
   };
+}
+
+/** The decisions known, as the hidden state keeps them (memory.ts reads the newest). */
+function decisionsState(known: readonly KnownDecision[] | undefined): { decisions?: HiddenState['decisions'] } {
+  if (!known?.length) return {};
+  const decisions = known.map((d) => {
+    const { suggestion: _s, ...finding } = d.finding;
+    const answer = d.answer ? { answer: d.answer } : {};
+    return {
+      ...finding,
+      question: d.question,
+      options: d.options,
+      by: d.by,
+      ...answer,
+      ...(d.doneIn ? { doneIn: d.doneIn } : {}),
+    };
+  });
+  return { decisions };
 }

@@ -49,6 +49,8 @@ const stateSchema = z.object({
   ciAttempts: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again. */
   confirmedIds: z.array(z.string()).optional(),
+  /** The models (`agent:model`) that wrote a pushed fix: a later run knows which reviewer may check it. */
+  fixModels: z.array(z.string()).optional(),
   /** A fix's rejected findings with the fixer's reason, so a later run does not raise them again blindly. */
   rejected: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
   /**
@@ -70,6 +72,31 @@ const stateSchema = z.object({
         via: z.enum(['command', 'resolved']),
         /** The start of what our comment said of the finding: a reworded repeat is matched by it. */
         text: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /**
+   * The decisions for the maintainers the run knew of when a review was posted (review/decisions.ts):
+   * the question and options agents wrote (data, never instructions), who asked, and once answered
+   * the answer (read once, when first seen, then kept here for later heads) and the commit that made it.
+   */
+  decisions: z
+    .array(
+      z.object({
+        id: z.string(),
+        priority: z.enum(PRIORITIES),
+        category: z.string(),
+        file: z.string().nullable(),
+        line: z.number().int().nullable(),
+        title: z.string(),
+        description: z.string(),
+        question: z.string(),
+        options: z.array(z.string()),
+        by: z.enum(['fixer', 'reviewers']),
+        answer: z
+          .object({ chosen: z.number().int(), by: z.string(), comment: z.string(), headSha: z.string() })
+          .optional(),
+        doneIn: z.string().optional(),
       }),
     )
     .optional(),
@@ -211,9 +238,19 @@ function redactState(state: HiddenState, secrets: Secrets): HiddenState {
       ...(i.reason !== undefined ? { reason: redact(i.reason) } : {}),
       ...(i.text !== undefined ? { text: redact(i.text) } : {}),
     }));
-  const { fixed, findings, rejected, dismissed } = state;
+  const { fixed, findings, rejected, dismissed, decisions } = state;
   return {
     ...state,
+    ...(decisions
+      ? {
+          decisions: texts(decisions).map((d) => ({
+            ...d,
+            description: redact(d.description),
+            question: redact(d.question),
+            options: d.options.map(redact),
+          })),
+        }
+      : {}),
     ...(fixed ? { fixed: texts(fixed) } : {}),
     ...(findings ? { findings: texts(findings) } : {}),
     ...(rejected ? { rejected: texts(rejected) } : {}),
@@ -256,6 +293,7 @@ const LISTS = [
   'rejected',
   'confirmedIds',
   'dismissed',
+  'decisions',
   'answered',
 ] as const;
 
@@ -282,6 +320,7 @@ function capFields(s: HiddenState): HiddenState {
     title: clipText(f.title, c.title),
   });
   const { commitSha, job, workflow, fixed, findings, rejected, confirmedIds, ciAttempts, dismissed, answered } = s;
+  const { decisions } = s;
   const attempts =
     ciAttempts &&
     Object.entries(ciAttempts)
@@ -313,9 +352,32 @@ function capFields(s: HiddenState): HiddenState {
           })),
         }
       : {}),
+    ...(decisions
+      ? {
+          decisions: decisions.slice(0, most).map((d) => ({
+            ...d,
+            ...fingerprint(d),
+            description: clipText(d.description, c.reason),
+            question: clipText(d.question, c.reason),
+            options: d.options.slice(0, 6).map((o) => clipText(o, c.reason)),
+            ...(d.answer
+              ? {
+                  answer: {
+                    ...d.answer,
+                    by: clipText(d.answer.by, c.id),
+                    comment: clipText(d.answer.comment, c.reason),
+                    headSha: clipText(d.answer.headSha, c.sha),
+                  },
+                }
+              : {}),
+            ...(d.doneIn !== undefined ? { doneIn: clipText(d.doneIn, c.sha) } : {}),
+          })),
+        }
+      : {}),
     // The newest answers are the ones a later run may not see in their threads.
     ...(answered ? { answered: answered.slice(-Math.floor(STATE_BUDGET / MIN_ID_CHARS)) } : {}),
     ...(commitSha !== undefined ? { commitSha: clipText(commitSha, c.sha) } : {}),
+    ...(s.fixModels ? { fixModels: s.fixModels.slice(0, 8).map((m) => clipText(m, c.id)) } : {}),
     ...(job !== undefined ? { job: clipText(job, c.job) } : {}),
     ...(workflow !== undefined ? { workflow: clipText(workflow, c.workflow) } : {}),
   };

@@ -89,6 +89,7 @@ export const NOTE = {
     'Reported fixed in an earlier round but found again. They are no longer handed to the fixer and need a human.',
   threadsIntro: 'Open review threads from people. The fixer never touches them: they need a human to resolve them.',
   noFindings: 'No findings. 🎉',
+  onlyDecisions: 'No findings besides the decisions above.',
   membersSummary: (n: number) => `As each of the ${n} reports put it`,
   ruleFiles: (files: string): string => `Rules of the changed folders given to the reviewers: ${files}.`,
   quietInline: (below: number, overCap: number): string => {

@@ -152,6 +152,8 @@ export interface DismissalTracker {
   forRound(
     threads: readonly ReviewThread[],
     fixed: readonly FixedFingerprint[],
+    /** The ids of open decisions: their threads are dismissed only by someone who may answer them. */
+    decisionIds?: ReadonlySet<string>,
   ): Promise<{
     dismissals: Dismissal[];
     refused: RefusedDismissal[];
@@ -166,6 +168,8 @@ export function dismissalTracker(s: {
   ownLogin: string;
   cached: readonly Dismissal[];
   mayDismiss: (login: string) => Promise<Verdict>;
+  /** Who may answer a decision (github/answerers.ts): the PR's author and its pushers may not dismiss one. */
+  mayAnswer?: (login: string) => Promise<Verdict>;
   log: (line: string) => void;
 }): DismissalTracker {
   let known: Dismissal[] = [...s.cached];
@@ -176,8 +180,21 @@ export function dismissalTracker(s: {
     return asked.get(key)!;
   };
   return {
-    async forRound(threads, fixed) {
-      const { accepted, refused } = await judgeDismissals(dismissalRequests(threads, s.ownLogin, fixed), mayDismiss);
+    async forRound(threads, fixed, decisionIds = new Set()) {
+      const requests = dismissalRequests(threads, s.ownLogin, fixed);
+      const isDecision = (r: DismissalRequest) => decisionIds.has(r.finding.id);
+      const plain = await judgeDismissals(
+        requests.filter((r) => !isDecision(r)),
+        mayDismiss,
+      );
+      // A decision's thread: dismissing it answers the maintainers' question, under the same rule.
+      const answerer = s.mayAnswer ?? mayDismiss;
+      const asked = await judgeDismissals(requests.filter(isDecision), async (login) => {
+        const write = await mayDismiss(login);
+        return write.ok ? answerer(login) : write;
+      });
+      const accepted = [...plain.accepted, ...asked.accepted];
+      const refused = [...plain.refused, ...asked.refused];
       known = withCached(accepted, known, threads);
       if (known.length) s.log(`dismissed by people with write access: ${known.map((d) => d.finding.id).join(', ')}`);
       for (const r of refused) s.log(`refused a request by ${r.by} to dismiss ${r.finding.id}: ${r.why}`);

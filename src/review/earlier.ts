@@ -7,7 +7,7 @@ import type { FixRoundRecord } from '../domain/fix.js';
 import type { Finding, ReviewRoundRecord } from '../domain/findings.js';
 import { hasSeveralPlaces } from './places.js';
 
-type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open';
+type Fate = 'fixed' | 'rejected' | 'not-reproduced' | 'stuck' | 'open' | 'handed-back' | 'decision';
 
 export interface EarlierFinding {
   id: string;
@@ -31,6 +31,17 @@ export interface EarlierFinding {
   /** The fixer's reason (fate `rejected`), or why the confirmer could not reproduce it. */
   reason?: string;
   /**
+   * The question for the maintainers and its options: the fixer's (fate `handed-back`: a P0 it says
+   * only they can decide, which the reviewers may mark a decision) or the open decision's (`decision`).
+   */
+  question?: string;
+  options?: string[];
+  /**
+   * The models (`agent:model`) that wrote its fix (fate `fixed`): the reviewer on one of them is
+   * told the fix is its own (fix-checks.ts). Never in the shared file (sharedEarlier).
+   */
+  fixedBy?: string[];
+  /**
    * Each reviewer's own report of it (reviewer-1 → its title and place): only that reviewer's
    * prompt shows them (ownEarlierReports), never the shared earlier-findings.json (sharedEarlier).
    */
@@ -50,6 +61,7 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
   const fixed = new Set(pushed ? fix!.fixed.map((f) => f.findingId) : []);
   const rejected = new Map((fix?.rejected ?? []).map((r) => [r.findingId, r.reason]));
   const unconfirmed = new Map((fix?.unconfirmed ?? []).map((u) => [u.findingId, u.reason]));
+  const handed = new Map((fix?.handedBack ?? []).map((h) => [h.findingId, h]));
   const of = (f: Finding, fate: Fate, extra: Partial<EarlierFinding> = {}): EarlierFinding => ({
     id: f.id,
     priority: f.priority,
@@ -67,7 +79,12 @@ export function earlierFindings(review: ReviewRoundRecord, fix: FixRoundRecord |
   const code = review.findings.filter((f) => f.source.type === 'agent');
   return [
     ...code.map((f) => {
-      if (fixed.has(f.id)) return of(f, 'fixed', { fixedIn: pushed! });
+      if (fixed.has(f.id)) return of(f, 'fixed', { fixedIn: pushed!, fixedBy: fix!.fixModels ?? [] });
+      const back = handed.get(f.id);
+      if (f.decision && !f.decision.answer) {
+        return of(f, 'decision', { question: f.decision.question, options: f.decision.options });
+      }
+      if (back) return of(f, 'handed-back', { question: back.question, options: back.options });
       const reason = rejected.get(f.id);
       if (reason !== undefined) return of(f, 'rejected', { reason });
       const notReproduced = unconfirmed.get(f.id);
@@ -91,8 +108,8 @@ function ownReports(f: Finding): Record<string, OwnReport[]> {
 }
 
 /** The findings as every reviewer reads them (earlier-findings.json and the shared prompt): no one's own words. */
-export function sharedEarlier(earlier: readonly EarlierFinding[]): Omit<EarlierFinding, 'ownReports'>[] {
-  return earlier.map(({ ownReports: _own, ...shared }) => shared);
+export function sharedEarlier(earlier: readonly EarlierFinding[]): Omit<EarlierFinding, 'ownReports' | 'fixedBy'>[] {
+  return earlier.map(({ ownReports: _own, fixedBy: _by, ...shared }) => shared);
 }
 
 /**

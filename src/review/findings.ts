@@ -38,6 +38,7 @@ export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
     ...(places.length > 1 ? { locations: places } : {}),
     source: { type: 'agent', name: reviewer, reviewId: null },
     reportedBy: [reviewer],
+    ...(raw.decision ? { asked: { question: raw.decision.question, options: raw.decision.options } } : {}),
   };
 }
 
@@ -170,7 +171,17 @@ export function shownGroup(all: Finding[], reportedBy: string[], content: Conten
 
 function memberOf(f: Finding): FindingMember {
   const { id, priority, category, file, line, title, description } = f;
-  const member = { id, reviewer: f.reportedBy[0] ?? f.source.name, priority, category, file, line, title, description };
+  const member = {
+    id,
+    reviewer: f.reportedBy[0] ?? f.source.name,
+    priority,
+    category,
+    file,
+    line,
+    title,
+    description,
+    ...(f.asked ? { asked: f.asked } : {}),
+  };
   if (!hasSeveralPlaces(f)) return member;
   return { ...member, locations: f.locations!.map((p) => ({ file: p.file, line: p.line })) };
 }

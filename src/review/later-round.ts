@@ -7,7 +7,9 @@
 import type { PrContext } from '../domain/pull-request.js';
 import { fillTemplate, type Prompts } from '../roles/prompts.js';
 import { cleanDeep, fenceAsData, fenceCodeAsData } from '../security/untrusted.js';
+import type { ModelRef } from '../config/same-model.js';
 import { ownEarlierReports, sharedEarlier, type EarlierFinding } from './earlier.js';
+import { wroteFix } from './fix-checks.js';
 
 /**
  * The inlining rule: the later-round files are copied into the prompt whole, in their order, while
@@ -82,6 +84,22 @@ export function laterRoundPrompt(
     leftFiles: fileList(left),
     inlined,
   });
+}
+
+/**
+ * The part for the reviewer on a model that wrote earlier fixes: those fixes, to check as someone
+ * else's work (fix-checks.ts says why its check alone never counts); '' when it wrote none.
+ */
+export function ownFixesPrompt(
+  prompts: Prompts,
+  earlier: readonly EarlierFinding[] | undefined,
+  spec: ModelRef,
+): string {
+  const own = (earlier ?? []).filter((f) => f.fate === 'fixed' && wroteFix(f.fixedBy ?? [], spec));
+  if (own.length === 0) return '';
+  const list = own.map(({ id, file, line, title, fixedIn }) => ({ id, file, line, title, fixedIn }));
+  const fixes = fenceAsData('Fixes your model wrote', JSON.stringify(cleanDeep(list), null, 2));
+  return fillTemplate(prompts['later-round-own-fixes'], { fixes });
 }
 
 /** One reviewer's own part: its words for the earlier findings it reported; '' when it reported none. */

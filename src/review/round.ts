@@ -16,11 +16,13 @@ import { cleanDeep } from '../security/untrusted.js';
 import { consensus } from './consensus.js';
 import { countFindings, groupFindings, normalizeFinding, sortFindings } from './findings.js';
 import type { EarlierFinding } from './earlier.js';
-import { laterRoundFiles, laterRoundPrompt, ownEarlierPrompt } from './later-round.js';
+import { laterRoundFiles, laterRoundPrompt, ownEarlierPrompt, ownFixesPrompt } from './later-round.js';
+import { checkFixes } from './fix-checks.js';
 import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
 import { withEchoedId } from './echoed-id.js';
 import { markStuck } from './stuck.js';
+import { applyDecisions, type KnownDecision } from './decisions.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
 import type { Dismissal, RefusedDismissal, ReviewRoundRecord } from '../domain/findings.js';
@@ -47,6 +49,10 @@ export interface RoundPlan {
   refusedDismissals?: RefusedDismissal[];
   /** More files for the reviewers' context folder (what the action ran on the head: roles/setup-data.ts). */
   contextFiles?: Record<string, string>;
+  /** The decisions the run knows of, answered ones with their answer (review/decisions.ts). */
+  decisions?: KnownDecision[];
+  /** Pushed fixes no model but their own has checked yet (fate `fixed`): this round checks them. */
+  pendingFixes?: EarlierFinding[];
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
 }
@@ -60,6 +66,8 @@ export interface RoundOutcome {
    * fallbacks: a fork PR's run gets no keys), instead of `failure`; null otherwise.
    */
   unreviewed: string | null;
+  /** Decisions this round's reviewers opened: the loop keeps them for later rounds. */
+  openedDecisions?: KnownDecision[];
 }
 
 /**
@@ -95,7 +103,12 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const reviewerJobs = reviewers.map((spec, i) => {
     const name = `reviewer-${i + 1}`;
     const n = reviewers.length;
-    const ownEarlier = ownEarlierPrompt(env.prompts, plan.earlier, name);
+    // Its own part, at the end of its prompt: its words for its findings, then the fixes its model wrote.
+    const ownParts = [
+      ownEarlierPrompt(env.prompts, plan.earlier, name),
+      ownFixesPrompt(env.prompts, plan.earlier, spec),
+    ];
+    const ownEarlier = ownParts.filter(Boolean).join('\n\n');
     const call = { name, spec, ctx, round, contextDir, laterRound: later, ownEarlier, concurrent, reviewers: n, panel };
     return callReviewer(env, sessions, call);
   });
@@ -151,7 +164,14 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   const grouped = groupFindings(
     raw.map((r) => withEchoedId(normalizeFinding(r.finding, r.reviewer), r.finding.id, echo)),
   );
-  const marked = markStuck(grouped, plan.fixedBefore, renames);
+  // A decision is never stuck: it waits for the maintainers, or is the fix of their answer.
+  const decided = applyDecisions(grouped, plan.decisions ?? [], renames);
+  const marked = markStuck(
+    decided.findings.filter((f) => !f.decision),
+    plan.fixedBefore,
+    renames,
+  );
+  marked.active.push(...decided.findings.filter((f) => f.decision));
   // A dismissed finding leaves the round before anything counts it: not fixed, posted or blocking.
   const dismissals = plan.dismissals ?? [];
   const live = splitDismissed(marked.active, dismissals, renames);
@@ -165,6 +185,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   return {
     failure,
     unreviewed,
+    ...(decided.opened.length ? { openedDecisions: decided.opened } : {}),
     record: {
       round,
       headSha: ctx.meta.headSha,
@@ -183,6 +204,9 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       dismissed: [...live.dismissed, ...back.dismissed],
       dismissals,
       refusedDismissals: plan.refusedDismissals ?? [],
+      ...(decided.refused.length ? { refusedDecisions: decided.refused } : {}),
+      ...(decided.settled.length ? { settledDecisions: decided.settled.map((s) => s.finding) } : {}),
+      ...(plan.pendingFixes?.length ? { fixChecks: checkFixes(plan.pendingFixes, agents, stuck, renames) } : {}),
     },
   };
 }

@@ -25,6 +25,11 @@ export interface FindingData extends PlaceData {
   suggestion: string | null;
   /** Every place of a problem found in several spots (the first is file/line above); fix it at each. */
   locations?: PlaceData[];
+  /**
+   * A question the maintainers answered: the question and the option they chose, as the agents wrote
+   * them when asking (never the person's own words), fenced like every agent's text.
+   */
+  decided?: { question: string; option: string };
 }
 
 const fenced = (label: string, text: string | null): string | null => (text === null ? null : fenceAsData(label, text));
@@ -49,6 +54,14 @@ export function findingAsData(f: Finding, prFiles: ReadonlySet<string> = new Set
     suggestion: fenced('Suggested fix', f.suggestion),
     replacement,
   };
+  const answer = f.decision?.answer;
+  const option = answer ? f.decision!.options[answer.chosen - 1] : undefined;
+  if (option !== undefined) {
+    data.decided = {
+      question: fenceAsData('Question the maintainers answered', f.decision!.question),
+      option: fenceAsData('Option the maintainers chose', option),
+    };
+  }
   if (!f.locations || f.locations.length < 2) return data;
   return { ...data, locations: f.locations.map(place) };
 }

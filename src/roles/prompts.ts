@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 
 /**
  * One template per role (`answer` is the answerer's), and parts of the reviewer's: `later-round` (from round 2 on),
- * `later-round-own` (a reviewer's own words for the earlier findings it reported),
+ * `later-round-own` (a reviewer's own words for the earlier findings it reported), `later-round-own-fixes`
+ * (the fixes its model wrote, to check as someone else's work), `fixer-decisions` (handing a choice back
+ * to the maintainers, and making the change of the option they chose),
  * `reviewer-answer` (the envelope it answers with), `reviewer-resumed` (the prompt of a
  * resumed session, which has read the PR already) and `large-diff` (only when the diff is sampled);
  * `setup-review` (what the action ran on the head, for reviewers) and `fixer-setup` / `fixer-no-setup`
@@ -18,12 +20,15 @@ export const PROMPT_NAMES = [
   'confirm',
   'later-round',
   'later-round-own',
+  'later-round-own-fixes',
   'reviewer-answer',
   'reviewer-resumed',
   'large-diff',
   'fixer-confirmed-tests',
+  'fixer-decisions',
   'directory-rules',
   'dismissed-findings',
+  'decided-findings',
   'answer',
   'setup-review',
   'fixer-setup',

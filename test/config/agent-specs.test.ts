@@ -122,6 +122,31 @@ describe('reviewer entries', () => {
   });
 });
 
+describe('the gate is another model, through any CLI', () => {
+  it("refuses the fixer's model run by another CLI, or with a date", () => {
+    const one = problemsOf({
+      fixer: 'claude:claude-sonnet-4-5',
+      'gate-reviewer': 'opencode:anthropic/claude-sonnet-4-5',
+    });
+    expect(one.join('\n')).toContain(
+      "must differ from the fixer's models (opencode:anthropic/claude-sonnet-4-5 is one)",
+    );
+    const dated = problemsOf({
+      fixer: 'claude:claude-sonnet-4-5',
+      'gate-reviewer': 'command:claude-sonnet-4-5-20250929',
+    });
+    expect(dated.join('\n')).toContain("must differ from the fixer's models");
+  });
+
+  it('refuses a command gate that names no model, and takes one that names another', () => {
+    const base = { fixer: 'claude:claude-sonnet-4-5', 'agent-command': 'node agent.mjs' };
+    expect(problemsOf({ ...base, 'gate-reviewer': 'command:command' }).join('\n')).toContain('must differ');
+    expect(parse({ ...base, 'gate-reviewer': 'command:gpt-5-codex' }).gateReviewer?.model).toBe('gpt-5-codex');
+    const other = parse({ ...base, 'gate-reviewer': 'opencode:google/gemini-2.5-pro' });
+    expect(other.gateReviewer?.agent).toBe('opencode');
+  });
+});
+
 describe('fallback models', () => {
   it('reads `a || b` in every role, the input agent filling in bare models', () => {
     const config = parse({

@@ -176,7 +176,7 @@ describe('resolveConfig', () => {
   it('refuses keys that are not inputs, at every level', () => {
     const text = 'defualts: {}\npresets:\n  a:\n    reviewer: x\nhooks:\n  before-fix: x\npaths:\n  only: [a]\n';
     expect(problemsOf(() => resolve({}, text))).toEqual([
-      `${FILE}:1: defualts is not a known key (known: presets, defaults, hooks, instructions, rules-file, paths)`,
+      `${FILE}:1: defualts is not a known key (known: presets, defaults, hooks, instructions, rules-file, paths, decision-answerers)`,
       `${FILE}:4: presets.a.reviewer is not an action input; did you mean reviewers? ` +
         '(see the inputs in docs/configuration.md)',
       `${FILE}:6: hooks.before-fix is not a known key (known: before-review, after-review, after-fix, after-finish)`,

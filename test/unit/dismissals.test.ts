@@ -154,6 +154,39 @@ describe('the cache of earlier runs', () => {
   });
 });
 
+describe("a decision's thread", () => {
+  it("is dismissed or resolved only by someone who may answer it: not the PR's author, even with write access", async () => {
+    const mayAnswer = async (login: string): Promise<Verdict> =>
+      login === 'author' ? { ok: false, why: "author is the PR's author" } : { ok: true };
+    const canWrite = async (login: string): Promise<Verdict> =>
+      ['author', 'maintainer'].includes(login) ? { ok: true } : { ok: false, why: `${login} has read access` };
+    const tracker = dismissalTracker({
+      ownLogin: BOT,
+      cached: [],
+      mayDismiss: canWrite,
+      mayAnswer,
+      log: () => undefined,
+    });
+    const byAuthor = ourThread(STYLE, { isResolved: true, resolvedBy: 'author' });
+    const decisions = new Set([STYLE.id]);
+    const refused = await tracker.forRound([byAuthor], [], decisions);
+    expect(refused.dismissals).toEqual([]);
+    expect(refused.refused.map((r) => [r.by, r.why])).toEqual([['author', "author is the PR's author"]]);
+    // Not a decision: the same writer's resolution dismisses it, as before.
+    const plain = dismissalTracker({
+      ownLogin: BOT,
+      cached: [],
+      mayDismiss: canWrite,
+      mayAnswer,
+      log: () => undefined,
+    });
+    expect((await plain.forRound([byAuthor], [])).dismissals.map((d) => d.by)).toEqual(['author']);
+    // A maintainer who did not write the change dismisses the decision.
+    const byMaintainer = ourThread(STYLE, {}, [{ author: 'maintainer', body: '/review-loop dismiss not our call' }]);
+    expect((await tracker.forRound([byMaintainer], [], decisions)).dismissals.map((d) => d.by)).toEqual(['maintainer']);
+  });
+});
+
 describe('applying dismissals', () => {
   const [request] = dismissalRequests([ourThread(STYLE, { isResolved: true, resolvedBy: 'maintainer' })], BOT, []);
 

@@ -40,6 +40,7 @@ describe('checkAccounting', () => {
   const result = (fixed: string[], rejected: string[] = [], deferred: string[] = []): FixResult => ({
     fixedIssues: fixed.map((findingId) => ({ findingId, description: `fixed ${findingId}` })),
     rejectedIssues: rejected.map((findingId) => ({ findingId, reason: 'false positive' })),
+    decisionIssues: [],
     deferredIssues: deferred.map((findingId) => ({ findingId, reason: 'duplicate of another issue' })),
     commits: [],
   });

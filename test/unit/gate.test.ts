@@ -29,7 +29,7 @@ const call = (loop = 1) => ({ ctx: w.ctx(), round: 2, loop, payload: buildFixPay
 it('approves when the gate approves, having been given the fix as a patch and the payload', async () => {
   await w.script([{ role: 'gate', answer: { decision: 'approve', summary: 'Correct and minimal.' } }]);
   const out = await runGate(w.env({ gate: GATE }), call());
-  expect(out).toEqual({ approved: true, feedback: 'Correct and minimal.' });
+  expect(out).toEqual({ approved: true, feedback: 'Correct and minimal.', model: 'command:scripted-gate' });
   const [gate] = w.calls();
   expect(gate).toMatchObject({ role: 'gate', name: 'gate', round: 2 });
   const patch = await readFile(path.join(gate!.contextDir, 'fix.patch'), 'utf8');
@@ -50,7 +50,11 @@ it('requested changes become the feedback, one line each', async () => {
     },
   ]);
   const out = await runGate(w.env({ gate: GATE }), call(2));
-  expect(out).toEqual({ approved: false, feedback: '- Keep the JSDoc.\n- Add a regression test.' });
+  expect(out).toEqual({
+    approved: false,
+    feedback: '- Keep the JSDoc.\n- Add a regression test.',
+    model: 'command:scripted-gate',
+  });
   expect(path.basename(w.calls()[0]!.contextDir)).toBe('gate-2');
 });
 

@@ -75,7 +75,7 @@ it('does not comment again on a finding that has an open thread of ours, and lin
   expect(fake.state.reviews(7)).toHaveLength(1);
 });
 
-it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason, stays open; said once', async () => {
+it('after a pushed fix: "Fixed in", open until checked; a rejected one gets the reason, stays open', async () => {
   const log: string[] = [];
   const inline = await setup({}, { log: (line) => log.push(line) });
   await inline.review(round([BUG, STYLE]), await context());
@@ -84,13 +84,16 @@ it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason,
     commitSha: FIX_SHA,
     fixed: [{ findingId: BUG.id, description: 'fixed' }],
     rejected: [{ findingId: STYLE.id, reason: 'Internal module; its callers are documented.' }],
+    fixModels: ['claude:claude-sonnet-4-5'],
   });
   await inline.afterFix(rec, [fingerprint(BUG), fingerprint(STYLE)]);
   await inline.afterFix(rec, [fingerprint(BUG), fingerprint(STYLE)]);
   const [bug, style] = ours();
   expect(bug!.comments).toHaveLength(2);
   expect(bug!.comments[1]!.body).toContain(`Fixed in [\`${FIX_SHA.slice(0, 7)}\`]`);
-  expect(bug!.isResolved).toBe(true);
+  expect(bug!.comments[1]!.body).toContain('Not checked yet');
+  // No other model has looked at the fix: the thread stays open.
+  expect(bug!.isResolved).toBe(false);
   expect(style!.comments.map((c) => c.body)).toEqual([
     expect.anything(),
     expect.stringContaining(
@@ -98,10 +101,41 @@ it('after a pushed fix: "Fixed in" and resolved; a rejected one gets the reason,
     ),
   ]);
   expect(style!.isResolved).toBe(false);
-  // One line for the thread resolved, naming its place; none when the second pass finds it resolved.
+  expect(log.filter((l) => l.startsWith('resolved'))).toEqual([]);
+
+  // The next review: its other-model reviewer failed, so the fix is still unchecked and the thread open.
+  const check = { finding: fingerprint(BUG), fixedIn: FIX_SHA, fixModels: ['claude:claude-sonnet-4-5'], by: [] };
+  const failedOther = ['reviewer-2 (codex:gpt-5-codex): timed out'];
+  await inline.review(
+    { ...round([]), round: 2, fixChecks: [{ ...check, state: 'unchecked', by: failedOther }] },
+    await context(),
+  );
+  expect(ours()[0]!.isResolved).toBe(false);
+  expect(ours()[0]!.comments.at(-1)!.body).toContain('Still not checked by another model (reviewer-2');
+  // The round after: the other model found nothing left of it. Now the thread is resolved.
+  const checked = { ...check, state: 'checked' as const, by: ['reviewer-2 (codex:gpt-5-codex)'] };
+  await inline.review({ ...round([]), round: 3, fixChecks: [checked] }, await context());
+  expect(ours()[0]!.isResolved).toBe(true);
+  expect(ours()[0]!.comments.at(-1)!.body).toContain('Checked by reviewer-2 (codex:gpt-5-codex): nothing left of it.');
+  // One line for the thread resolved, naming its place.
   expect(log.filter((l) => l.startsWith('resolved'))).toEqual([
-    `resolved the thread of ${BUG.id} (src/math.js:2): fixed in ${FIX_SHA.slice(0, 7)}`,
+    `resolved the thread of ${BUG.id} (src/math.js:2): checked by another model`,
   ]);
+});
+
+it('a fix the gate on another model approved is resolved at once', async () => {
+  const inline = await setup();
+  await inline.review(round([BUG]), await context());
+  const rec = fixRecord({
+    outcome: 'pushed',
+    commitSha: FIX_SHA,
+    fixed: [{ findingId: BUG.id, description: 'fixed' }],
+    fixModels: ['claude:claude-sonnet-4-5'],
+    gateApproved: 'codex:gpt-5-codex',
+  });
+  await inline.afterFix(rec, [fingerprint(BUG)]);
+  expect(ours()[0]!.isResolved).toBe(true);
+  expect(ours()[0]!.comments[1]!.body).toContain('Checked by the gate (`codex:gpt-5-codex`) before the push.');
 });
 
 it('a fix that was not pushed neither answers nor resolves a thread', async () => {

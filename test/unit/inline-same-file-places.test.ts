@@ -31,7 +31,13 @@ it('resolves the thread at every place of a fixed finding, two places in one fil
   const ours = () => fake.state.threads(7).filter((t) => t.comments[0]!.author === BOT);
   expect(ours()).toHaveLength(2);
   await inline.afterFix(
-    fixRecord({ outcome: 'pushed', commitSha: FIX_SHA, fixed: [{ findingId: twice.id, description: 'fixed' }] }),
+    // Checked by a gate on another model: resolved at the push.
+    fixRecord({
+      outcome: 'pushed',
+      commitSha: FIX_SHA,
+      fixed: [{ findingId: twice.id, description: 'fixed' }],
+      gateApproved: 'codex:gpt-5-codex',
+    }),
     [fingerprint(twice)],
   );
   expect(ours().map((t) => t.isResolved)).toEqual([true, true]);

@@ -440,6 +440,7 @@ describe('what round 2 is told about round 1', () => {
         suggestion: bug.suggestion,
         fate: 'fixed',
         fixedIn: FIX1,
+        fixedBy: [],
         ownReports: { 'reviewer-1': [{ file: bug.file, line: bug.line, title: bug.title }] },
       },
       {
@@ -456,5 +457,101 @@ describe('what round 2 is told about round 1', () => {
         ownReports: { 'reviewer-1': [{ file: doc.file, line: doc.line, title: 'Undocumented' }] },
       },
     ]);
+  });
+});
+
+describe('fixes no other model has checked', () => {
+  const doc = finding({ id: 'DOC-00000001', priority: 'P2', category: 'docs', title: 'Undocumented' });
+  const unchecked = (f: Finding, sha: string) => ({
+    finding: fingerprint(f),
+    fixedIn: sha,
+    fixModels: ['claude:claude-sonnet-4-5'],
+    state: 'unchecked' as const,
+    by: ['reviewer-2 (codex:gpt-5-codex): timed out'],
+  });
+
+  it('are checked again each round until one checks them, and end the run counted as unchecked', async () => {
+    const byClaude = { fixModels: ['claude:claude-sonnet-4-5'] };
+    const s = scripted({
+      reviews: [
+        ok(reviewRecord({ findings: [bug] })),
+        // Round 2's other-model reviewer failed: the fix of round 1 stays unchecked.
+        ok(reviewRecord({ findings: [doc], fixChecks: [unchecked(bug, FIX1)] })),
+        ok(reviewRecord({ findings: [], fixChecks: [unchecked(bug, FIX1)] })),
+      ],
+      // Round 2's fix was approved by a gate on another model: checked before its push.
+      fixes: [
+        { ...pushed([bug.id]), ...byClaude },
+        { ...pushed([doc.id], FIX2), ...byClaude, gateApproved: 'codex:gpt-5-codex' },
+      ],
+    });
+    const plans: { pending: string[]; earlier: string[] }[] = [];
+    const review = s.steps.review;
+    s.steps.review = (plan) => {
+      plans.push({
+        pending: (plan.pendingFixes ?? []).map((p) => `${p.id}:${(p.fixedBy ?? []).join()}`),
+        earlier: (plan.earlier ?? []).map((e) => `${e.id}:${e.fate}`),
+      });
+      return review(plan);
+    };
+    const res = await runLoop(s.steps, input());
+    expect(plans).toEqual([
+      { pending: [], earlier: [] },
+      { pending: [`${bug.id}:claude:claude-sonnet-4-5`], earlier: [`${bug.id}:fixed`] },
+      // The bug's fix is checked again (it is no longer among the last round's findings); the gate's is not.
+      { pending: [`${bug.id}:claude:claude-sonnet-4-5`], earlier: [`${doc.id}:fixed`, `${bug.id}:fixed`] },
+    ]);
+    // Unchecked never blocks: the run converges, and says what is unchecked.
+    expect(res.status).toBe('converged');
+    expect(res.unchecked?.map((c) => [c.finding.id, c.fixedIn, c.state])).toEqual([[bug.id, FIX1, 'unchecked']]);
+  });
+
+  it('a fix of the last round is fixed, unchecked; one a review checked is not', async () => {
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [bug] })), ok(reviewRecord({ findings: [doc] }))],
+      fixes: [pushed([bug.id]), pushed([doc.id], FIX2)],
+    });
+    const res = await runLoop(s.steps, input({ maxRounds: 2 }));
+    expect(res.status).toBe('max-rounds');
+    // Round 2's review found nothing of the bug (no check says otherwise): only the last fix waits.
+    expect(res.unchecked?.map((c) => [c.finding.id, c.fixedIn])).toEqual([[doc.id, FIX2]]);
+  });
+});
+
+describe('a decision handed back by the fixer', () => {
+  const ask = { question: 'May a patch release reject dotted keys?', options: ['Yes, note it', 'No, accept them'] };
+  const handing = (ids: string[], fixedIds: string[] = []) =>
+    fixRecord({
+      outcome: fixedIds.length ? 'pushed' : 'no-changes',
+      commitSha: fixedIds.length ? FIX1 : null,
+      fixed: fixedIds.map((findingId) => ({ findingId, description: 'fixed' })),
+      handedBack: ids.map((findingId) => ({ findingId, ...ask })),
+    });
+
+  it('below P0 is a decision: the fixer ran on the rest; at the last round the run waits for the maintainers', async () => {
+    const s = scripted({ reviews: [ok(reviewRecord({ findings: [bug, sec] }))], fixes: [handing([bug.id], [sec.id])] });
+    const res = await runLoop(s.steps, input({ maxRounds: 1 }));
+    expect(res.status).toBe('manual');
+    expect(res.message).toContain('1 decision(s) wait for the maintainers');
+    expect(res.decisions?.map((f) => [f.id, f.decision?.by, f.decision?.question])).toEqual([
+      [bug.id, 'fixer', ask.question],
+    ]);
+    // Its thread is asked the question with the fix report.
+    expect(s.published.fix[0]![1]?.status).toBe('manual');
+  });
+
+  it('a P0 stays a finding: the next round sees the fixer’s options, and the fixer gets it again', async () => {
+    const s = scripted({
+      reviews: [ok(reviewRecord({ findings: [sec] })), ok(reviewRecord({ findings: [sec] }))],
+      fixes: [{ ...handing([sec.id], []), outcome: 'pushed', commitSha: FIX1 }, pushed([sec.id], FIX2)],
+    });
+    const seen: unknown[] = [];
+    const review = s.steps.review;
+    s.steps.review = (plan) => (seen.push(plan.earlier?.map((e) => [e.id, e.fate, e.options])), review(plan));
+    const res = await runLoop(s.steps, input({ maxRounds: 2 }));
+    expect(seen[1]).toEqual([[sec.id, 'handed-back', ask.options]]);
+    expect(s.fixInputs.map((f) => f.map((x) => x.id))).toEqual([[sec.id], [sec.id]]);
+    expect(res.decisions).toEqual([]);
+    expect(res.status).toBe('max-rounds');
   });
 });

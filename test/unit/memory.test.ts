@@ -186,6 +186,8 @@ describe('readPriorRuns', () => {
             fixedIds: [bug.id],
             commitSha: HEAD,
             rejected: [{ id: doc.id, reason: 'generated' }],
+            // A fallback wrote the fix: the next run's reviewer on that model is told it is its own.
+            fixModels: ['codex:gpt-5-codex'],
           }),
         ),
       ],
@@ -196,7 +198,7 @@ describe('readPriorRuns', () => {
     expect(runs.lastReview).toEqual({
       headSha: OLD_HEAD,
       findings: [
-        { ...bug, fate: 'fixed', fixedIn: HEAD },
+        { ...bug, fate: 'fixed', fixedIn: HEAD, fixedBy: ['codex:gpt-5-codex'] },
         { ...doc, fate: 'rejected', reason: 'generated' },
         { ...open, fate: 'open' },
       ],

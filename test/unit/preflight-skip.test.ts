@@ -68,6 +68,8 @@ function prior(over: Partial<PriorRuns> = {}): PriorRuns {
     ciAttempts: {},
     dismissed: [],
     answered: [],
+    decisions: [],
+    decisionsAskedAt: new Map(),
     ...over,
   };
 }

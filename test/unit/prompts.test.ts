@@ -76,18 +76,22 @@ describe('the real templates only use placeholders the code supplies', () => {
     // Put as it is into the reviewer's {{largeDiff}}, only when the diff is sampled.
     'large-diff': [],
     analyzer: shared,
-    fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests', 'installed'],
+    fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests', 'installed', 'decisionRules'],
     // Filled on their own (src/project-setup.ts, fix/fixer.ts) and put into the fixer's {{installed}}.
     'fixer-setup': ['setupRuns'],
     'fixer-no-setup': [],
     // Filled on its own (roles/setup-data.ts) and put into the reviewers' {{projectSetup}}.
     'setup-review': ['projectRuns', 'runFiles'],
+    // Filled on its own (fix/fixer.ts) and put into the fixer's {{decisionRules}}.
+    'fixer-decisions': ['maxOptions'],
     // Filled on its own (fix/fixer.ts) and put into the fixer's {{confirmedTests}}.
     'fixer-confirmed-tests': ['testFiles'],
     // Filled on its own (review/dir-rules-prompt.ts) and put into the reviewer's {{directoryRules}}.
     'directory-rules': ['rules'],
     // Filled on its own (review/dismissed-prompt.ts) and put into the reviewers' {{dismissedFindings}}.
     'dismissed-findings': ['findings'],
+    // Filled on its own (review/decided-prompt.ts) and put after the dismissed ones in {{dismissedFindings}}.
+    'decided-findings': ['findings'],
     gate: shared,
     // No code fills confirm.md yet (the `confirm` input is parsed but no confirmer runs);
     // it gets the shared keys like every other role.
@@ -96,6 +100,8 @@ describe('the real templates only use placeholders the code supplies', () => {
     'later-round': ['sinceSha', 'deltaNote', 'inlineLimit', 'copiedFiles', 'leftFiles', 'inlined'],
     // Filled for each reviewer (review/later-round.ts) and put into its {{ownEarlier}}.
     'later-round-own': ['findings'],
+    // Filled for the reviewer on a model that wrote earlier fixes (review/later-round.ts), after its {{ownEarlier}}.
+    'later-round-own-fixes': ['fixes'],
     // The answerer's (review/thread-answers.ts): the shared keys and the thread it answers.
     answer: [...shared, 'place', 'finding', 'reply', 'replyAuthor'],
   };
