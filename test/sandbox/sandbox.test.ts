@@ -14,14 +14,21 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { emptyHome } from './empty-home.js';
 
 const isRoot = process.getuid?.() === 0;
 let top: string;
 let repo: string;
 let sandbox: Sandbox;
+/** HOME for the sandboxes: these tests are not about its view. */
+let home: ReturnType<typeof emptyHome>;
 
+beforeAll(() => {
+  home = emptyHome();
+});
+afterAll(() => home.remove());
 beforeEach(async () => {
   // mkdtemp makes 0700 folders: the sandbox must be given a way in, and only that.
   top = mkdtempSync(path.join(tmpdir(), 'sandbox-test-'));
@@ -30,7 +37,7 @@ beforeEach(async () => {
   execFileSync('git', ['init', '-q', repo]);
   writeFileSync(path.join(repo, 'a.txt'), 'a\n');
   execFileSync('git', ['-C', repo, 'add', 'a.txt']);
-  sandbox = await createSandbox('auto', repo);
+  sandbox = await createSandbox('auto', repo, { env: home.env });
 });
 /** Folders a test made outside `top`, removed after it. */
 const afterCleanups: (() => void)[] = [];
@@ -180,7 +187,7 @@ describe.runIf(isRoot)("a cancel during a call's set-up", () => {
 describe.runIf(isRoot)('each call in namespaces of its own', () => {
   beforeEach(async () => {
     await sandbox.close();
-    sandbox = await createSandbox('auto', repo, { namespaces: true });
+    sandbox = await createSandbox('auto', repo, { env: home.env, namespaces: true });
   });
 
   it('ends a process that keeps starting its successor and exiting, so it cannot read the next call', async () => {
@@ -299,7 +306,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
     const gitfile = 'gitdir: ../.git/modules/lib\n';
     writeFileSync(path.join(repo, 'lib', '.git'), gitfile);
     await sandbox.close();
-    sandbox = await createSandbox('auto', repo);
+    sandbox = await createSandbox('auto', repo, { env: home.env });
     const plant = await sh(
       'mkdir -p new/.git && printf "[filter \\"x\\"]\\n\\tclean = id\\n" > new/.git/config && ' +
         'rm lib/.git && mkdir -p lib/.git && echo planted > lib/.git/config && echo planted',
@@ -320,7 +327,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
     mkdirSync(path.join(outside, 'secret'), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(outside, 'secret', 'x'), 'root only\n', { mode: 0o600 });
     await sandbox.close();
-    sandbox = await createSandbox('auto', repo);
+    sandbox = await createSandbox('auto', repo, { env: home.env });
     const swap = await sh(`rm -rf s && ln -s ${outside} s && echo swapped`, { workTree: repo });
     expect(swap.stdout.trim()).toBe('swapped');
     await sh('true', { workTree: repo });
@@ -335,7 +342,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
     mkdirSync(path.join(repo, 'node_modules'));
     writeFileSync(path.join(repo, 'node_modules', 'dep.js'), 'module.exports = 1;\n', { mode: 0o644 });
     await sandbox.close();
-    sandbox = await createSandbox('auto', repo);
+    sandbox = await createSandbox('auto', repo, { env: home.env });
     const r = await sh(
       'cat gha-creds-1234.json 2>/dev/null; rm -f gha-creds-1234.json 2>/dev/null; cat node_modules/dep.js; ' +
         'echo x > node_modules/dep.js 2>/dev/null && echo dep-written; echo changed > a.txt && mkdir -p build && ' +
@@ -353,7 +360,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
 describe.runIf(isRoot)('without namespaces (where bubblewrap cannot run)', () => {
   beforeEach(async () => {
     await sandbox.close();
-    sandbox = await createSandbox('auto', repo, { namespaces: false });
+    sandbox = await createSandbox('auto', repo, { env: home.env, namespaces: false });
   });
 
   it('says what no longer holds', () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookRunner } from '../../src/commands/hooks.js';
 import { runVerify } from '../../src/commands/verify.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { emptyHome } from './empty-home.js';
 import { sudoMissing } from './sudo-available.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -21,6 +22,9 @@ let repo: string;
 let sandbox: Sandbox;
 let daemon: Server;
 let socket: string;
+/** HOME for the sandboxes: these tests are not about its view. */
+const home = emptyHome();
+afterAll(() => home.remove());
 
 beforeAll(async () => {
   if (!isRoot) return;
@@ -30,7 +34,7 @@ beforeAll(async () => {
   execFileSync('git', ['init', '-q', repo]);
   writeFileSync(path.join(repo, 'a.txt'), 'a\n');
   execFileSync('git', ['-C', repo, 'add', 'a.txt']);
-  sandbox = await createSandbox('required', repo);
+  sandbox = await createSandbox('required', repo, { env: home.env });
   // The runner's Docker socket as on a hosted runner: root's and the docker group's, 0660.
   socket = path.join(top, 'docker.sock');
   daemon = createServer((c) => c.end());
