@@ -3,7 +3,17 @@
 // The packages come from a loopback registry of small stand-ins, so nothing is downloaded; npm,
 // the bench script and the set-up code are the real ones.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -38,10 +48,13 @@ beforeAll(async () => {
     encoding: 'utf8',
   })
     .split('\0')
-    .filter((f) => f && existsSync(path.join(ROOT, f)));
+    // A node_modules that is a link is no folder, so `node_modules/` in .gitignore does not hide it.
+    .filter((f) => f && f !== 'node_modules' && existsSync(path.join(ROOT, f)));
   for (const f of files) {
     mkdirSync(path.dirname(path.join(clone, f)), { recursive: true });
-    copyFileSync(path.join(ROOT, f), path.join(clone, f));
+    const from = path.join(ROOT, f);
+    if (lstatSync(from).isSymbolicLink()) symlinkSync(readlinkSync(from), path.join(clone, f));
+    else copyFileSync(from, path.join(clone, f));
   }
   // `npm ci` would install the same lockfile's packages: this tree's are linked instead.
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
