@@ -45,9 +45,13 @@ if (process.env.BENCH_ONLY === 'sandbox') {
   process.exit(0);
 }
 // What npm test's setup installs (test/agents/global-setup.ts), so a fresh clone benches as it
-// tests: the pinned CLIs the token rows run, and the Node 24 the bundle runs on.
-await installPinnedClis((line) => console.log(`[agent CLIs] ${line}`));
-await installActionNode((line) => console.log(`[action node] ${line}`));
+// tests: the pinned CLIs the token rows run, and the Node 24 the bundle runs on. BENCH_ONLY=setup
+// stops after it (test/unit/bench-fresh-clone.test.ts runs it as a newcomer would).
+await Promise.all([
+  installPinnedClis((line) => console.log(`[agent CLIs] ${line}`)),
+  installActionNode((line) => console.log(`[action node] ${line}`)),
+]);
+if (process.env.BENCH_ONLY === 'setup') process.exit(0);
 rows.push(...(await tokenBenchRows()));
 rows.push(...(await sandboxBenchRows()));
 if (process.env.BENCH_ONLY === 'tokens') {

@@ -19,6 +19,7 @@ import type { Octokit } from './github/client.js';
 import { dispatchWorkflows } from './github/comments.js';
 import { makePathMatcher } from './github/path-filter.js';
 import { loadPrContext, waitForHead } from './github/pr-context.js';
+import type { ThreadsAndReviews } from './github/threads.js';
 import type { PrMeta, RepoRef } from './domain/pull-request.js';
 import type { LoopSteps } from './loop.js';
 import type { PushPlan } from './preflight/push-plan.js';
@@ -86,6 +87,11 @@ export interface RunWiring {
   setup: ProjectSetup;
   /** Every secret value the run knows: a fix commit holding one is refused. */
   secretValues: () => readonly string[];
+  /**
+   * The PR's threads and reviews as read before the set-up (to find replies to answer), when the
+   * run has written nothing to them since: the first round takes them instead of a second read.
+   */
+  threadsAtStart?: ThreadsAndReviews | null;
 }
 
 export function loopSteps(w: RunWiring): LoopSteps {
@@ -172,11 +178,15 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const keep = include.length || exclude.length ? { keep: makePathMatcher(config.paths) } : {};
   const budget = { maxDiffLines: config.maxDiffLines, maxDiffChars: config.maxDiffChars, ...keep };
   const poll = w.headPollMs ? { delayMs: w.headPollMs } : {};
+  let threadsAtStart = w.threadsAtStart ?? undefined;
   return {
     loadContext: async (m, since) => {
       // A fixer may have rewritten agent config files; later rounds' agents must not load them.
       await checkout.beforeRound();
-      const ctx = await loadPrContext(octokit, repo, m, budget, { git, log }, since);
+      // Only the first round's, of the head the run started on: later rounds read what rounds wrote.
+      const read = m.headSha === meta.headSha ? threadsAtStart : undefined;
+      threadsAtStart = undefined;
+      const ctx = await loadPrContext(octokit, repo, m, budget, { git, log }, since, read);
       // What people wrote in the threads (replies included) may be quoted by the action and the agents.
       w.learnSecrets(ctx.threads.map((t) => t.comments.map((c) => c.body)));
       return ctx;

@@ -5,7 +5,7 @@
 // reviewer has a key.
 import type { IssueComment } from './github/comments.js';
 import type { Octokit } from './github/client.js';
-import { getReviewThreads } from './github/threads.js';
+import { getReviewThreads, type ThreadsAndReviews } from './github/threads.js';
 import type { ResolvedConfig } from './config/repo-config.js';
 import type { PrMeta, PrTarget, RepoRef, ReviewThread } from './domain/pull-request.js';
 import { openCheckout } from './git/prepare.js';
@@ -87,6 +87,11 @@ export interface Decided extends Decisions {
   skip: SkipRun | null;
   /** Replies in the action's threads that wait for an answer and that the answer limits let through. */
   waiting: number;
+  /**
+   * The threads and reviews read here, for round 1 to take instead of reading them again; null
+   * when replies wait, since answering them writes to the threads (loop-steps.ts).
+   */
+  threadsAtStart: ThreadsAndReviews | null;
 }
 
 export async function readAndDecide(r: ReadInput): Promise<Decided> {
@@ -128,7 +133,8 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
   const skip =
     r.target.kind === 'thread_reply' && handled ? replyAnswersOnly(handled, { decisionWaits: false }) : handled;
   const waiting = threadsRead ? answerable(threadsRead.threads, ownLogin, prior.answered, log) : 0;
-  return { ...decided, git, prior, writer, skip, waiting };
+  const threadsAtStart = waiting === 0 ? threadsRead : null;
+  return { ...decided, git, prior, writer, skip, waiting, threadsAtStart };
 }
 
 /** The replies waiting in the action's threads that the answer limits let be answered this run. */

@@ -141,6 +141,8 @@ export async function installCli(kind: CliKind, version: string, prefix: string)
   }
   const env = agentEnv(process.env, {});
   env.PATH = [path.dirname(npm), env.PATH].filter(Boolean).join(path.delimiter);
+  // npm starts in the folder that will hold the install, which a fresh tool cache does not have yet.
+  await mkdir(path.dirname(prefix), { recursive: true });
   const res = await runProcess({
     command: npm,
     args: [

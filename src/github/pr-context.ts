@@ -4,7 +4,7 @@
 // stops at 3,000 files.
 import type { Octokit } from './client.js';
 import { computeReviewState, getPrMeta } from './pull-request.js';
-import { getReviewThreads } from './threads.js';
+import { getReviewThreads, type ThreadsAndReviews } from './threads.js';
 import type { PrContext, PrMeta, RepoRef, ReviewThread } from '../domain/pull-request.js';
 import { readDelta } from '../git/delta.js';
 import { readPrChanges } from '../git/pr-changes.js';
@@ -31,8 +31,10 @@ export async function loadPrContext(
   local: LocalCheckout,
   /** The head the last review saw: the context then carries the change since. */
   since?: string,
+  /** The PR's threads and reviews as already read for this head, used instead of reading them again. */
+  read?: ThreadsAndReviews,
 ): Promise<PrContext> {
-  const threadsRead = getReviewThreads(octokit, repo, meta.number);
+  const threadsRead = read ? Promise.resolve(read) : getReviewThreads(octokit, repo, meta.number);
   const threadPaths = threadsRead.then((t) => unresolvedPaths(t.threads));
   // Its failure is reported once, through threadsRead below.
   threadPaths.catch(() => undefined);

@@ -147,12 +147,15 @@ function randomDocument(rnd: (n: number) => number): string {
 }
 
 describe('random documents', () => {
-  it('block(): inert, and every span of the source renders with the same text', () => {
+  // The same 1,500 documents in three tests of 500: each is rendered twice and neutralised (two
+  // more parses), and one test of 1,500 hit the 60 s test timeout in a loaded full unit run.
+  it.each([1, 2, 3])('block(): inert, and every span of the source renders with the same text (%i of 3)', (part) => {
     const rnd = generator(23);
     const failures: string[] = [];
     let spans = 0;
     for (let k = 0; k < 1500 && failures.length < 5; k++) {
       const text = randomDocument(rnd);
+      if (Math.floor(k / 500) + 1 !== part) continue;
       const source = render(text);
       const html = render(block(text));
       const problems = liveProblems(html);
@@ -167,7 +170,7 @@ describe('random documents', () => {
       }
     }
     expect(failures).toEqual([]);
-    expect(spans).toBeGreaterThan(1000); // the corpus really holds spans
+    expect(spans).toBeGreaterThan(300); // each part really holds spans
   });
 
   it('the 60,000 cap never cuts a span in half: what was code is never prose', () => {

@@ -9,6 +9,17 @@ interface Corpus {
   positives: { name: string; text: string; parts: string[]; expected: string }[];
   negatives: string[];
 }
+/**
+ * This process's CPU time in ms. The bounds below are for the redaction's own work: a wall clock
+ * also counts the time other processes of a loaded machine held the CPU (one keyword's text took
+ * 1.4 s by the clock with three test suites running at once), and a quadratic pattern shows in CPU
+ * time as well.
+ */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 const corpusFile = new URL('../fixtures/hostile/secrets-corpus.json', import.meta.url);
 const corpus: Corpus = JSON.parse(readFileSync(corpusFile, 'utf8'));
 const rules: { rules: { id: string; keywords?: string[] }[] } = JSON.parse(
@@ -46,9 +57,9 @@ describe('no catastrophic backtracking', () => {
     expect(keywords.length).toBeGreaterThan(50);
     const slow: string[] = [];
     for (const k of keywords) {
-      const started = performance.now();
+      const started = cpuMs();
       sanitize(nearMisses(k), { maxChars: Number.MAX_SAFE_INTEGER });
-      const ms = performance.now() - started;
+      const ms = cpuMs() - started;
       if (ms > 1_000) slow.push(`${k}: ${Math.round(ms)} ms`);
     }
     expect(slow).toEqual([]);
@@ -57,9 +68,9 @@ describe('no catastrophic backtracking', () => {
   it('redacts 200 KB of real secrets quickly and completely', () => {
     const unit = corpus.positives.map((p) => p.text.replace('{secret}', p.parts.join(''))).join('\n');
     const text = unit.repeat(Math.ceil(SIZE / unit.length));
-    const started = performance.now();
+    const started = cpuMs();
     const out = sanitize(text, { maxChars: Number.MAX_SAFE_INTEGER });
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(cpuMs() - started).toBeLessThan(3_000);
     for (const p of corpus.positives) expect(out).not.toContain(p.parts.join(''));
     expect(out).toContain(REDACTED);
   });

@@ -6,9 +6,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectBounding, parseCallLimits } from '../../src/sandbox/call-limits.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { emptyHome } from './empty-home.js';
 
 const isRoot = process.getuid?.() === 0;
 const bounding = isRoot ? await detectBounding('root') : { kind: null, reason: 'not root' };
@@ -18,6 +19,9 @@ let top: string;
 let repo: string;
 let sandbox: Sandbox;
 const lines: string[] = [];
+/** HOME for the sandboxes: these tests are not about its view. */
+const home = emptyHome();
+afterAll(() => home.remove());
 
 beforeEach(async () => {
   top = mkdtempSync(path.join(tmpdir(), 'call-bounds-'));
@@ -27,6 +31,7 @@ beforeEach(async () => {
   writeFileSync(path.join(repo, 'a.txt'), 'a\n');
   lines.length = 0;
   sandbox = await createSandbox('required', repo, {
+    env: home.env,
     callLimits: parseCallLimits('memory=192M pids=64 cpu-weight=50'),
     log: (line) => lines.push(line),
   });

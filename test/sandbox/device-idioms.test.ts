@@ -12,11 +12,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../../src/commands/verify.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { emptyHome } from './empty-home.js';
 
 const isRoot = process.getuid?.() === 0;
 let top: string;
 let repo: string;
 let sandbox: Sandbox;
+/** HOME for the sandboxes: these tests are not about its view. */
+const home = emptyHome();
+afterAll(() => home.remove());
 
 beforeAll(async () => {
   if (!isRoot) return;
@@ -26,7 +30,7 @@ beforeAll(async () => {
   execFileSync('git', ['init', '-q', repo]);
   writeFileSync(path.join(repo, 'a.txt'), 'a\n');
   execFileSync('git', ['-C', repo, 'add', 'a.txt']);
-  sandbox = await createSandbox('required', repo);
+  sandbox = await createSandbox('required', repo, { env: home.env });
 });
 afterAll(async () => {
   if (!isRoot) return;

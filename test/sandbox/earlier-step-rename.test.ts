@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { emptyHome } from './empty-home.js';
 import { createGit } from '../../src/git/runner.js';
 import { untrackedEntries } from '../../src/git/state.js';
 import { commitAll } from '../../src/git/commit.js';
@@ -16,6 +17,9 @@ import { commitAll } from '../../src/git/commit.js';
 const isRoot = process.getuid?.() === 0;
 let top: string;
 let sandbox: Sandbox | undefined;
+/** HOME for the sandboxes: these tests are not about its view. */
+const home = emptyHome();
+afterAll(() => home.remove());
 afterEach(async () => {
   await sandbox?.close();
   rmSync(top, { recursive: true, force: true });
@@ -41,7 +45,7 @@ it.runIf(isRoot)(
     const git = createGit(repo);
     const exclude = await untrackedEntries(git); // what prepareForAgents keeps out: ['src/.env']
     expect(exclude).toEqual(['src/.env']);
-    sandbox = await createSandbox('auto', repo);
+    sandbox = await createSandbox('auto', repo, { env: home.env });
     expect(sandbox.user).not.toBeNull();
 
     // The fixer (or the PR's test code in a verify command): it cannot read the file, but can move it.
@@ -76,7 +80,7 @@ it.runIf(isRoot)(
     writeFileSync(path.join(repo, '.gitignore'), '.env\n');
     g('add', '-A');
     writeFileSync(path.join(repo, 'a', 'b', '.env'), 'DEPLOY_KEY=sk-live-0123456789abcdef\n', { mode: 0o600 });
-    sandbox = await createSandbox('auto', repo);
+    sandbox = await createSandbox('auto', repo, { env: home.env });
     const r = await sandbox.run(
       {
         command: '/bin/sh',

@@ -10,10 +10,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sudoMissing } from './sudo-available.js';
 
 const runnable = process.getuid?.() === 0;
 if (!runnable) console.log('planted-files.test.ts: skipped (needs root to create the sandbox user and a sudo user)');
+/** Why the "as sudo" half cannot run here, or null. */
+const noSudo = runnable ? sudoMissing() : null;
 
 const RUNNER = `prl-planted-${process.pid}`;
 const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
@@ -32,7 +35,8 @@ beforeAll(async () => {
     mkdirSync(path.join(dir, name), { mode: 0o755 });
     execFileSync('chown', [`${owner}:`, path.join(dir, name)]);
   }
-  writeFileSync(SUDOERS, `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  // Without sudo there is no /etc/sudoers.d to write to, and no "as sudo" half to run.
+  if (!noSudo) writeFileSync(SUDOERS, `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
   // PLANTED_PROBE: a probe bundled from other sources (the code before a fix) instead of this tree's.
   if (process.env.PLANTED_PROBE) copyFileSync(process.env.PLANTED_PROBE, path.join(dir, 'probe.mjs'));
   else {
@@ -111,6 +115,9 @@ const GITFILE = 'gitdir: ../.git/modules/lib\n';
 
 describe.runIf(runnable).each(['root', 'sudo'] as const)('as %s', (privilege) => {
   const run = (scenario: string) => probe(privilege, scenario);
+  beforeEach(({ skip }) => {
+    if (privilege === 'sudo' && noSudo) skip(noSudo);
+  });
 
   describe('a nested .git a call left', () => {
     it.each([

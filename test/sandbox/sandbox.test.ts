@@ -14,14 +14,22 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { emptyHome } from './empty-home.js';
 
 const isRoot = process.getuid?.() === 0;
 let top: string;
 let repo: string;
-let sandbox: Sandbox;
+/** Each describe opens the sandbox it needs, once the checkout is as its tests want it. */
+let sandbox: Sandbox | undefined;
+/** HOME for the sandboxes: these tests are not about its view. */
+let home: ReturnType<typeof emptyHome>;
 
+beforeAll(() => {
+  home = emptyHome();
+});
+afterAll(() => home.remove());
 beforeEach(async () => {
   // mkdtemp makes 0700 folders: the sandbox must be given a way in, and only that.
   top = mkdtempSync(path.join(tmpdir(), 'sandbox-test-'));
@@ -30,8 +38,11 @@ beforeEach(async () => {
   execFileSync('git', ['init', '-q', repo]);
   writeFileSync(path.join(repo, 'a.txt'), 'a\n');
   execFileSync('git', ['-C', repo, 'add', 'a.txt']);
-  sandbox = await createSandbox('auto', repo);
 });
+async function open(opts: { env?: NodeJS.ProcessEnv; namespaces?: boolean } = {}): Promise<Sandbox> {
+  sandbox = await createSandbox('auto', repo, { env: home.env, ...opts });
+  return sandbox;
+}
 /** Folders a test made outside `top`, removed after it. */
 const afterCleanups: (() => void)[] = [];
 
@@ -46,13 +57,14 @@ function outsideTmp(): string {
   return dir;
 }
 afterEach(async () => {
-  await sandbox.close();
+  await sandbox?.close();
+  sandbox = undefined;
   rmSync(top, { recursive: true, force: true });
   for (const clean of afterCleanups.splice(0)) clean();
 });
 
 const sh = (script: string, access: Parameters<Sandbox['run']>[1] = {}) =>
-  sandbox.run(
+  sandbox!.run(
     { command: '/bin/sh', args: ['-c', script], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs: 10_000 },
     access,
   );
@@ -78,8 +90,9 @@ function alive(pid: number): boolean {
 }
 
 describe.runIf(isRoot)('the sandbox user', () => {
+  beforeEach(() => open());
   it('runs as a fresh unprivileged user with a private HOME', async () => {
-    expect(sandbox.user).toMatch(/^prl-[0-9a-f]{10}$/);
+    expect(sandbox!.user).toMatch(/^prl-[0-9a-f]{10}$/);
     const r = await sh('id -u; id -G; test -w "$HOME" && echo home-writable; stat -c %a "$HOME"');
     const [uid, groups, writable, mode] = r.stdout.trim().split('\n');
     // Far above what useradd hands out (system accounts, people, subordinate ids).
@@ -142,8 +155,8 @@ describe.runIf(isRoot)('the sandbox user', () => {
   it('gives back the o+x it added above the checkout, and deletes the user, when closed', async () => {
     await sh('true');
     expect(statSync(top).mode & 0o001).toBe(0o001);
-    const name = sandbox.user!;
-    await sandbox.close();
+    const name = sandbox!.user!;
+    await sandbox!.close();
     expect(statSync(top).mode & 0o777).toBe(0o700);
     expect(readFileSync('/etc/passwd', 'utf8')).not.toContain(`${name}:`);
   });
@@ -159,6 +172,7 @@ describe.runIf(isRoot)('the sandbox user', () => {
 });
 
 describe.runIf(isRoot)("a cancel during a call's set-up", () => {
+  beforeEach(() => open());
   it('starts no process, and close() returns once the call has given back what it took', async () => {
     const state = path.join(top, 'state');
     mkdirSync(state, { mode: 0o700 });
@@ -166,7 +180,7 @@ describe.runIf(isRoot)("a cancel during a call's set-up", () => {
     // run() checks for a cancel, then sets the call up in awaited steps (a fresh HOME, the grants):
     // close() comes while the first of them is under way, as a SIGINT to the action would.
     const call = sh(`echo started > ${state}/started; sleep 5.${tag}`, { owned: [state] });
-    const closing = sandbox.close();
+    const closing = sandbox!.close();
     await expect(call).rejects.toThrow('the sandbox is closed');
     await closing;
     expect(existsSync(path.join(state, 'started'))).toBe(false);
@@ -178,10 +192,7 @@ describe.runIf(isRoot)("a cancel during a call's set-up", () => {
 });
 
 describe.runIf(isRoot)('each call in namespaces of its own', () => {
-  beforeEach(async () => {
-    await sandbox.close();
-    sandbox = await createSandbox('auto', repo, { namespaces: true });
-  });
+  beforeEach(() => open({ namespaces: true }));
 
   it('ends a process that keeps starting its successor and exiting, so it cannot read the next call', async () => {
     // Each generation starts the next in a new session and exits: its pid changes faster than a
@@ -205,7 +216,7 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     });
     expect(first.stdout.trim()).toBe('started');
     const env = { PATH: process.env.PATH!, SECRET_KEY: 'sk-next-call-key' };
-    await sandbox.run({ command: '/bin/sh', args: ['-c', 'sleep 0.5'], cwd: repo, env, timeoutMs: 10_000 }, {});
+    await sandbox!.run({ command: '/bin/sh', args: ['-c', 'sleep 0.5'], cwd: repo, env, timeoutMs: 10_000 }, {});
     await parallel;
     await new Promise((r) => setTimeout(r, 300));
     expect(pidsOf(`/bin/sh ${hop} ${tag}`)).toEqual([]);
@@ -233,7 +244,7 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     chmodSync(path.join(top, 'tools'), 0o755);
     chmodSync(bin, 0o755);
     const env = { PATH: process.env.PATH! };
-    const r = await sandbox.run(
+    const r = await sandbox!.run(
       { command: path.join(bin, 'say'), args: ['hi'], cwd: repo, env, timeoutMs: 10_000 },
       {},
     );
@@ -247,7 +258,7 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     for (const d of [runnerTemp, runnerHome]) mkdirSync(d, { mode: 0o755 });
     writeFileSync(path.join(runnerTemp, 'git-credentials-1.config'), 'token\n', { mode: 0o644 });
     writeFileSync(path.join(runnerHome, '.git-credentials'), 'token\n', { mode: 0o644 });
-    await sandbox.close();
+    await sandbox!.close();
     sandbox = await createSandbox('auto', repo, {
       env: { RUNNER_TEMP: runnerTemp, HOME: runnerHome },
       namespaces: true,
@@ -275,7 +286,7 @@ describe.runIf(isRoot)('each call in namespaces of its own', () => {
     mkdirSync(stepFiles, { recursive: true, mode: 0o755 });
     writeFileSync(path.join(stepFiles, 'set_env_1'), 'KEY=runner-secret\n', { mode: 0o644 });
     chmodSync(path.join(outside, 'github'), 0o755);
-    await sandbox.close();
+    await sandbox!.close();
     const env = { RUNNER_WORKSPACE: path.join(work, 'app'), GITHUB_ENV: path.join(stepFiles, 'set_env_1') };
     sandbox = await createSandbox('auto', repo, { env, namespaces: true });
     const r = await sh(
@@ -298,8 +309,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
     execFileSync('git', ['-C', repo, 'add', 'lib/y.txt']);
     const gitfile = 'gitdir: ../.git/modules/lib\n';
     writeFileSync(path.join(repo, 'lib', '.git'), gitfile);
-    await sandbox.close();
-    sandbox = await createSandbox('auto', repo);
+    await open();
     const plant = await sh(
       'mkdir -p new/.git && printf "[filter \\"x\\"]\\n\\tclean = id\\n" > new/.git/config && ' +
         'rm lib/.git && mkdir -p lib/.git && echo planted > lib/.git/config && echo planted',
@@ -319,8 +329,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
     const outside = path.join(top, 'outside');
     mkdirSync(path.join(outside, 'secret'), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(outside, 'secret', 'x'), 'root only\n', { mode: 0o600 });
-    await sandbox.close();
-    sandbox = await createSandbox('auto', repo);
+    await open();
     const swap = await sh(`rm -rf s && ln -s ${outside} s && echo swapped`, { workTree: repo });
     expect(swap.stdout.trim()).toBe('swapped');
     await sh('true', { workTree: repo });
@@ -334,8 +343,7 @@ describe.runIf(isRoot)('the work tree grant', () => {
     writeFileSync(creds, '{"token":"oidc-bearer"}\n', { mode: 0o600 });
     mkdirSync(path.join(repo, 'node_modules'));
     writeFileSync(path.join(repo, 'node_modules', 'dep.js'), 'module.exports = 1;\n', { mode: 0o644 });
-    await sandbox.close();
-    sandbox = await createSandbox('auto', repo);
+    await open();
     const r = await sh(
       'cat gha-creds-1234.json 2>/dev/null; rm -f gha-creds-1234.json 2>/dev/null; cat node_modules/dep.js; ' +
         'echo x > node_modules/dep.js 2>/dev/null && echo dep-written; echo changed > a.txt && mkdir -p build && ' +
@@ -351,14 +359,11 @@ describe.runIf(isRoot)('the work tree grant', () => {
 });
 
 describe.runIf(isRoot)('without namespaces (where bubblewrap cannot run)', () => {
-  beforeEach(async () => {
-    await sandbox.close();
-    sandbox = await createSandbox('auto', repo, { namespaces: false });
-  });
+  beforeEach(() => open({ namespaces: false }));
 
   it('says what no longer holds', () => {
-    expect(sandbox.user).toMatch(/^prl-/);
-    expect(sandbox.limits.join(' ')).toContain('outlive the call');
+    expect(sandbox!.user).toMatch(/^prl-/);
+    expect(sandbox!.limits.join(' ')).toContain('outlive the call');
   });
 
   it('still kills a process that escaped its group and its marker once the call ends', async () => {

@@ -6,18 +6,15 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sudoMissing } from './sudo-available.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Why the test cannot run here, or null. */
 function cannotRun(): string | null {
   // As an ordinary user it cannot make the user it needs.
   if (process.getuid?.() !== 0) return 'needs root to create an ordinary user with sudo';
-  // As root `npm test` installs sudo first (test/agents/global-setup.ts), so there it always runs;
-  // `npm run test:unit` has no setup and changes no package of the machine.
-  if (spawnSync('sudo', ['--version']).error) {
-    return 'sudo is not installed; npm test installs it (apt-get install sudo) and runs this test';
-  }
-  return null;
+  // As root `npm test` installs sudo first, so there it always runs.
+  return sudoMissing();
 }
 const why = cannotRun();
 const runnable = why === null;
