@@ -53,8 +53,18 @@ afterAll(async () => {
   if (top) rmSync(top, { recursive: true, force: true });
 });
 
-const sh = (script: string, timeoutMs = 60_000, inside = sandbox) =>
-  inside.run({ command: '/bin/sh', args: ['-c', script], cwd: repo, env: { PATH: process.env.PATH! }, timeoutMs }, {});
+/** Runs `script` as a call; `writes`: it may write the checkout, as verify, hooks and the fixer may. */
+const sh = (script: string, o: { timeoutMs?: number; inside?: Sandbox; writes?: boolean } = {}) =>
+  (o.inside ?? sandbox).run(
+    {
+      command: '/bin/sh',
+      args: ['-c', script],
+      cwd: repo,
+      env: { PATH: process.env.PATH! },
+      timeoutMs: o.timeoutMs ?? 60_000,
+    },
+    o.writes ? { workTree: repo } : {},
+  );
 
 const MiB = 1024 ** 2;
 /** Whether call-limits has the disk bound yet (a free-disk floor the root watchdog keeps). */
@@ -143,31 +153,34 @@ describe.runIf(bounding.kind !== null)('a call in a cgroup of its own', () => {
     // ends that shell (sh stops at "Cannot fork"), so the call ends when it meets its bound, however
     // slowly the machine forks (an emulated one took more than a 4 s timeout to start the bomb).
     const more = 'i=0; while [ $i -lt 256 ]; do sleep 600 & i=$((i + 1)); done';
-    const r = await sh(`sh -c 'b() { b | b & }; b; ${more}' ${tag}`, 120_000);
+    const r = await sh(`sh -c 'b() { b | b & }; b; ${more}' ${tag}`, { timeoutMs: 120_000 });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain('reached its bound on processes');
     expect(spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' }).stdout.trim()).toBe('');
   });
 
-  // The floor is set 256 MiB below what is free now, so a call writing 1 GiB into the checkout
-  // crosses it whatever the disk's size. (Written before the disk bound landed: the key's form is
-  // the issue's, `disk=` a free-disk floor, and the message the memory bound's.)
+  // A real disk (the checkout's, below the temp folder), its floor set 256 MiB below what is free
+  // now: a verify writing 1 GiB into the checkout crosses it whatever the disk's size. Memory is
+  // plenty, so that the disk bound is the one met (written pages are the writer's memory too).
   it.skipIf(!hasDiskBound)('stops a call that writes its checkout past its disk bound, and the next runs', async () => {
     const fs = statfsSync(repo);
     const floor = Math.floor((fs.bavail * fs.bsize) / MiB) - 256;
-    const bounded = await createSandbox('required', repo, {
-      callLimits: parseCallLimits(`memory=192M pids=64 disk=${floor}M`),
+    const writer = await createSandbox('required', repo, {
+      callLimits: parseCallLimits(`memory=1G pids=64 disk=${floor}M`),
     });
     try {
-      const r = await sh('head -c 1G /dev/zero > fill; echo "wrote $(du -m fill | cut -f1) MB"', 60_000, bounded);
+      const fill = 'head -c 1G /dev/zero > fill; echo "wrote $(du -m fill | cut -f1) MB"';
+      const r = await sh(fill, { inside: writer, writes: true });
       expect(r.exitCode).not.toBe(0);
-      expect(r.stderr).toContain('reached its bound on disk');
+      expect(r.stderr).toContain('reached its bound on disk (input call-limits) and was stopped');
       expect(r.stdout).not.toMatch(/wrote 1024 MB/);
-      const next = await sh('rm -f fill; echo next', 60_000, bounded);
+      // What it wrote stays in the checkout until the run ends: gone, the disk is above the floor again.
+      rmSync(path.join(repo, 'fill'), { force: true });
+      const next = await sh('echo next', { inside: writer, writes: true });
       expect(next.stdout.trim()).toBe('next');
     } finally {
-      await bounded.close();
+      await writer.close();
     }
   });
 });
