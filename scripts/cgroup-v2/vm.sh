@@ -10,10 +10,11 @@
 #
 #   vm.sh [--rebuild] [--build-only] [--budget SECONDS] [--accel kvm|tcg] [-- COMMAND...]
 #
-# --rebuild builds the image again; --budget is the stage's, boot included, counted once the image is
-# ready (default 720 s: 12 minutes; a build, about two minutes, happens once); --accel defaults to kvm where /dev/kvm is a hardware hypervisor and to tcg (emulation, 5
-# to 30 times slower) elsewhere. A COMMAND runs instead of scenarios.sh, as `runner`, in the work tree
-# (to look around: vm.sh -- 'cat /proc/self/cgroup; sudo -n ls /sys/fs/cgroup').
+# --rebuild builds the image again. --budget is the stage's, boot included, counted once the image is
+# ready (default 720 s: 12 minutes; a build, about two minutes, happens once). --accel defaults to kvm
+# where /dev/kvm is a hardware hypervisor and to tcg (emulation, 5 to 30 times slower) elsewhere. A
+# COMMAND runs instead of scenarios.sh, as `runner`, in the work tree (to look around:
+# vm.sh -- 'cat /proc/self/cgroup; sudo -n ls /sys/fs/cgroup').
 #
 # Exit: the scenarios' status; 3 when the stage did not run (no root, or Debian's archive out of
 # reach while the image had to be built): it says so loudly, and CI sees a failure; 124 when the
@@ -25,7 +26,8 @@ CACHE=${PRL_VM_CACHE:-$ROOT/.cache/vm}
 SUITE=bookworm
 MIRROR=${PRL_VM_MIRROR:-http://deb.debian.org/debian}
 # What a hosted runner has that the scenarios use; the kernel is Debian's generic amd64 flavour.
-PACKAGES=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,dbus,sudo,git,bubblewrap,procps,kmod,ca-certificates
+PACKAGES=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,dbus,sudo,git,bubblewrap,procps,kmod
+PACKAGES+=,ca-certificates
 RECIPE=3
 
 budget=720 rebuild=0 build_only=0 accel=${PRL_VM_ACCEL:-}
@@ -63,7 +65,8 @@ host_tools() {
   command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
   [ ${#need[@]} -eq 0 ] && return 0
   say "installing ${need[*]} with apt-get (Debian's packages)"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"; } \
+  { apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"; } \
     >"$CACHE/host-tools.log" 2>&1 || did_not_run "apt-get could not install ${need[*]} (see $CACHE/host-tools.log)"
 }
 
@@ -79,8 +82,8 @@ build() {
   # what the hook adds: the virtio disk and ext4), gzip (zstd is not installed).
   local setup='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/etc/initramfs-tools/hooks"
     printf "MODULES=list\nCOMPRESS=gzip\n" > "$1/etc/initramfs-tools/conf.d/prl-vm"
-    printf "#!/bin/sh\n[ \"\$1\" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\nmanual_add_modules virtio_pci virtio_blk ext4 crc32c_generic\n" \
-      > "$1/etc/initramfs-tools/hooks/prl-vm"
+    printf "#!/bin/sh\n[ \"\$1\" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\n%s\n" \
+      "manual_add_modules virtio_pci virtio_blk ext4 crc32c_generic" > "$1/etc/initramfs-tools/hooks/prl-vm"
     chmod 755 "$1/etc/initramfs-tools/hooks/prl-vm"'
   # apt's own downloader, with apt's proxy settings: can the archive be reached at all?
   /usr/lib/apt/apt-helper download-file "$MIRROR/dists/$SUITE/InRelease" "$CACHE/InRelease" >"$CACHE/probe.log" 2>&1 ||
@@ -124,8 +127,13 @@ configure() {
   # systemd turns the controllers on below the root only for what units account for; a hosted
   # runner's root cgroup.subtree_control lists cpu, io, memory and pids.
   mkdir -p "$r/etc/systemd/system.conf.d"
-  printf '[Manager]\nDefaultCPUAccounting=yes\nDefaultIOAccounting=yes\nDefaultMemoryAccounting=yes\nDefaultTasksAccounting=yes\n' \
-    >"$r/etc/systemd/system.conf.d/prl-vm.conf"
+  cat >"$r/etc/systemd/system.conf.d/prl-vm.conf" <<'EOF'
+[Manager]
+DefaultCPUAccounting=yes
+DefaultIOAccounting=yes
+DefaultMemoryAccounting=yes
+DefaultTasksAccounting=yes
+EOF
   # Nothing periodic, no login prompt, and none of the modules a VM without them waits 15 s each for
   # under emulation (device mapper, DRM, FUSE, loop, EFI pstore).
   for unit in apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer fstrim.timer \
@@ -182,7 +190,8 @@ started=$(date +%s) # the budget is the stage's: a build happens once
 if [ -z "$accel" ]; then
   # PVM (kvm_pvm, a nested paravirtual hypervisor) offers /dev/kvm but runs only kernels built for
   # it: Debian's hangs there, so such a machine emulates.
-  if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; } && [ ! -d /sys/module/kvm_pvm ]; then
+  if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; } &&
+    [ ! -d /sys/module/kvm_pvm ]; then
     accel=kvm
   else
     accel=tcg
@@ -218,7 +227,8 @@ if [ "$(cat "$CACHE/node_modules.key" 2>/dev/null)" != "$modules_key" ]; then
   rm -rf "$CACHE/node_modules.tmp/.vite" "$CACHE/node_modules.tmp/.vite-temp"
   chown -R 1001:1001 "$CACHE/node_modules.tmp"
   size=$(du -sm "$CACHE/node_modules.tmp" | cut -f1)
-  mkfs.ext4 -q -F -L node_modules -d "$CACHE/node_modules.tmp" "$CACHE/node_modules.ext4" "$((size * 3 / 2 + 64))M" >/dev/null
+  mkfs.ext4 -q -F -L node_modules -d "$CACHE/node_modules.tmp" "$CACHE/node_modules.ext4" \
+    "$((size * 3 / 2 + 64))M" >/dev/null
   rm -rf "$CACHE/node_modules.tmp"
   echo "$modules_key" >"$CACHE/node_modules.key"
 fi
@@ -229,7 +239,8 @@ say "booting ($accel; $left s of the budget left)"
 timeout -k 5 "$left" qemu-system-x86_64 -nodefaults -no-user-config "${machine[@]}" -smp 2 -m 4G \
   -display none -no-reboot -nic none \
   -kernel "$CACHE/vmlinuz" -initrd "$CACHE/initrd.img" \
-  -append 'root=/dev/vda rootfstype=ext4 rw console=ttyS0 quiet loglevel=3 systemd.show_status=0 systemd.unified_cgroup_hierarchy=1 panic=-1' \
+  -append "root=/dev/vda rootfstype=ext4 rw console=ttyS0 quiet loglevel=3 panic=-1 systemd.show_status=0 \
+systemd.unified_cgroup_hierarchy=1" \
   -drive "file=$CACHE/rootfs.ext4,format=raw,if=virtio,snapshot=on,cache=unsafe" \
   -drive "file=$run/tree.tar,format=raw,if=virtio,readonly=on" \
   -drive "file=$CACHE/node_modules.ext4,format=raw,if=virtio,readonly=on" \
