@@ -157,6 +157,7 @@ describe.runIf(bounding.kind !== null)('a call in a cgroup of its own', () => {
     const fs = statfsSync(repo);
     const floor = Math.floor((fs.bavail * fs.bsize) / MiB) - 512;
     const writer = await createSandbox('required', repo, {
+      env: home.env,
       callLimits: parseCallLimits(`memory=1G pids=64 disk=${floor}M`),
     });
     try {
