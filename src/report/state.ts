@@ -12,6 +12,16 @@ export { MARKER };
 const STATE_OPEN = '<!-- pr-review-loop-state: ';
 const STATE_CLOSE = ' -->';
 
+/** A finding as the hidden state keeps it: id, priority, where, title. */
+const stateFinding = z.object({
+  id: z.string(),
+  priority: z.enum(PRIORITIES),
+  category: z.string(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  title: z.string(),
+});
+
 const stateSchema = z.object({
   v: z.literal(1),
   kind: z.enum(['review', 'fix', 'failure', 'final']),
@@ -33,18 +43,7 @@ const stateSchema = z.object({
    * A review's code findings (id, priority, where, title), so a later run's reviewers can check
    * what became of them. Titles are agents' text: data for reviewers, never shown.
    */
-  findings: z
-    .array(
-      z.object({
-        id: z.string(),
-        priority: z.enum(PRIORITIES),
-        category: z.string(),
-        file: z.string().nullable(),
-        line: z.number().int().nullable(),
-        title: z.string(),
-      }),
-    )
-    .optional(),
+  findings: z.array(stateFinding).optional(),
   /** Fix attempts per failing CI check (`CI-…` id) on this PR so far: ci-fix-attempts spans runs. */
   ciAttempts: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Findings whose failing test the action ran and a pushed fix made pass: not confirmed again. */
@@ -82,13 +81,7 @@ const stateSchema = z.object({
    */
   decisions: z
     .array(
-      z.object({
-        id: z.string(),
-        priority: z.enum(PRIORITIES),
-        category: z.string(),
-        file: z.string().nullable(),
-        line: z.number().int().nullable(),
-        title: z.string(),
+      stateFinding.extend({
         description: z.string(),
         question: z.string(),
         options: z.array(z.string()),
