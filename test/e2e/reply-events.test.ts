@@ -6,29 +6,15 @@
 import { afterEach, expect, it } from 'vitest';
 import { MARKER } from '../../src/domain/marker.js';
 import { answerMark } from '../../src/review/thread-replies.js';
-import { createWorld, OWNER, type ReplyEvent, type ScenarioRule, type World } from './harness.js';
-import { BUG_FINDING, finding, reviewerAnswer } from './scenarios.js';
+import { createWorld, OWNER, type ReplyEvent, type World } from './harness.js';
+import { CONCEDE_ANSWER, INTENDED_REPLY, REPLY_ANSWERS, REPLY_REVIEW } from './scenarios.js';
 
 const BOT = 'github-actions[bot]';
 const FORK = 'mallory/demo-repo';
-const STYLE = finding({
-  priority: 'P3',
-  category: 'docs',
-  line: 1,
-  title: 'add() has no JSDoc',
-  description: 'The exported `add` function has no JSDoc block saying what it returns.',
-  suggestion: '',
-});
-const INTENDED = 'This is intended because we document the callers, not internal helpers.';
-const CONCEDE = 'Agreed: math.js is an internal helper and its callers carry the JSDoc (src/math.js:1).';
-const EXPLAIN = 'Line 2 returns `a - b`: add(2, 3) is -1 whatever the sign of the inputs.';
-const answerer = (title: string, stance: string, answer: string): ScenarioRule => ({
-  role: 'answerer',
-  findingTitle: title,
-  answer: { agent: 'answerer', stance, answer },
-});
-const ANSWERS = [answerer(STYLE.title, 'concede', CONCEDE), answerer(BUG_FINDING.title, 'explain', EXPLAIN)];
-const REVIEW = { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) };
+const INTENDED = INTENDED_REPLY;
+const CONCEDE = CONCEDE_ANSWER;
+const ANSWERS = REPLY_ANSWERS;
+const REVIEW = REPLY_REVIEW;
 const INPUTS = { mode: 'review', 'fail-on': 'none' };
 
 let world: World;

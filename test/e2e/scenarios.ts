@@ -99,3 +99,28 @@ export const STUCK_RULES: ScenarioRule[] = [
     edits: { 'notes.txt': `touched in round ${round}\n` },
   })),
 ];
+
+/** The thread-answer worlds (thread-answers, reply-events): a P3 style finding beside the planted bug. */
+const STYLE_FINDING = finding({
+  priority: 'P3',
+  category: 'docs',
+  line: 1,
+  title: 'add() has no JSDoc',
+  description: 'The exported `add` function has no JSDoc block saying what it returns.',
+  suggestion: '',
+});
+export const INTENDED_REPLY = 'This is intended because we document the callers, not internal helpers.';
+export const CONCEDE_ANSWER = 'Agreed: math.js is an internal helper and its callers carry the JSDoc (src/math.js:1).';
+const EXPLAIN_ANSWER = 'Line 2 returns `a - b`: add(2, 3) is -1 whatever the sign of the inputs.';
+
+/** The answerer's answer for the thread of the finding titled `title`. */
+const answererRule = (title: string, stance: string, answer: string): ScenarioRule => ({
+  role: 'answerer',
+  findingTitle: title,
+  answer: { agent: 'answerer', stance, answer },
+});
+export const REPLY_ANSWERS = [
+  answererRule(STYLE_FINDING.title, 'concede', CONCEDE_ANSWER),
+  answererRule(BUG_FINDING.title, 'explain', EXPLAIN_ANSWER),
+];
+export const REPLY_REVIEW = { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE_FINDING]) };

@@ -8,32 +8,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { decodeState } from '../../src/report/state.js';
-import { createWorld, OWNER, type ScenarioRule, type World } from './harness.js';
-import { BUG_FINDING, finding, reviewerAnswer } from './scenarios.js';
+import { createWorld, OWNER, type World } from './harness.js';
+import { CONCEDE_ANSWER, INTENDED_REPLY, REPLY_ANSWERS, REPLY_REVIEW } from './scenarios.js';
 
 const BOT = 'github-actions[bot]';
 /** The PR's author in the fake GitHub: no write access to the repository. */
 const AUTHOR = 'octocat';
-const STYLE = finding({
-  priority: 'P3',
-  category: 'docs',
-  line: 1,
-  title: 'add() has no JSDoc',
-  description: 'The exported `add` function has no JSDoc block saying what it returns.',
-  suggestion: '',
-});
-const INTENDED = 'This is intended because we document the callers, not internal helpers.';
+const INTENDED = INTENDED_REPLY;
 const QUESTION = 'Why is this a problem? The callers only pass positive numbers.';
-const CONCEDE = 'Agreed: math.js is an internal helper and its callers carry the JSDoc (src/math.js:1).';
-const EXPLAIN = 'Line 2 returns `a - b`: add(2, 3) is -1 whatever the sign of the inputs.';
-
-const answerer = (title: string, stance: string, answer: string): ScenarioRule => ({
-  role: 'answerer',
-  findingTitle: title,
-  answer: { agent: 'answerer', stance, answer },
-});
-const ANSWERS = [answerer(STYLE.title, 'concede', CONCEDE), answerer(BUG_FINDING.title, 'explain', EXPLAIN)];
-const REVIEW = { role: 'reviewer', answer: reviewerAnswer([BUG_FINDING, STYLE]) };
+const CONCEDE = CONCEDE_ANSWER;
+const ANSWERS = REPLY_ANSWERS;
+const REVIEW = REPLY_REVIEW;
 
 let world: World;
 beforeEach(async () => {
