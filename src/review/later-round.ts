@@ -83,6 +83,10 @@ export function laterRoundPrompt(
     copiedFiles: fileList(copied),
     leftFiles: fileList(left),
     inlined,
+    // Only where an earlier finding has such a fate: the words cost every later round.
+    decisionFates: earlier.some((f) => f.fate === 'decision' || f.fate === 'handed-back')
+      ? prompts['later-round-decisions'].trim()
+      : '',
   });
 }
 

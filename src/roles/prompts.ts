@@ -19,6 +19,7 @@ export const PROMPT_NAMES = [
   'gate',
   'confirm',
   'later-round',
+  'later-round-decisions',
   'later-round-own',
   'later-round-own-fixes',
   'reviewer-answer',

@@ -17,7 +17,7 @@ import type { RoleEnv } from '../../src/roles/call.js';
 import { loadPrompts } from '../../src/roles/prompts.js';
 import { earlierFindings, type EarlierFinding } from '../../src/review/earlier.js';
 import { groupFindings, normalizeFinding } from '../../src/review/findings.js';
-import { INLINE_LATER_CHARS } from '../../src/review/later-round.js';
+import { INLINE_LATER_CHARS, laterRoundPrompt } from '../../src/review/later-round.js';
 import { runReviewRound } from '../../src/review/round.js';
 import { fixRecord, prContext, PROMPTS_URL, reviewRecord } from '../factories.js';
 import { sessionfulAdapter } from './sessionful-adapter.js';
@@ -174,5 +174,16 @@ describe('a later round, on the negotiator run', () => {
     expect(one).toContain(
       'A new problem a fix opened is a new finding\n   with a title of its own, even on the same line as the finding it fixed',
     );
+  });
+});
+
+describe('the rules for decisions', () => {
+  it('are in a later round only when an earlier finding is a decision or was handed back', async () => {
+    const prompts = await loadPrompts(PROMPTS_URL);
+    const { earlier } = roundOne();
+    const rule = 'A finding whose fate is `handed-back`';
+    expect(laterRoundPrompt(prompts, prContext(), earlier)).not.toContain(rule);
+    const handedBack = earlier.map((f, i) => (i === 0 ? { ...f, fate: 'handed-back' as const } : f));
+    expect(laterRoundPrompt(prompts, prContext(), handedBack)).toContain(rule);
   });
 });

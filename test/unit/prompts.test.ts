@@ -97,7 +97,9 @@ describe('the real templates only use placeholders the code supplies', () => {
     // it gets the shared keys like every other role.
     confirm: shared,
     // Filled on its own (review/later-round.ts) and put into the reviewer's {{laterRound}}.
-    'later-round': ['sinceSha', 'deltaNote', 'inlineLimit', 'copiedFiles', 'leftFiles', 'inlined'],
+    'later-round': ['sinceSha', 'deltaNote', 'inlineLimit', 'copiedFiles', 'leftFiles', 'inlined', 'decisionFates'],
+    // Put as it is into later-round's {{decisionFates}}, only when an earlier finding is a decision.
+    'later-round-decisions': [],
     // Filled for each reviewer (review/later-round.ts) and put into its {{ownEarlier}}.
     'later-round-own': ['findings'],
     // Filled for the reviewer on a model that wrote earlier fixes (review/later-round.ts), after its {{ownEarlier}}.
