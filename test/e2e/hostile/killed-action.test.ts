@@ -49,6 +49,9 @@ it.each(PRIVILEGE_PATHS)(
       asRunnerUser,
       rules: PLANTED_BUG_RULES,
       inputs: {
+        // The kill comes in the fix's verify, after the reviewers ran (their state folders are on
+        // tmpfs), not in the head's test run before the first review.
+        'verify-head': 'false',
         'verify-env': 'SPY_LOOT',
         verify: `setsid sh ${path.join(loot, 'beat.sh')} escaped ${tag} & sh ${path.join(loot, 'beat.sh')} beats ${tag}`,
       },
