@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createWorld, ROOT, type World } from '../harness.js';
-import { PRIVILEGE_PATHS, reachableNode, runnerUser } from '../runner-user.js';
+import { PRIVILEGE_PATHS, reachableBundle, reachableNode, runnerUser } from '../runner-user.js';
 import { PLANTED_BUG_RULES } from '../scenarios.js';
 
 let world: World;
@@ -86,7 +86,11 @@ it.each(PRIVILEGE_PATHS)(
     expect(layers().length).toBeGreaterThan(0);
     const uid = JSON.parse(state!).uid as number;
     const as = asRunnerUser ? runnerUser() : null;
-    const post = path.join(ROOT, 'dist/post.js');
+    // As the runner user, from a copy of dist/ it can reach (`.ci/run` clones into a private folder).
+    const post = path.join(
+      path.dirname(as ? reachableBundle(path.join(ROOT, 'dist/index.js')) : path.join(ROOT, 'dist/index.js')),
+      'post.js',
+    );
     const argv = as
       ? [
           'setpriv',
