@@ -97,8 +97,8 @@ function workflowRunTarget(payload: Obj, sender: string): PrTarget {
 /**
  * `pull_request_review_comment` (created): a reply in a review thread, which waits for an answer.
  * The fields read, as GitHub's webhook schema gives them (github/rest-api-description,
- * `webhook-pull-request-review-comment-created`; mirrored at
- * https://docs.rs/crate/openapi-github/latest/source/docs/PullRequestReviewComment1.md):
+ * `webhook-pull-request-review-comment-created`, from which
+ * test/fixtures/events/pull_request_review_comment.created.json is derived):
  * `action` (created, edited or deleted), `comment.in_reply_to_id` ("The comment ID to reply to",
  * absent on a thread's first comment), `comment.user.login` and `.type` (Bot, User or Organization),
  * `pull_request.number` and `pull_request.head.sha`. An edit is never answered: the reply was
