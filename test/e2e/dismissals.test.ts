@@ -6,17 +6,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { decodeState } from '../../src/report/state.js';
 import { createWorld, OWNER, type World } from './harness.js';
-import { BUG_FINDING, finding, reviewerAnswer } from './scenarios.js';
+import { BUG_FINDING, finding, reviewerAnswer, STYLE_FINDING } from './scenarios.js';
 
 const BOT = 'github-actions[bot]';
-const STYLE = finding({
-  priority: 'P3',
-  category: 'docs',
-  line: 1,
-  title: 'add() has no JSDoc',
-  description: 'The exported `add` function has no JSDoc block saying what it returns.',
-  suggestion: '',
-});
+const STYLE = STYLE_FINDING;
 /** The same problem in another reviewer's words, at the same line. */
 const STYLE_REWORDED = finding({
   priority: 'P2',

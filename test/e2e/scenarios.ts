@@ -101,7 +101,7 @@ export const STUCK_RULES: ScenarioRule[] = [
 ];
 
 /** The thread-answer worlds (thread-answers, reply-events): a P3 style finding beside the planted bug. */
-const STYLE_FINDING = finding({
+export const STYLE_FINDING = finding({
   priority: 'P3',
   category: 'docs',
   line: 1,

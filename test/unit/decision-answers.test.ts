@@ -7,7 +7,8 @@ import type { Octokit } from '../../src/github/client.js';
 import { judgeAnswers } from '../../src/review/decision-answers.js';
 import type { KnownDecision } from '../../src/domain/findings.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github/index.js';
-import { HEAD, meta, prContext } from '../factories.js';
+import { HEAD, meta } from '../factories.js';
+import { plantedPull } from './inline-world.js';
 
 const REPO = { owner: 'octo-org', repo: 'demo-repo' };
 const ASKED = '2026-11-20T10:00:00Z';
@@ -34,17 +35,7 @@ async function world() {
   fake = await startFakeGitHub({
     ...REPO,
     collaborators: { alice: 'write', maya: 'maintain', pat: 'write', rita: 'read', wes: 'write' },
-    pulls: [
-      {
-        number: 7,
-        title: 'T',
-        user: 'alice',
-        headRef: 'feature/planted-bug',
-        headSha: HEAD,
-        diff: prContext().diff,
-        files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }],
-      },
-    ],
+    pulls: [plantedPull()],
   });
   // pat pushed a commit to the PR's branch: a co-author of the change.
   fake.state.recordPush({ ref: 'feature/planted-bug', after: HEAD, actor: 'pat', timestamp: '2026-11-19T09:00:00Z' });

@@ -29,18 +29,7 @@ export async function inlineWorld(
 ): Promise<InlineWorld> {
   const fake = await startFakeGitHub({
     ...REPO,
-    pulls: [
-      {
-        number: 7,
-        title: 'T',
-        user: 'alice',
-        headRef: 'feature/planted-bug',
-        headSha: HEAD,
-        diff: prContext().diff,
-        files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }],
-        ...o.pull,
-      },
-    ],
+    pulls: [{ ...plantedPull(), ...o.pull }],
     ...o.github,
   });
   const octokit = getOctokit('t', { baseUrl: fake.url });
@@ -70,4 +59,17 @@ export async function inlineWorld(
   });
   const context = async () => prContext({ threads: (await getReviewThreads(octokit, REPO, 7)).threads });
   return { fake, octokit, inline, warnings, context };
+}
+
+/** PR 7 of the fake GitHub: the planted bug's one-file change, opened by alice. */
+export function plantedPull(): FakePullInput {
+  return {
+    number: 7,
+    title: 'T',
+    user: 'alice',
+    headRef: 'feature/planted-bug',
+    headSha: HEAD,
+    diff: prContext().diff,
+    files: [{ filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1 }],
+  };
 }
