@@ -128,10 +128,10 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
           (e: unknown) => (e instanceof SkipRun ? e : Promise.reject(e)),
         )
       : null;
-  // A reply on the last reviewed head only answers; on a new head it is a push run (the full review).
-  // No `/review-loop decide` command exists yet, so no accepted decision can wait to be carried out.
-  const skip =
-    r.target.kind === 'thread_reply' && handled ? replyAnswersOnly(handled, { decisionWaits: false }) : handled;
+  // A reply on the last reviewed head only answers; on a new head, or while an accepted decision
+  // waits to be carried out, it is a push run (the full review).
+  const decisionWaits = prior.decisions.some((d) => d.answer && !d.doneIn);
+  const skip = r.target.kind === 'thread_reply' && handled ? replyAnswersOnly(handled, { decisionWaits }) : handled;
   const waiting = threadsRead ? answerable(threadsRead.threads, ownLogin, prior.answered, log) : 0;
   const threadsAtStart = waiting === 0 ? threadsRead : null;
   return { ...decided, git, prior, writer, skip, waiting, threadsAtStart };
