@@ -133,7 +133,7 @@ async function loopRounds(steps: LoopSteps, input: LoopInput): Promise<LoopResul
     rounds,
     headSha: meta.headSha,
     remaining: left,
-    decisions: left.filter((f) => f.decision && !f.decision.answer),
+    decisions: openDecisions(left),
     stuck: last?.stuck ?? [],
     last,
     unchecked: pending.map((p) => ({

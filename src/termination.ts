@@ -3,6 +3,7 @@
 import type { RunStatus } from './domain/run-status.js';
 import type { FixRoundRecord } from './domain/fix.js';
 import { isConverged } from './review/consensus.js';
+import { openDecisions } from './review/decisions.js';
 import type { ReviewRoundRecord } from './domain/findings.js';
 
 /**
@@ -63,7 +64,7 @@ export function decide(
 
 /** The decisions of a review still waiting for the maintainers' answer. */
 function openDecisionCount(rec: ReviewRoundRecord): number {
-  return rec.findings.filter((f) => f.decision && !f.decision.answer).length;
+  return openDecisions(rec.findings).length;
 }
 
 export function decisionsWait(n: number): string {

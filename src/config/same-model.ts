@@ -26,6 +26,12 @@ export function sameModel(a: ModelRef, b: ModelRef): boolean {
 /** `agent:model`, as the reports and the hidden state name a model. */
 export const modelName = (r: ModelRef): string => `${r.agent}:${r.model}`;
 
+/** The model an agent call was asked for, as a ModelRef. */
+export const runModel = (r: { agent: string; modelRequested: string }): ModelRef => ({
+  agent: r.agent,
+  model: r.modelRequested,
+});
+
 /** The `agent:model` name back as a reference (the agent is the part before the first colon). */
 export function modelRef(name: string): ModelRef {
   const i = name.indexOf(':');

@@ -1,5 +1,6 @@
 // One fix attempt: fixer → one squashed commit → verify → gate (optional,
 // looping back to the fixer) → guard → push. Nothing is pushed unless every step passed.
+import { modelName, runModel } from '../config/same-model.js';
 import type { FixResult } from '../agents/envelope.js';
 import { BudgetSpent } from '../budget/budget.js';
 import { runVerify } from '../commands/verify.js';
@@ -82,7 +83,7 @@ async function attemptFix(
     rec.fixer = mergeRuns(rec.fixer, run);
     if (!outcome.ok) return done(rec, 'fixer-failed', `The fixer failed: ${outcome.error}`);
     // The model that answered wrote (this part of) the fix: a fallback's, when the fixer's own could not.
-    const wrote = `${run.agent}:${run.modelRequested}`;
+    const wrote = modelName(runModel(run));
     rec.fixModels = [...new Set([...(rec.fixModels ?? []), wrote])];
     const answer = resolveAliases(outcome.value, findings);
     const accounting = checkAccounting(payload, answer);

@@ -1,5 +1,6 @@
 // The gate reviewer: an independent agent reads the PR, the payload and the fix as a
 // patch, and approves it or asks for changes, which go back to the fixer fenced as data.
+import { modelName, runModel } from '../config/same-model.js';
 import { gateResultSchema } from '../agents/envelope.js';
 import { callRole } from '../roles/call.js';
 import { prContextData } from '../roles/context-data.js';
@@ -30,7 +31,7 @@ export async function runGate(env: FixEnv, call: Omit<FixCall, 'feedback'>) {
   return {
     approved: outcome.value.decision === 'approve',
     /** The model that answered (a fallback's, when the gate's own could not): it checked the fix. */
-    model: `${run.agent}:${run.modelRequested}`,
+    model: modelName(runModel(run)),
     feedback: outcome.value.requestedChanges.map((c) => `- ${c}`).join('\n') || outcome.value.summary,
   };
 }

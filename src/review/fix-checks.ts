@@ -6,12 +6,11 @@
 // run's hand-off (label, ready for review) waits for it. Pure.
 import type { AgentRun } from '../domain/agent-run.js';
 import type { Finding, FixCheck } from '../domain/findings.js';
-import { modelName, modelRef, sameModel, type ModelRef } from '../config/same-model.js';
+import { modelName, modelRef, runModel, sameModel, type ModelRef } from '../config/same-model.js';
 import type { EarlierFinding } from './earlier.js';
 import { sameProblem } from './similarity.js';
 
 /** A reviewer's run as the model that answered (or would have): its last attempt's. */
-const modelOf = (r: AgentRun): ModelRef => ({ agent: r.agent, model: r.modelRequested });
 
 /** Whether `reviewer` runs one of the models that wrote a fix. */
 export function wroteFix(fixedBy: readonly string[], reviewer: ModelRef): boolean {
@@ -42,8 +41,8 @@ export function checkFixes(
       (s) => [s.id, ...(s.aliases ?? [])].includes(p.id) || sameProblem({ ...p, line: null }, s, opts),
     );
     if (back) return { ...base, state: 'came-back', by: [] };
-    const others = reviewers.filter((r) => !wroteFix(fixModels, modelOf(r)));
-    const who = (r: AgentRun) => `${r.name} (${modelName(modelOf(r))})`;
+    const others = reviewers.filter((r) => !wroteFix(fixModels, runModel(r)));
+    const who = (r: AgentRun) => `${r.name} (${modelName(runModel(r))})`;
     const answered = others.filter((r) => r.status === 'ok');
     if (answered.length > 0) return { ...base, state: 'checked', by: answered.map(who) };
     if (others.length === 0) {
