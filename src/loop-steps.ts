@@ -156,8 +156,7 @@ export function loopSteps(w: RunWiring): LoopSteps {
     },
     beforeGate: checkout.restoreAgentConfig,
     pushRemote: w.push.remote,
-    // Only with setup commands: the changed paths cost a walk of the fix commit's tree.
-    ...(config.setup.length > 0 ? { beforeVerify: (changed: readonly string[]) => w.setup.beforeVerify(changed) } : {}),
+    beforeVerify: (changed) => w.setup.beforeVerify(changed),
     secretValues: w.secretValues,
   };
   const inline = createInlineReview({
