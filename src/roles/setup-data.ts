@@ -19,7 +19,7 @@ export function reviewerSetupPrompt(prompts: Prompts, rec: SetupRecord | null, s
   if (!rec || (!rec.setup && !rec.headTests && !rec.notRun)) return '';
   const lines = [
     setupSet ? `- setup: ${status(rec.setup, rec.notRun)}` : '- setup: not set (nothing was installed)',
-    `- tests (the verify commands): ${status(rec.headTests, rec.notRun)}`,
+    `- the verify commands: ${status(rec.headTests, rec.notRun)}`,
   ];
   const files = Object.keys(setupContextFiles(rec)).map((f) => `\`${f}\``);
   const runFiles = files.length ? ` (${files.join(', ')})` : '';

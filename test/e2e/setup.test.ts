@@ -80,7 +80,7 @@ it.each(PRIVILEGE_PATHS)(
     expect(headTests).toMatch(/```text\n[^]*add\(2, 3\) should be 5/);
     expect(readFileSync(path.join(reviewer.contextDir, 'setup.md'), 'utf8')).toContain('Every command passed.');
     expect(reviewer.prompt).toContain('- setup: passed (`npm ci --offline --no-audit --no-fund`)');
-    expect(reviewer.prompt).toContain('- tests (the verify commands): failed: `npm test` exited with 1');
+    expect(reviewer.prompt).toContain('- the verify commands: failed: `npm test` exited with 1');
     expect(reviewer.prompt).toContain("Do not run the project's code");
     expect(reviewer.prompt).not.toContain('cp -r . /tmp/review');
 
@@ -125,7 +125,7 @@ it('a setup the PR breaks by its manifest is a P1 finding for the fixer; the rev
   const reviewer = world.agentCalls().find((c) => c.role === 'reviewer')!;
   expect(reviewer.prompt).toMatch(/- setup: failed: `npm ci[^`]*` exited with 1/);
   expect(reviewer.prompt).toContain(
-    '- tests (the verify commands): not run (the tests were not run on this head: setup failed)',
+    '- the verify commands: not run (the tests were not run on this head: setup failed)',
   );
   const [payload] = world.fixPayloads();
   expect(payload!.issuesToFix.map((f) => [f.id, f.priority])).toEqual([['SETUP-fails', 'P1']]);
