@@ -356,6 +356,7 @@ async function keepSetupLayer(
     const off = await asRoot(privilege, ['umount', '--', merged]);
     if (off.code !== 0) throw new Error(`its view is still in use (${off.stderr.trim()})`);
     const kept = await setupHome.record(path.join(callDir, 'upper'));
+    if (!kept) return;
     const parts = [
       `verify commands and hooks see it, the fixer and the confirmer only ${kept.caches.join(', ') || 'no cache'}`,
       ...(kept.dropped.length ? [`dropped (credentials, git configuration): ${kept.dropped.join(', ')}`] : []),

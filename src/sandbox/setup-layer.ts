@@ -41,6 +41,13 @@ export const SETUP_CACHES: readonly string[] = [
 /** Dropped from what setup wrote whatever its verdict: git's configuration (the view writes its own). */
 const GIT_CONFIG: readonly string[] = ['.gitconfig', '.config/git'];
 
+/**
+ * The most the paths of setup's layers may take in a call's overlay options (the kernel takes a page,
+ * 4096 bytes, for all of them, the run's layer, HOME and the call's own among them): some 25 setup
+ * commands that each write in HOME.
+ */
+const MAX_LAYER_CHARS = 2500;
+
 /** A registry configuration larger than this is no hand-written one: dropped (home-view.ts does the same). */
 const REGISTRY_FILE_MAX_BYTES = 256 * 1024;
 
@@ -161,12 +168,18 @@ export class SetupHome {
    * setup's layers. No process of the sandbox user runs meanwhile, and the walk lists each entry
    * with its type without following links: root acts on real folders of the layer only.
    */
-  async record(upper: string): Promise<RecordedLayer> {
+  async record(upper: string): Promise<RecordedLayer | null> {
     const gen = (this.current ??= this.newGeneration());
-    const dir = path.join(gen.dir, `layer-${++this.layersMade}`);
+    const dir = path.join(gen.dir, String(++this.layersMade));
+    const paths = [...gen.layers.flatMap((l) => [l.caches, l.rest]), path.join(dir, 'caches'), path.join(dir, 'rest')];
+    if (paths.join(':').length > MAX_LAYER_CHARS) {
+      throw new Error(`setup's layers would not fit in an overlay's options (${gen.layers.length} kept already)`);
+    }
     const scratch = await mkdtemp(path.join(this.base, 'setup-sort-'));
     try {
       const entries = await this.list(upper, path.join(scratch, 'list'));
+      // Only whiteouts (HOME's new top-level names the call's view hid): nothing written to keep.
+      if (entries.every((e) => e.type === 'c')) return null;
       const sorting = sortSetupEntries(this.plan, entries);
       const stripped: string[] = [];
       const drop = [...sorting.drop];

@@ -6,7 +6,7 @@
 // JSON line: what each call saw, the setup layers' folders before and after the second setup, and
 // the log.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { callAccess } from '../../src/agents/call-access.js';
@@ -109,10 +109,16 @@ const agent = async (role: Role) => {
   const r = await sandbox.run(spec, callAccess(inv));
   return r.stdout + r.stderr;
 };
+const base = path.join(
+  tmpdir(),
+  readdirSync(tmpdir()).find((n) => n.startsWith(`${sandbox.user}-`))!,
+);
 /** The folders setup's layers sit in, below the sandbox's own folder. */
-const layers = () => {
-  const base = readdirSync(tmpdir()).find((n) => n.startsWith(`${sandbox.user}-`));
-  return base ? readdirSync(path.join(tmpdir(), base)).filter((n) => n.startsWith('setup-home-')) : [];
+const layers = () => readdirSync(base).filter((n) => n.startsWith('setup-home-'));
+/** Who may enter a layers' folder: the action's own user only, so no call can reach setup's files there. */
+const access = (dir: string) => {
+  const st = statSync(path.join(base, dir));
+  return { mode: (st.mode & 0o777).toString(8), ownUser: st.uid === process.getuid!() };
 };
 
 const out: Record<string, unknown> = {};
@@ -128,6 +134,7 @@ try {
   );
   out.afterWrite = await verify(REPORT);
   out.layersBefore = layers();
+  out.layerAccess = access(layers()[0]!);
   await setup(['mkdir -p ~/.npm/_cacache && echo second-setup > ~/.npm/_cacache/second']);
   out.afterSecondSetup = await verify(REPORT);
   out.layersAfter = layers();

@@ -67,6 +67,7 @@ interface Outcome {
   afterWrite: string;
   afterSecondSetup: string;
   layersBefore: string[];
+  layerAccess: { mode: string; ownUser: boolean };
   layersAfter: string[];
   realHome: string[];
   log: string[];
@@ -159,6 +160,8 @@ describe.runIf(runnable).each(['root', 'sudo'] as const)('as %s', (privilege) =>
     expect(o.afterWrite).not.toContain('== .npm/_cacache/new');
     expect(o.afterWrite).toContain('== .bashrc\n');
     expect(o.realHome).toEqual(['.npm', '.npm/_cacache', '.npm/_cacache/runner-entry']);
+    // On disk, setup's layers sit where only the action's own user may enter.
+    expect(o.layerAccess).toEqual({ mode: '700', ownUser: true });
   });
 
   it("setup run again replaces its layers: the earlier run's files are gone, from the view and from disk", () => {
