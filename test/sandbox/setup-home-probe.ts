@@ -6,7 +6,7 @@
 // JSON line: what each call saw, the setup layers' folders before and after the second setup, and
 // the log.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { callAccess } from '../../src/agents/call-access.js';
@@ -146,5 +146,7 @@ try {
 } finally {
   await sandbox.close();
 }
+// The run's end takes setup's layers along with the sandbox's folder.
+out.baseAfterClose = existsSync(base);
 out.log = log;
 console.log(JSON.stringify(out));

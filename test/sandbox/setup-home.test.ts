@@ -68,6 +68,7 @@ interface Outcome {
   afterSecondSetup: string;
   layersBefore: string[];
   layerAccess: { mode: string; ownUser: boolean };
+  baseAfterClose: boolean;
   layersAfter: string[];
   realHome: string[];
   log: string[];
@@ -171,5 +172,7 @@ describe.runIf(runnable).each(['root', 'sudo'] as const)('as %s', (privilege) =>
     expect(o.afterSecondSetup).not.toContain('== .bashrc');
     expect(o.afterSecondSetup).not.toContain('== .local/bin/tool');
     expect(o.layersAfter).toEqual(['setup-home-2']);
+    // And the run's end removes the last ones, with the sandbox's folder.
+    expect(o.baseAfterClose).toBe(false);
   });
 });
