@@ -2,9 +2,12 @@
 // the view's rules, as the runner's HOME is (credentials dropped, registry configuration stripped),
 // git's configuration dropped, and the caches a call holding a model key may see set apart. The
 // layers themselves, on both privilege paths, are test/sandbox/setup-home.test.ts.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { verdictOf, type HomeViewPlan } from '../../src/sandbox/home-view.js';
-import { SETUP_CACHES, sortSetupEntries, type LayerEntry } from '../../src/sandbox/setup-layer.js';
+import { SETUP_CACHES, SetupHome, sortSetupEntries, type LayerEntry } from '../../src/sandbox/setup-layer.js';
 import { REGISTRY_FILES, TOOL_FOLDERS } from '../../src/sandbox/tool-rules.js';
 
 const plan = (extra: Partial<HomeViewPlan> = {}): HomeViewPlan => ({
@@ -98,4 +101,19 @@ it('sets apart only what the view itself calls a cache', () => {
   // Each is a cache by the view's own rules (tool-rules.ts): no toolchain, settings or PATH folder.
   expect(SETUP_CACHES.map((c) => verdictOf(plan(), c).class)).toEqual(SETUP_CACHES.map(() => 'cache'));
   expect(verdictOf(plan(), '.local/bin').class).not.toBe('cache');
+});
+
+it("refuses a layer whose paths would not fit in a call's overlay options, before touching anything", async () => {
+  // The kernel takes one page for an overlay's options: a layer past it would make every later call's mount fail.
+  const top = mkdtempSync(path.join(tmpdir(), 'setup-layer-'));
+  const base = path.join(top, ...Array.from({ length: 12 }, (_, i) => `${i}`.padEnd(200, 'x')));
+  mkdirSync(base, { recursive: true });
+  try {
+    const setup = new SetupHome('root', { uid: 1, gid: 1 }, plan(), base);
+    await expect(setup.record(path.join(top, 'no-such-upper'))).rejects.toThrow(
+      /would not fit in an overlay's options/,
+    );
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
 });
