@@ -45,7 +45,9 @@ export async function runSetup(
   let created: string[] = [];
   let outcome: CommandsRun;
   try {
-    outcome = await runVerify([...commands], { ...runOptions(p), what: 'setup' });
+    // What an earlier setup wrote in HOME goes: the commands build it anew on this tree.
+    await p.sandbox?.forgetSetupHome();
+    outcome = await runVerify([...commands], { ...runOptions(p), what: 'setup', setupHome: 'record' });
   } finally {
     // Also when the run failed or was cancelled: what it left is PR content all the same.
     created = await settleCheckout(p, dirty, untracked);

@@ -16,6 +16,11 @@ export interface ShellEnv {
    * from an agent: the paths it names are shown to its call (src/sandbox/named-paths.ts).
    */
   trustedCommand?: boolean;
+  /**
+   * What the command sees of what setup wrote in HOME (sandbox/setup-layer.ts): all of it, as it
+   * runs the PR's code anyway, unless it is one of setup's own (`record`).
+   */
+  setupHome?: 'record' | 'whole';
 }
 
 /** Runs one command line; `owned` are folders of its own it may write besides the work tree. */
@@ -28,7 +33,8 @@ export async function runShell(command: string, shell: ShellEnv, owned: string[]
     timeoutMs: shell.timeoutMs,
   };
   const shown = shell.trustedCommand ? { shown: namedPaths(command) } : {};
-  return shell.sandbox ? shell.sandbox.run(spec, { workTree: shell.cwd, owned, ...shown }) : runProcess(spec);
+  const access = { workTree: shell.cwd, owned, ...shown, setupHome: shell.setupHome ?? 'whole' };
+  return shell.sandbox ? shell.sandbox.run(spec, access) : runProcess(spec);
 }
 
 /**

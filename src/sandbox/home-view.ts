@@ -157,7 +157,7 @@ function canonicalOf(plan: HomeViewPlan, rel: string): string {
  * True when every entry below the shown folder `rel` has its verdict, but for a bare name's: no
  * rule, `home-folders` entry, PATH folder or moved folder names anything below it.
  */
-function plainBelow(plan: HomeViewPlan, rel: string): boolean {
+export function plainBelow(plan: HomeViewPlan, rel: string): boolean {
   const below = (p: string) => p.startsWith(`${rel}/`) || (rel === '' && p !== '');
   return (
     plan.denied.length === 0 &&
@@ -381,10 +381,12 @@ export interface HomeLayer {
    * Mounts the call's view in `callDir`; returns the folder to show at the plan's folder and its
    * removal, or null when that folder is no longer a real folder (then it gets no view). `bound`
    * puts a file system of the call's own on `callDir` first (a sized tmpfs: bounded-layers.ts).
+   * `above`: read-only layers between the call's own and the run's, topmost first (setup-layer.ts).
    */
   mount(
     callDir: string,
     bound?: (dir: string) => Promise<void>,
+    above?: readonly string[],
   ): Promise<{ merged: string; unmount: () => Promise<void> } | null>;
 }
 
@@ -430,7 +432,7 @@ export async function buildHomeLayer(
     async dispose() {
       await mustAsRoot(privilege, ['umount', dir]);
     },
-    async mount(callDir, bound) {
+    async mount(callDir, bound, above = []) {
       // A folder in the checkout that PR code turned into a link since: mounting it would follow
       // the link, as root. Nothing of the PR runs between calls, so the check holds for the call.
       if (!realDir(plan.home)) return null;
@@ -440,7 +442,8 @@ export async function buildHomeLayer(
       await bound?.(callDir);
       for (const sub of ['upper', 'work', 'merged']) mkdirSync(path.join(callDir, sub), { mode: 0o700 });
       const owns = `${owner.uid}:${owner.gid}`;
-      await mustAsRoot(privilege, ['sh', '-c', MOUNT, 'sh', callDir, lower, plan.home, owns, ...fresh]);
+      const lowers = [...above, lower].join(':');
+      await mustAsRoot(privilege, ['sh', '-c', MOUNT, 'sh', callDir, lowers, plan.home, owns, ...fresh]);
       const merged = path.join(callDir, 'merged');
       return {
         merged,
@@ -457,7 +460,8 @@ export async function buildHomeLayer(
 const WHITEOUT = 'set -e\nfor p do rm -rf -- "$p"; mknod -- "$p" c 0 0; done';
 
 // The call's own upper layer, owned by the sandbox user: HOME's top is the call's (0700), as a
-// fresh HOME was. The real HOME is the lowest layer and is never written.
+// fresh HOME was. $2 is the read-only layers above the real HOME, topmost first (setup's, then the
+// run's). The real HOME is the lowest layer and is never written.
 const MOUNT = [
   'set -e',
   'c=$1 lower=$2 home=$3 owner=$4',

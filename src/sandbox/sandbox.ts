@@ -31,7 +31,8 @@ import type { CallLimits } from './call-limits.js';
 import { bwrapArgs, inside, PRIVATE_TMP, type MountView } from './mount-view.js';
 import { namedPaths } from './named-paths.js';
 import { nestedGitEntries, restoreNestedGit, type NestedGit } from './nested-git.js';
-import { detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
+import { asRoot, detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
+import { SetupHome, type SetupHomeUse } from './setup-layer.js';
 import type { SandboxRecord } from './leftover.js';
 import { createSandboxUser, deleteSandboxUser, type SandboxUser } from './user.js';
 
@@ -45,6 +46,8 @@ export interface CallAccess {
   readable?: readonly string[];
   /** Paths a trusted command line names (named-paths.ts): shown read-only, owner and mode unchanged. */
   shown?: readonly string[];
+  /** What the call sees of what setup wrote in the runner's HOME (setup-layer.ts); none when absent. */
+  setupHome?: SetupHomeUse;
 }
 
 export interface Sandbox {
@@ -56,6 +59,8 @@ export interface Sandbox {
   /** What the log and summary say of each call's bounds: null when calls are bounded. */
   readonly unbounded: string | null;
   run(spec: ProcessSpec, access: CallAccess): Promise<ProcessResult>;
+  /** Setup runs (again): what its earlier calls wrote in HOME goes, and its calls start anew. */
+  forgetSetupHome(): Promise<void>;
   /** Kills what is left, gives everything back, deletes the user. Idempotent; throws naming what failed. */
   close(): Promise<void>;
 }
@@ -84,6 +89,7 @@ function unisolated(reason: string): Sandbox {
     limits: [],
     unbounded: null,
     run: (spec) => runProcess(spec),
+    forgetSetupHome: async () => {},
     close: async () => {},
   };
 }
@@ -134,26 +140,31 @@ export async function createSandbox(mode: IsolationMode, workDir: string, opts: 
       if (namespaces.ok) log(`isolation: ${describeLayers(bounds)}`);
       const env = opts.env ?? process.env;
       const hidden = hiddenFolders(env);
-      const jail = namespaces.ok
-        ? {
-            bwrap: namespaces.bwrap,
-            hidden,
-            watchdog: (call: number, disks: readonly string[]) =>
-              watchdogArgs(script, bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds, disks),
-            homeBytes: bounds.homeBytes,
-            stateFolders: new BoundedStateFolders(found.privilege, user.name, bounds.homeBytes),
-            // Built while the run prepares (a walk of the tool folders); the first call waits for it.
-            home: homeView(found.privilege, user, homeViewPlan(env, opts.homeFolders), workDir, log),
-            movedRoots: movedToolFolderPlans(env).map((plan) => plan.home),
-            moved: Promise.all(
-              movedToolFolderPlans(env).map((plan, i) =>
-                homeView(found.privilege, user!, plan, null, log, `tool-layer-${i}`),
-              ),
-            ).then((layers) => layers.filter((l): l is HomeLayer => l !== null)),
-            toolchains: toolchainFoldersElsewhere(env, hidden),
-            runnerHome: env.HOME && path.isAbsolute(env.HOME) ? path.resolve(env.HOME) : null,
-          }
+      // Built while the run prepares (a walk of the tool folders); the first call waits for it.
+      const home = namespaces.ok
+        ? homeView(found.privilege, user, homeViewPlan(env, opts.homeFolders), workDir, log)
         : null;
+      const jail =
+        namespaces.ok && home
+          ? {
+              bwrap: namespaces.bwrap,
+              hidden,
+              watchdog: (call: number, disks: readonly string[]) =>
+                watchdogArgs(script, bounding.kind ?? 'none', `${user!.name}-call-${call}`, bounds, disks),
+              homeBytes: bounds.homeBytes,
+              stateFolders: new BoundedStateFolders(found.privilege, user.name, bounds.homeBytes),
+              home,
+              setupHome: home.then((l) => (l ? new SetupHome(found.privilege, user!, l.plan, user!.base) : null)),
+              movedRoots: movedToolFolderPlans(env).map((plan) => plan.home),
+              moved: Promise.all(
+                movedToolFolderPlans(env).map((plan, i) =>
+                  homeView(found.privilege, user!, plan, null, log, `tool-layer-${i}`),
+                ),
+              ).then((layers) => layers.filter((l): l is HomeLayer => l !== null)),
+              toolchains: toolchainFoldersElsewhere(env, hidden),
+              runnerHome: env.HOME && path.isAbsolute(env.HOME) ? path.resolve(env.HOME) : null,
+            }
+          : null;
       const limits = namespaces.ok ? [] : [namespaces.reason];
       const unbounded = bounding.kind === null ? describeBounds(bounds, bounding) : null;
       const nested = await nestedGitEntries(workDir);
@@ -220,9 +231,16 @@ async function isolated(
         const bound = inMemory
           ? (dir: string) => mountBoundedTmpfs(privilege, dir, inMemory.homeBytes, user.name)
           : undefined;
-        const homeMount = layer ? await layer.mount(callDir, bound) : null;
+        // Setup's layers this call sees, held until its view is gone (released last).
+        const setupHome = layer && access.setupHome ? await namespaced!.setupHome : null;
+        const lent = setupHome?.lend(access.setupHome!);
+        if (lent) giveBack.push(lent.release);
+        const homeMount = layer ? await layer.mount(callDir, bound, lent?.lowers) : null;
         if (layer && homeMount) {
           giveBack.push(homeMount.unmount);
+          if (setupHome && access.setupHome === 'record') {
+            giveBack.push(() => keepSetupLayer(privilege, setupHome, callDir, homeMount.merged, log));
+          }
           home = layer.plan.home;
           views.push({ layer, source: homeMount.merged });
         } else {
@@ -278,6 +296,9 @@ async function isolated(
         }
       }
     },
+    async forgetSetupHome() {
+      await (await namespaced?.setupHome)?.forget();
+    },
     close() {
       // One close for every caller: a cancelled run starts it early, and the run's end must wait for it.
       closed = true;
@@ -285,6 +306,7 @@ async function isolated(
         await Promise.all(settingUp);
         await killAllOf(privilege, user.uid);
         await removeCgroups(privilege, user.name);
+        await (await namespaced?.setupHome)?.forget();
         await (await namespaced?.home)?.dispose();
         for (const moved of (await namespaced?.moved) ?? []) await moved.dispose();
         await namespaced?.stateFolders.unmountAll();
@@ -318,6 +340,35 @@ function withFilledLayers(
   };
 }
 
+/**
+ * What a setup call wrote in HOME, made one of setup's layers for later calls (setup-layer.ts), its
+ * view unmounted first. Setup's outcome does not hang on it: where it fails, the writes go with the
+ * call as any call's do, and the log says so.
+ */
+async function keepSetupLayer(
+  privilege: Privilege,
+  setupHome: SetupHome,
+  callDir: string,
+  merged: string,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const off = await asRoot(privilege, ['umount', '--', merged]);
+    if (off.code !== 0) throw new Error(`its view is still in use (${off.stderr.trim()})`);
+    const kept = await setupHome.record(path.join(callDir, 'upper'));
+    if (!kept) return;
+    const parts = [
+      `verify commands and hooks see it, the fixer and the confirmer only ${kept.caches.join(', ') || 'no cache'}`,
+      ...(kept.dropped.length ? [`dropped (credentials, git configuration): ${kept.dropped.join(', ')}`] : []),
+      ...(kept.stripped.length ? [`stripped of credentials: ${kept.stripped.join(', ')}`] : []),
+    ];
+    log(`isolation: what setup wrote in HOME stays for later calls, read-only; ${parts.join('; ')}`);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    log(`isolation: what setup wrote in HOME goes with its call, as any call's writes: ${why}`);
+  }
+}
+
 /** A HOME of the call's own, gone when the call ends: nothing one call plants there reaches the next. */
 async function freshHome(
   privilege: Privilege,
@@ -349,6 +400,8 @@ interface Jail {
   stateFolders: BoundedStateFolders;
   /** The run's layer of the runner's HOME; null where HOME is not shown (then each call gets an empty one). */
   home: Promise<HomeLayer | null>;
+  /** What setup wrote in that HOME, for later calls; null where HOME is not shown. */
+  setupHome: Promise<SetupHome | null>;
   /** The layers of tool folders a variable moved out of HOME (home-view.ts). */
   moved: Promise<HomeLayer[]>;
   /** Those folders, each hidden in a call that could not mount its view. */

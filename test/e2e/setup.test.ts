@@ -71,6 +71,8 @@ it.each(PRIVILEGE_PATHS)(
     expect(r.outputs.status, r.stdout + r.stderr).toBe('converged');
     expect(r.stdout).toMatch(/setup: npm ci/);
     expect(r.stdout).toMatch(/setup created 1 entries, never committed: node_modules/);
+    // What npm ci wrote in HOME (its cache, its logs) stays for verify, the fixer sees only ~/.npm.
+    expect(r.stdout).toMatch(/what setup wrote in HOME stays for later calls, read-only; .* only \.npm/);
 
     // Round 1's reviewers: the head's test run failed on the bug, fenced as data, and they are told.
     const reviewer = world.agentCalls().find((c) => c.role === 'reviewer' && c.round === 1)!;
