@@ -38,8 +38,11 @@ function filesToRead(transcript: string): string[] {
   // it left in the folder ("In the context folder only: …"); an earlier one said "you need not open them".
   const left = /In the context folder only: ([^\n]*)/.exec(prompt)?.[1];
   const laterFiles = ['earlier-findings.json', 'delta.patch'];
+  // The answer template names earlier-findings.json in every round; only a later round's part says
+  // the folder holds it.
   const later =
-    !prompt.includes('earlier-findings.json') || prompt.includes('you need not open them')
+    !/The context folder also holds:\s*- `earlier-findings\.json`/.test(prompt) ||
+    prompt.includes('you need not open them')
       ? []
       : left === undefined
         ? laterFiles
