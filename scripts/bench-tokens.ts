@@ -21,6 +21,7 @@ import {
   type Reply,
 } from '../test/fakes/model-server/index.js';
 import { createWorld, type RunResult } from '../test/e2e/harness.js';
+import { breakdownRows } from './bench-token-breakdown.js';
 import { PANEL_KEY, panelFixerReply, plantedBugReview, realCliPanel, reviewRound } from '../test/e2e/real-cli-panel.js';
 
 /** The last commit before the budget, later rounds' delta and resumed reviewer sessions. */
@@ -37,8 +38,11 @@ function filesToRead(transcript: string): string[] {
   // it left in the folder ("In the context folder only: …"); an earlier one said "you need not open them".
   const left = /In the context folder only: ([^\n]*)/.exec(prompt)?.[1];
   const laterFiles = ['earlier-findings.json', 'delta.patch'];
+  // The answer template names earlier-findings.json in every round; only a later round's part says
+  // the folder holds it.
   const later =
-    !prompt.includes('earlier-findings.json') || prompt.includes('you need not open them')
+    !/The context folder also holds:\s*- `earlier-findings\.json`/.test(prompt) ||
+    prompt.includes('you need not open them')
       ? []
       : left === undefined
         ? laterFiles
@@ -66,7 +70,9 @@ function script(req: ModelRequest): Reply {
   if (who.role === 'fixer') return panelFixerReply(req);
   if (who.role === 'other') return { text: 'ok' };
   const files = filesToRead(req.transcript);
-  const dir = lastMatch(req.transcript, /context folder[^`\n]*`([^`]+)`/g);
+  // The reviewer prompt's "The context folder is `…`" (a resumed one: "… for this round is `…`"), not
+  // another sentence about the context folder that names a file in backticks.
+  const dir = lastMatch(req.transcript, /context folder (?:for this round )?is `([^`]+)`/g);
   if (dir && req.resultsSincePrompt < files.length)
     return readTool(req.protocol, path.join(dir, files[req.resultsSincePrompt]!));
   return plantedBugReview(req.transcript);
@@ -77,8 +83,13 @@ export interface TokenRun {
   requests: RecordedRequest[];
 }
 
+let runCount = 0;
+
 async function runOnce(opts: { dist?: string; inputs?: Record<string, string> } = {}): Promise<TokenRun> {
-  const models = await startFakeModelServer({ apiKey: PANEL_KEY, script, countTokens: true });
+  // BENCH_MODEL_LOG=<dir>: every request's body, one JSON line each, a file per run (for breakdowns).
+  const logDir = process.env.BENCH_MODEL_LOG;
+  const log = logDir ? { logFile: path.join(logDir, `run-${++runCount}.jsonl`) } : {};
+  const models = await startFakeModelServer({ apiKey: PANEL_KEY, script, countTokens: true, ...log });
   const world = await createWorld();
   try {
     const panel = await realCliPanel(models);
@@ -127,6 +138,10 @@ function sums(requests: RecordedRequest[], pred: (r: RecordedRequest) => boolean
 const reviewerRound = (n: number) => (r: RecordedRequest) => {
   const w = whose(r);
   return w.role === 'reviewer' && w.round === n;
+};
+const label = (r: RecordedRequest) => {
+  const w = whose(r);
+  return w.role === 'reviewer' ? `reviewer round ${w.round}` : w.role;
 };
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(0)}%`;
 const k = (n: number) => n.toLocaleString('en-US');
@@ -226,6 +241,7 @@ export async function tokenBenchRows(): Promise<[string, string, string][]> {
   const afterRun = await runOnce();
   const after = describeRun('after', afterRun);
   rows.push(...after.rows);
+  rows.push(...breakdownRows(afterRun.requests, label));
   if (beforeTotal) rows.push(['whole run, after / before', pct(after.total, beforeTotal), 'tokens sent and received']);
   // Half of what the action counted for the normal run (what the CLIs reported).
   const limit = Math.floor(Number(afterRun.result.outputs.tokens) / 2);

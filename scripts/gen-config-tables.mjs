@@ -93,14 +93,16 @@ const AGENT_COLUMNS = {
     secrets: '`OPENAI_API_KEY` or `CODEX_API_KEY`',
   },
   opencode: {
-    readOnly: 'edit, bash, webfetch denied',
+    readOnly: 'edit, bash, webfetch, task, skill, todowrite denied',
     fixer: 'edit and bash allowed; resumes with `--session`',
     model: 'no (the report says "not reported by CLI")',
     cost: 'no',
     secrets: "the provider's key, e.g. `GOOGLE_GENERATIVE_AI_API_KEY`, `ANTHROPIC_API_KEY`",
   },
   gemini: {
-    readOnly: 'default approval mode plus an admin policy denying write and shell tools',
+    readOnly:
+      '`tools.core` read_file, list_directory, glob, grep_search; default approval mode plus an admin policy ' +
+      'denying write and shell tools',
     fixer: '`auto_edit` plus shell; resumes with `--resume`',
     model: 'yes',
     cost: 'no',

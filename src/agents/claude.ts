@@ -84,6 +84,11 @@ async function runClaude(opts: CliAdapterOptions, inv: Invocation): Promise<Agen
     DISABLE_AUTOUPDATER: '1',
     // CLAUDE.md of the --add-dir folders: the checkout's (see claudeArgs).
     CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: '1',
+    // Text sent with every request that no call uses (2.1.197): auto memory's instructions, about
+    // 13,000 characters of the system prompt (a call's memory folder goes with its state folder), and
+    // the Bash tool's git commit and pull request instructions, about 6,000 (the action commits).
+    CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
+    CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: '1',
   });
   const res = await runCli('claude', opts, inv, await claudeArgs(opts, inv), env, inv.prompt);
   const result = findLast(jsonLines(res.stdout), (o) => o.type === 'result');

@@ -32,12 +32,22 @@ import {
 } from './cli-common.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
 
-/** Offline and quiet: no update check, analytics, feedback upload or plugin sync. */
+/**
+ * Offline and quiet: no update check, analytics, feedback upload or plugin sync. And no tool or
+ * text that no role uses, sent with every request otherwise (0.169.0): web search, goals,
+ * sub-agents (and the tool_search that finds them), the image viewer, questions to the user, the
+ * skills list and the personality section, about 12,000 characters. Every role keeps
+ * exec_command, write_stdin and apply_patch; the sandbox decides what they may change.
+ */
 const BASE_CONFIG: JsonObject = {
   check_for_update_on_startup: false,
   analytics: { enabled: false },
   feedback: { enabled: false },
-  features: { plugins: false },
+  features: { plugins: false, goals: false, multi_agent: false, view_image: false },
+  web_search: 'disabled',
+  tools: { experimental_request_user_input: { enabled: false } },
+  skills: { include_instructions: false },
+  personality: 'none',
 };
 
 /**

@@ -5,8 +5,11 @@
 // Permissions come from OpenCode's own `permission` config, written last so
 // agent-config cannot loosen it: read-only roles get edit, bash and webfetch
 // "deny" (OpenCode then removes those tools from the model's tool list); the
-// fixer gets edit and bash "allow". Every role may read the context folder
-// (external_directory), which `run` would otherwise auto-reject. Never `--auto`.
+// fixer gets edit and bash "allow". No role gets task (sub-agents), skill or
+// todowrite, which none uses: denied, their definitions and the skills list are
+// not sent with every request (about 8,000 characters, 1.18.33). Every role may
+// read the context folder (external_directory), which `run` would otherwise
+// auto-reject. Never `--auto`.
 // Project config (the checkout's opencode.json, opencode.jsonc, .opencode/) is off,
 // and a read-only role refuses a checkout holding plugins, which 1.18.33 loads anyway.
 //
@@ -44,7 +47,15 @@ export function createOpencodeAdapter(opts: CliAdapterOptions = {}): AgentAdapte
 function permissions(inv: Invocation): JsonObject {
   const mode = isReadOnly(inv.role) ? 'deny' : 'allow';
   return {
-    permission: { edit: mode, bash: mode, webfetch: 'deny', external_directory: { [`${inv.contextDir}/**`]: 'allow' } },
+    permission: {
+      edit: mode,
+      bash: mode,
+      webfetch: 'deny',
+      task: 'deny',
+      skill: 'deny',
+      todowrite: 'deny',
+      external_directory: { [`${inv.contextDir}/**`]: 'allow' },
+    },
   };
 }
 

@@ -36,6 +36,9 @@ describeCliAdapter({
   },
   loosen: { permissions: { allow: ['Write', 'Edit', 'Bash'], defaultMode: 'bypassPermissions' } },
   startupMs: 2000,
+  offered: { readOnly: ['Read', 'Grep', 'Glob'], fixer: ['Read', 'Grep', 'Glob', 'Edit', 'Write', 'Bash'] },
+  // 33,800 before the unused tools and features were switched off.
+  maxReviewerOwnChars: 22_000,
 });
 
 describe('claude specifics', () => {

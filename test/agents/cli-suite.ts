@@ -13,6 +13,7 @@ import type { AgentAdapter, AgentAnswer, Invocation } from '../../src/agents/typ
 import {
   always,
   envelopeText,
+  promptParts,
   startFakeModelServer,
   toolsThenText,
   toolThenText,
@@ -55,6 +56,16 @@ export interface CliTestSpec {
   loosen: Record<string, unknown>;
   /** At least this long for the CLI to start and reach its first tool call (the timeout test's floor). */
   startupMs: number;
+  /**
+   * The tools the model is offered: a read-only role reads (and Codex's runs commands in its
+   * read-only sandbox); the fixer also edits and runs commands, with no web or sub-agent tools.
+   */
+  offered: { readOnly: string[]; fixer: string[] };
+  /**
+   * The most characters of tool definitions and the CLI's own system text a reviewer's request
+   * carries: they are sent with every request of every call, so what a role does not use costs.
+   */
+  maxReviewerOwnChars: number;
 }
 
 export function describeCliAdapter(spec: CliTestSpec): void {
@@ -125,6 +136,22 @@ export function describeCliAdapter(spec: CliTestSpec): void {
       await spec.create({ ...opts, agentConfig }).run(invocation(ws, { role: 'reviewer', model: spec.model }));
       expect(existsSync(target)).toBe(false);
       expect(fake.requests.length).toBeGreaterThan(0);
+    });
+
+    it.each(['reviewer', 'fixer'] as const)('offers the %s only the tools its role uses', async (role) => {
+      fake.setScript(always(envelopeText(reviewerPayload)));
+      await run(invocation(ws, { role, model: spec.model }));
+      const offered = role === 'reviewer' ? spec.offered.readOnly : spec.offered.fixer;
+      expect(fake.requests.length).toBeGreaterThan(0);
+      for (const r of fake.requests) expect([...r.toolNames].sort()).toEqual([...offered].sort());
+    });
+
+    it("sends a reviewer's request without the text of tools and features the role does not use", async () => {
+      fake.setScript(always(envelopeText(reviewerPayload)));
+      await run(invocation(ws, { role: 'reviewer', model: spec.model }));
+      const parts = promptParts(fake.requests[0]!.body);
+      expect(parts.conversation).toBeGreaterThan(0);
+      expect(parts.tools + parts.system).toBeLessThanOrEqual(spec.maxReviewerOwnChars);
     });
 
     it('lets a read-only role read the context folder outside the checkout', async () => {

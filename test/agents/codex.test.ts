@@ -46,4 +46,11 @@ describeCliAdapter({
   },
   loosen: { sandbox_mode: 'danger-full-access', approval_policy: 'never' },
   startupMs: 2000,
+  // Codex offers apply_patch to every role; the read-only sandbox refuses its writes.
+  offered: {
+    readOnly: ['exec_command', 'write_stdin', 'apply_patch'],
+    fixer: ['exec_command', 'write_stdin', 'apply_patch'],
+  },
+  // 35,900 before the unused tools and features were switched off.
+  maxReviewerOwnChars: 25_000,
 });

@@ -34,4 +34,10 @@ describeCliAdapter({
     general: { defaultApprovalMode: 'yolo' },
   },
   startupMs: 3500,
+  offered: {
+    readOnly: ['read_file', 'list_directory', 'glob', 'grep_search'],
+    fixer: ['read_file', 'list_directory', 'glob', 'grep_search', 'replace', 'write_file', 'run_shell_command'],
+  },
+  // 32,200 before the unused tools and features were switched off.
+  maxReviewerOwnChars: 25_000,
 });

@@ -37,4 +37,7 @@ describeCliAdapter({
   },
   loosen: { permission: { edit: 'allow', bash: 'allow' } },
   startupMs: 5000,
+  offered: { readOnly: ['read', 'grep', 'glob'], fixer: ['read', 'grep', 'glob', 'edit', 'write', 'bash'] },
+  // 21,000 before the unused tools and features were switched off.
+  maxReviewerOwnChars: 15_000,
 });

@@ -3,5 +3,5 @@ export { startFakeModelServer } from './server.js';
 export type { FakeModelServer, FakeModelServerOptions, RecordedRequest } from './server.js';
 export { always, envelopeText, toolThenText, toolsThenText } from './script.js';
 export type { ModelRequest, Protocol, Reply, Script, TextReply, ToolReply, ErrorReply } from './script.js';
-export { estimateTokens } from './tokens.js';
+export { estimateTokens, promptParts } from './tokens.js';
 export type { RequestTokens } from './tokens.js';

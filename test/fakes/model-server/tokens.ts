@@ -57,3 +57,35 @@ export function createTokenCounter() {
 export function measuredUsage(tokens: RequestTokens, replyText: string): ReplyUsage {
   return { inputTokens: tokens.input, outputTokens: Math.max(1, estimateTokens(replyText.length)) };
 }
+
+/** Characters of one request's tool definitions, system text and conversation. */
+interface PromptParts {
+  tools: number;
+  system: number;
+  conversation: number;
+}
+
+const jsonChars = (v: unknown): number => (v == null ? 0 : JSON.stringify(v).length);
+const isSystemMessage = (m: unknown): boolean =>
+  ['system', 'developer'].includes(String((m as { role?: unknown })?.role));
+
+/**
+ * Where a request's characters go. The CLIs put their own text in different places (Codex sends
+ * its instructions as developer messages in `input`, OpenCode its system prompt as the first chat
+ * message), so a message of role system or developer counts as system text; the conversation is
+ * the rest (the prompt, tool calls and their results, answers).
+ */
+export function promptParts(body: unknown): PromptParts {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const conversation = b.messages ?? b.input ?? b.contents ?? null;
+  const items: unknown[] = Array.isArray(conversation) ? conversation : [];
+  const systemItems = items.filter(isSystemMessage);
+  return {
+    tools: jsonChars(b.tools),
+    system:
+      jsonChars(b.system ?? b.instructions ?? b.systemInstruction) + (systemItems.length ? jsonChars(systemItems) : 0),
+    conversation: Array.isArray(conversation)
+      ? jsonChars(items.filter((m) => !isSystemMessage(m)))
+      : jsonChars(conversation),
+  };
+}
