@@ -33,20 +33,28 @@ async function pushers(octokit: Octokit, meta: PrMeta): Promise<Set<string> | st
   }
 }
 
+/** Whether a person may answer a decision; `why` says why not. */
+export type MayAnswer = (login: string) => Promise<Verdict>;
+
 /**
- * The check for one run. `setting`: the repository config's `decision-answerers`; a team the token
- * cannot read is a configuration error, raised here (the run stops before any answer is taken).
+ * The check for one run, built once (run-decide.ts) and used by every step that judges an answer:
+ * GitHub is asked nothing until the first answer is judged, then each request once a run (the team,
+ * the branch's pushers, each person's permission). `setting`: the repository config's
+ * `decision-answerers`; a team the token cannot read is a configuration error, raised by the first
+ * answer judged (the run stops before any answer is taken).
  */
-export async function decisionAnswerers(
+export function decisionAnswerers(
   octokit: Octokit,
   repo: RepoRef,
   meta: PrMeta,
   setting: string | undefined,
-): Promise<(login: string) => Promise<Verdict>> {
+): MayAnswer {
   const team = setting && !LEVELS.includes(setting as Permission) ? setting.replace(/^@/, '') : null;
-  if (team) await checkTeamReadable(octokit, team);
+  let readable: Promise<void> | null = null;
   let pushed: Promise<Set<string> | string> | null = null;
-  return async (login) => {
+  const verdicts = new Map<string, Promise<Verdict>>();
+  const judge = async (login: string): Promise<Verdict> => {
+    if (team) await (readable ??= checkTeamReadable(octokit, team));
     if (bare(meta.author) === bare(login)) return { ok: false, why: `${login} is the PR's author` };
     const who = await (pushed ??= pushers(octokit, meta));
     if (typeof who === 'string') return { ok: false, why: who };
@@ -60,6 +68,11 @@ export async function decisionAnswerers(
     } catch (e) {
       return { ok: false, why: `GitHub did not say what permission ${login} has (HTTP ${status(e) ?? '?'})` };
     }
+  };
+  return (login) => {
+    const key = bare(login);
+    if (!verdicts.has(key)) verdicts.set(key, judge(login));
+    return verdicts.get(key)!;
   };
 }
 
