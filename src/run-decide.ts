@@ -89,8 +89,13 @@ export interface Decided extends Decisions {
   /** Replies in the action's threads that wait for an answer and that the answer limits let through. */
   waiting: number;
   /**
-   * The threads and reviews read here, for round 1 to take instead of reading them again; null
-   * when replies wait, since answering them writes to the threads (loop-steps.ts).
+   * The threads and reviews read here (null when thread answers are off): the waiting replies are
+   * found and answered from them (run-agents.ts), so a reply run reads them once before it answers.
+   */
+  threadsRead: ThreadsAndReviews | null;
+  /**
+   * The same, for round 1 to take instead of reading them again; null when replies wait, since
+   * answering them writes to the threads (loop-steps.ts).
    */
   threadsAtStart: ThreadsAndReviews | null;
   /**
@@ -141,7 +146,7 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
   const skip = r.target.kind === 'thread_reply' && handled ? replyAnswersOnly(handled, { decisionWaits }) : handled;
   const waiting = threadsRead ? answerable(threadsRead.threads, ownLogin, prior.answered, log) : 0;
   const threadsAtStart = waiting === 0 ? threadsRead : null;
-  return { ...decided, git, prior, writer, skip, waiting, threadsAtStart, mayAnswer };
+  return { ...decided, git, prior, writer, skip, waiting, threadsRead, threadsAtStart, mayAnswer };
 }
 
 /** The replies waiting in the action's threads that the answer limits let be answered this run. */
