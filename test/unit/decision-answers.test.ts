@@ -103,4 +103,12 @@ describe('answering a decision', () => {
     expect(await may('wes')).toEqual({ ok: false, why: 'wes has write access; answering needs maintain' });
     expect(await may('maya')).toEqual({ ok: true });
   });
+
+  it('says what a person without access lacks, and what GitHub did not say', async () => {
+    const { octokit, pr } = await world();
+    const may = decisionAnswerers(octokit, REPO, pr, undefined);
+    expect(await may('zed')).toEqual({ ok: false, why: 'zed has no access to the repository; answering needs write' });
+    fake.failNext({ method: 'GET', path: /\/collaborators\/wes\/permission$/, status: 403 });
+    expect(await may('wes')).toEqual({ ok: false, why: 'GitHub did not say what permission wes has (HTTP 403)' });
+  });
 });
