@@ -28,7 +28,7 @@ import type { Publisher } from './report/publish.js';
 import { createInlineReview } from './report/inline-review.js';
 import { writeAccess } from './github/permissions.js';
 import { dismissalTracker } from './review/dismissals.js';
-import { decisionAnswerers } from './github/answerers.js';
+import type { MayAnswer } from './github/answerers.js';
 import { decidedFindingsPrompt } from './review/decided-prompt.js';
 import { redactRecord } from './review/redact-finding.js';
 import type { Dismissal } from './domain/findings.js';
@@ -92,6 +92,8 @@ export interface RunWiring {
    * run has written nothing to them since: the first round takes them instead of a second read.
    */
   threadsAtStart?: ThreadsAndReviews | null;
+  /** Who may answer a decision: the run's one check (run-decide.ts), asked when a decision's thread is dismissed. */
+  mayAnswer: MayAnswer;
 }
 
 export function loopSteps(w: RunWiring): LoopSteps {
@@ -124,15 +126,13 @@ export function loopSteps(w: RunWiring): LoopSteps {
   const directoryRules = directoryRulesLookup({ git, fileName: config.rulesFile, log });
   // Each reviewer's CLI session, resumed from round to round.
   const sessions: ReviewerSessions = new Map();
-  let answerers: ReturnType<typeof decisionAnswerers> | undefined;
   const dismissals = dismissalTracker({
     ownLogin: w.ownLogin,
     cached: w.cachedDismissals,
     log,
     mayDismiss: (login) => writeAccess(octokit, repo, login),
     // Asked only when a decision's thread is dismissed or resolved; a team it cannot read fails then.
-    mayAnswer: async (login) =>
-      (await (answerers ??= decisionAnswerers(octokit, repo, w.meta, config.decisionAnswerers)))(login),
+    mayAnswer: w.mayAnswer,
   });
   const fixEnv: FixEnv = {
     ...roleEnv,

@@ -14,6 +14,7 @@ import type { Octokit } from './github/client.js';
 import type { TokenIdentity } from './github/identity.js';
 import { writeAccess } from './github/permissions.js';
 import { loadPrContext, type ContextBudget } from './github/pr-context.js';
+import type { ThreadsAndReviews } from './github/threads.js';
 import { describeHandBack, handBackCheckout, snapshotCheckout } from './git/hand-back.js';
 import { prepareForAgents, type PreparedCheckout } from './git/prepare.js';
 import type { Git } from './git/runner.js';
@@ -192,6 +193,8 @@ export interface AnswerInput {
   ownLogin: string;
   /** The replies earlier runs answered. */
   prior: Pick<PriorRuns, 'answered'>;
+  /** The threads and reviews as read-and-decide read them to count the waiting replies (run-decide.ts). */
+  threadsRead: ThreadsAndReviews | null;
   push: Pick<PushPlan, 'canPush'>;
   publisher: Publisher;
   redact: (text: string) => string;
@@ -201,7 +204,7 @@ export interface AnswerInput {
 /** Answers the replies waiting in the action's threads, with the first reviewer's model. */
 export async function answerWaiting(w: AnswerInput): Promise<void> {
   const { config, octokit, repo, meta, git, log, publisher } = w;
-  const ctx = await loadPrContext(octokit, repo, meta, config, { git, log });
+  const ctx = await loadPrContext(octokit, repo, meta, config, { git, log }, undefined, w.threadsRead ?? undefined);
   const env = {
     registry: w.registry,
     prompts: w.prompts,

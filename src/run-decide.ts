@@ -5,6 +5,7 @@
 // reviewer has a key.
 import type { IssueComment } from './github/comments.js';
 import type { Octokit } from './github/client.js';
+import { decisionAnswerers, type MayAnswer } from './github/answerers.js';
 import { getReviewThreads, type ThreadsAndReviews } from './github/threads.js';
 import type { ResolvedConfig } from './config/repo-config.js';
 import type { PrMeta, PrTarget, RepoRef, ReviewThread } from './domain/pull-request.js';
@@ -88,10 +89,20 @@ export interface Decided extends Decisions {
   /** Replies in the action's threads that wait for an answer and that the answer limits let through. */
   waiting: number;
   /**
-   * The threads and reviews read here, for round 1 to take instead of reading them again; null
-   * when replies wait, since answering them writes to the threads (loop-steps.ts).
+   * The threads and reviews read here (null when thread answers are off): the waiting replies are
+   * found and answered from them (run-agents.ts), so a reply run reads them once before it answers.
+   */
+  threadsRead: ThreadsAndReviews | null;
+  /**
+   * The same, for round 1 to take instead of reading them again; null when replies wait, since
+   * answering them writes to the threads (loop-steps.ts).
    */
   threadsAtStart: ThreadsAndReviews | null;
+  /**
+   * Who may answer a decision, built once for the run: the `/review-loop decide` comments are judged
+   * with it here, and a decision's thread dismissed in the loop (loop-steps.ts), so GitHub is asked once.
+   */
+  mayAnswer: MayAnswer;
 }
 
 export async function readAndDecide(r: ReadInput): Promise<Decided> {
@@ -114,9 +125,10 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
     log,
   });
   // Answers to the maintainers' decisions are read once, here: later reports keep them.
+  const mayAnswer = decisionAnswerers(octokit, repo, meta, config.decisionAnswerers);
   const answers = await answeredDecisions({
-    ...{ octokit, repo, meta, comments: r.comments, known: prior.decisions, askedAt: prior.decisionsAskedAt },
-    ...{ setting: config.decisionAnswerers, log, warn: r.warn },
+    ...{ meta, mayAnswer, comments: r.comments, known: prior.decisions, askedAt: prior.decisionsAskedAt },
+    ...{ log, warn: r.warn },
   });
   prior.decisions = answers.decisions;
   prior.refusedAnswers = answers.refused;
@@ -134,7 +146,7 @@ export async function readAndDecide(r: ReadInput): Promise<Decided> {
   const skip = r.target.kind === 'thread_reply' && handled ? replyAnswersOnly(handled, { decisionWaits }) : handled;
   const waiting = threadsRead ? answerable(threadsRead.threads, ownLogin, prior.answered, log) : 0;
   const threadsAtStart = waiting === 0 ? threadsRead : null;
-  return { ...decided, git, prior, writer, skip, waiting, threadsAtStart };
+  return { ...decided, git, prior, writer, skip, waiting, threadsRead, threadsAtStart, mayAnswer };
 }
 
 /** The replies waiting in the action's threads that the answer limits let be answered this run. */

@@ -9,7 +9,8 @@
 // (edits and commands inside the checkout, no network). Both are passed with -c,
 // which wins over config.toml, so agent-config cannot loosen them. exec never
 // prompts for approval. The checkout is never a trusted project, so its .codex/
-// (config, hooks, exec-policy rules) is not loaded.
+// (config, hooks, exec-policy rules) is not loaded. That sandbox is Codex's own
+// bubblewrap, whatever bwrap the runner has (codex-bubblewrap.ts).
 //
 // Model: the JSON events do not name it; Codex records the model it sent in its
 // session rollout file (`turn_context.model`), which is read here.
@@ -31,6 +32,7 @@ import {
   type JsonObject,
 } from './cli-common.js';
 import type { AgentAdapter, AgentAnswer, Invocation } from './types.js';
+import { codexBubblewrapFolder, withCodexBubblewrap } from './codex-bubblewrap.js';
 
 /**
  * Offline and quiet: no update check, analytics, feedback upload or plugin sync. And no tool or
@@ -65,7 +67,12 @@ function withoutProjectTrust(agentConfig: JsonObject): JsonObject {
 }
 
 export function createCodexAdapter(opts: CliAdapterOptions = {}): AgentAdapter {
-  return { kind: 'codex', run: (inv) => runCodex(opts, inv) };
+  // Found once: the CLI's install does not move during a run.
+  let bubblewrap: string | null | undefined;
+  return {
+    kind: 'codex',
+    run: (inv) => runCodex(opts, inv, (bubblewrap ??= opts.binPath ? codexBubblewrapFolder(opts.binPath) : null)),
+  };
 }
 
 function codexArgs(inv: Invocation): string[] {
@@ -78,13 +85,13 @@ function codexArgs(inv: Invocation): string[] {
   return resume ? ['exec', 'resume', ...common, inv.sessionId!, '-'] : ['exec', ...common, '-'];
 }
 
-async function runCodex(opts: CliAdapterOptions, inv: Invocation): Promise<AgentAnswer> {
+async function runCodex(opts: CliAdapterOptions, inv: Invocation, bubblewrap: string | null): Promise<AgentAnswer> {
   const home = path.join(inv.stateDir, 'codex');
   const log = adapterLog('codex', opts, inv);
   // The state folder was the previous call's: what it left at these names is replaced, never followed.
   const config = deepMerge(BASE_CONFIG, withoutProjectTrust(opts.agentConfig ?? {}));
   await writeBelow(inv.stateDir, 'codex/config.toml', toToml(config), { mode: 0o600, log });
-  const env = cliEnv(opts, inv, { CODEX_HOME: home });
+  const env = withCodexBubblewrap(cliEnv(opts, inv, { CODEX_HOME: home }), bubblewrap);
   // A resumed thread's `turn.completed` usage is the thread's running total (0.169.0; the
   // rollout's total_token_usage): what the earlier calls spent is taken off.
   const before = inv.sessionId ? (await readRollout(home, inv.sessionId, log)).totals : { input: 0, output: 0 };

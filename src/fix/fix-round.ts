@@ -6,6 +6,7 @@ import { BudgetSpent } from '../budget/budget.js';
 import { runVerify } from '../commands/verify.js';
 import { registryConfig, SETUP_FINDING_ID } from '../ci/setup-check.js';
 import { changedPathsInCommit } from '../git/changes.js';
+import { removeReplaceRefsAndGrafts } from '../git/replace-refs.js';
 import { secretsInCommit } from '../git/secrets-in-commit.js';
 import { squashSince } from '../git/commit.js';
 import { putBackAfter } from '../git/put-back.js';
@@ -98,6 +99,10 @@ async function attemptFix(
     if (!rec.commitSha) return done(rec, 'no-changes', 'The fixer changed nothing, so there is nothing to push.');
     // `verify: none`: the workflow chose to push unchecked; the fix report says so.
     if (env.verify === 'none') rec.unverified = true;
+    // Verify meets a repository without the replace refs and grafts that a command before it
+    // planted (the head's test run, an earlier loop's verify, a fixer that could write .git): a
+    // verify that makes its own would fail on them, and no tool of the project reads them.
+    await removeReplaceRefsAndGrafts(env.git);
     // Verify tests the fix on its own installation: setup again when the fix changed what it reads.
     if (env.beforeVerify)
       await env.beforeVerify((await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha)).paths);
@@ -166,6 +171,9 @@ async function attemptFix(
       `HEAD moved after the fix commit ${rec.commitSha!.slice(0, 7)} was made ` +
         '(a verify command or hook changed it). Nothing was pushed.',
     );
+  // The guard reads the commit with replace refs ignored; they go too, so that what it was shown
+  // and what any tool reading the checkout sees afterwards cannot differ (push.ts removes them again).
+  await removeReplaceRefsAndGrafts(env.git);
   const changed = await changedPathsInCommit(env.git, previousHeadSha, rec.commitSha!);
   // A fix of a failing setup never points the install at another registry (ci/setup-check.ts).
   const registry = findings.some((f) => f.id === SETUP_FINDING_ID) ? registryConfig(changed.paths) : [];

@@ -1,9 +1,9 @@
 // What a push would carry: used to refuse fixes that touch .github/workflows/, reach outside
 // the repository or add submodules. Computed on the commit itself, tree to tree,
 // whatever the working tree holds now (a verify command or hook may have changed it since),
-// with replace refs and grafts removed and ignored, as `git push` ignores them.
+// with replace refs and grafts ignored, as `git push` ignores them (the runner's isolation.ts); it
+// changes nothing in the repository (replace-refs.ts removes them, where the fix round says).
 import path from 'node:path';
-import { removeReplaceRefsAndGrafts } from './replace-refs.js';
 import type { Git } from './runner.js';
 
 export interface ChangedPaths {
@@ -25,7 +25,6 @@ const GITLINK_MODE = '160000';
  * the repository's config is not trusted to describe its own changes.
  */
 export async function changedPathsInCommit(git: Git, baseSha: string, commit: string): Promise<ChangedPaths> {
-  await removeReplaceRefsAndGrafts(git);
   const diffArgs = ['--no-ext-diff', '--no-textconv', '--raw', '--no-abbrev', '-z', '--find-renames'];
   const entries = parseRaw((await git(['diff', ...diffArgs, baseSha, commit])).stdout);
   const paths = [...new Set(entries.flatMap((e) => e.paths))].sort();

@@ -10,21 +10,14 @@ import { chmod, copyFile, lstat, mkdir, rm, symlink, utimes } from 'node:fs/prom
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { trustedProgram } from '../process/programs.js';
-import { changedPaths, putBackSince } from './put-back.js';
+import { notAFolder } from '../files/untrusted-files.js';
+import { walkTree, type TreeEntry } from '../files/tree-walk.js';
+import { changedPaths, firstPaths, putBackSince } from './put-back.js';
 import type { Git } from './runner.js';
 import { untrackedEntries } from './state.js';
 
 /** What one path below an untracked entry was when the run started. */
-interface Entry {
-  type: string;
-  mode: number;
-  size: number;
-  mtime: string;
-  /** Changed by any write, and settable by no one: a call cannot hide a change behind an old mtime. */
-  ctime: string;
-  /** A link's target. */
-  target: string;
-}
+type Entry = Omit<TreeEntry, 'path'>;
 
 export interface CheckoutSnapshot {
   readonly top: string;
@@ -115,7 +108,7 @@ export async function handBackCheckout(git: Git, snap: CheckoutSnapshot): Promis
     if (same && e.target === was.target) continue;
     const copy = snap.copies.get(rel);
     const restorable = was.type === 'l' || (was.type === 'f' && copy);
-    if (!restorable || !(await realFolders(snap.top, path.dirname(rel)))) {
+    if (!restorable || (await notAFolder(snap.top, path.dirname(rel))) !== null) {
       out.notRestored.push(rel);
       continue;
     }
@@ -144,20 +137,16 @@ export function describeHandBack(done: HandBack): { info: string[]; warnings: st
     info.push(`the checkout handed back: removed what calls created, ignored paths included: ${each.join(', ')}`);
   }
   if (done.restored.length) {
-    info.push(`the checkout handed back: restored untracked files a call changed: ${some(done.restored)}`);
+    info.push(`the checkout handed back: restored untracked files a call changed: ${firstPaths(done.restored)}`);
   }
-  if (done.putBack.length) info.push(`the checkout handed back: put back to HEAD: ${some(done.putBack)}`);
+  if (done.putBack.length) info.push(`the checkout handed back: put back to HEAD: ${firstPaths(done.putBack)}`);
   if (done.notRestored.length) {
     warnings.push(
       `a call changed untracked files that were in the checkout before the run, and no copy was kept to ` +
-        `restore them (more than ${MAX_COPIES_BYTES / 1024 ** 2} MiB): ${some(done.notRestored)}`,
+        `restore them (more than ${MAX_COPIES_BYTES / 1024 ** 2} MiB): ${firstPaths(done.notRestored)}`,
     );
   }
   return { info, warnings };
-}
-
-function some(paths: readonly string[]): string {
-  return paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length} paths)` : '');
 }
 
 /**
@@ -172,7 +161,8 @@ function changeableByOthers(rel: string, e: Entry, paths: ReadonlyMap<string, En
 
 /** Removes `rel` and what it holds, never through a link; returns how many paths went. */
 async function removeTree(top: string, rel: string): Promise<number> {
-  if (!(await realFolders(top, path.dirname(rel)))) return 0;
+  // Never through a link a call put in place of a folder on the way.
+  if ((await notAFolder(top, path.dirname(rel))) !== null) return 0;
   const abs = path.join(top, rel);
   const st = await lstat(abs).catch(() => null);
   if (!st) return 0;
@@ -186,33 +176,11 @@ async function removeTree(top: string, rel: string): Promise<number> {
   return n;
 }
 
-/** Whether each folder from the top down to `rel` is a folder, not a link a call put there. */
-async function realFolders(top: string, rel: string): Promise<boolean> {
-  for (let d = rel; d !== '.' && d !== ''; d = path.dirname(d)) {
-    const st = await lstat(path.join(top, d)).catch(() => null);
-    if (!st || !st.isDirectory()) return false;
-  }
-  return true;
-}
-
 /** Every path at and below `rels` (relative to `top`), parents first, never through a link. */
 async function walk(top: string, rels: readonly string[]): Promise<Map<string, Entry>> {
-  const out = new Map<string, Entry>();
-  for (let i = 0; i < rels.length; i += 500) {
-    const batch = rels.slice(i, i + 500).map((r) => path.join(top, r));
-    const args = ['-P', ...batch, '-printf', '%y %m %s %T@ %C@ %p\\0%l\\0'];
-    const { stdout } = await promisify(execFile)(trustedProgram('find'), args, {
-      maxBuffer: 512 * 1024 * 1024,
-      encoding: 'utf8',
-    }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
-    const fields = stdout.split('\0');
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const line = fields[i]!;
-      const [type, mode, size, mtime, ctime] = line.split(' ', 5) as [string, string, string, string, string];
-      const abs = line.slice([type, mode, size, mtime, ctime].join(' ').length + 1);
-      const entry = { type, mode: parseInt(mode, 8), size: Number(size), mtime, ctime, target: fields[i + 1]! };
-      out.set(path.relative(top, abs), entry);
-    }
-  }
-  return out;
+  const found = await walkTree(
+    trustedProgram('find'),
+    rels.map((r) => path.join(top, r)),
+  );
+  return new Map(found.map(({ path: abs, ...entry }) => [path.relative(top, abs), entry]));
 }

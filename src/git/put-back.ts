@@ -59,8 +59,7 @@ export async function putBackAfter<T>(git: Git, what: string, log: (line: string
   const putBack = async (): Promise<void> => {
     const paths = await putBackSince(git, before);
     if (paths.length === 0) return;
-    const some = paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length} paths)` : '');
-    log(`${what} changed the checkout; put back, never committed: ${some}`);
+    log(`${what} changed the checkout; put back, never committed: ${firstPaths(paths)}`);
   };
   let result: T;
   try {
@@ -92,4 +91,9 @@ async function pathsInHead(git: Git, paths: readonly string[]): Promise<Set<stri
 /** Argument lists of at most 500 paths. */
 function* batches(paths: readonly string[]): Generator<string[]> {
   for (let i = 0; i < paths.length; i += 500) yield paths.slice(i, i + 500);
+}
+
+/** The first ten paths for a log line, and how many there are when more. */
+export function firstPaths(paths: readonly string[]): string {
+  return paths.slice(0, 10).join(', ') + (paths.length > 10 ? `, … (${paths.length} paths)` : '');
 }

@@ -1,8 +1,9 @@
 // Replace refs and grafts make git show one history and tree while `git push` sends another
 // (git-replace(1): replacements serve "all Git commands except those doing reachability
 // traversal (prune, pack transfer and fsck)"; gitrepository-layout(5) info/grafts). The runner
-// already tells every command to ignore both (isolation.ts); this removes them as well before
-// the push guard and the push, so no later tool and no other git version reads them either.
+// already tells every command to ignore both (isolation.ts); this removes them as well, a step of
+// its own: before a fix's verify and before the push guard (fix/fix-round.ts) and before the push
+// (push.ts), so no later tool and no other git version reads them either.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Git } from './runner.js';

@@ -6,14 +6,11 @@
 // pushed, so nobody may answer.
 import type { Octokit } from './client.js';
 import type { PrMeta, RepoRef } from '../domain/pull-request.js';
-import { getCollaboratorPermission, type Permission } from './permissions.js';
+import { accessAtLeast, isPermission, type Access } from './permissions.js';
 
 /** Logins compare without case, and a bot's GraphQL name has no `[bot]` suffix. */
 const bare = (l: string) => l.toLowerCase().replace(/\[bot\]$/, '');
 
-type Verdict = { ok: true } | { ok: false; why: string };
-
-const LEVELS: Permission[] = ['read', 'triage', 'write', 'maintain', 'admin'];
 const status = (e: unknown): number | undefined => (e as { status?: number }).status;
 
 /** The logins that pushed to the PR's head branch, newest 100 entries of its activity log. */
@@ -33,33 +30,39 @@ async function pushers(octokit: Octokit, meta: PrMeta): Promise<Set<string> | st
   }
 }
 
+/** Whether a person may answer a decision; `why` says why not. */
+export type MayAnswer = (login: string) => Promise<Access>;
+
 /**
- * The check for one run. `setting`: the repository config's `decision-answerers`; a team the token
- * cannot read is a configuration error, raised here (the run stops before any answer is taken).
+ * The check for one run, built once (run-decide.ts) and used by every step that judges an answer:
+ * GitHub is asked nothing until the first answer is judged, then each request once a run (the team,
+ * the branch's pushers, each person's permission). `setting`: the repository config's
+ * `decision-answerers`; a team the token cannot read is a configuration error, raised by the first
+ * answer judged (the run stops before any answer is taken).
  */
-export async function decisionAnswerers(
+export function decisionAnswerers(
   octokit: Octokit,
   repo: RepoRef,
   meta: PrMeta,
   setting: string | undefined,
-): Promise<(login: string) => Promise<Verdict>> {
-  const team = setting && !LEVELS.includes(setting as Permission) ? setting.replace(/^@/, '') : null;
-  if (team) await checkTeamReadable(octokit, team);
+): MayAnswer {
+  const team = setting && !isPermission(setting) ? setting.replace(/^@/, '') : null;
+  let readable: Promise<void> | null = null;
   let pushed: Promise<Set<string> | string> | null = null;
-  return async (login) => {
+  const verdicts = new Map<string, Promise<Access>>();
+  const judge = async (login: string): Promise<Access> => {
+    if (team) await (readable ??= checkTeamReadable(octokit, team));
     if (bare(meta.author) === bare(login)) return { ok: false, why: `${login} is the PR's author` };
     const who = await (pushed ??= pushers(octokit, meta));
     if (typeof who === 'string') return { ok: false, why: who };
     if (who.has(bare(login))) return { ok: false, why: `${login} pushed to the PR's branch` };
     if (team) return teamMember(octokit, team, login);
-    const need = (setting as Permission | undefined) ?? 'write';
-    try {
-      const role = await getCollaboratorPermission(octokit, repo, login);
-      if (LEVELS.indexOf(role) >= LEVELS.indexOf(need)) return { ok: true };
-      return { ok: false, why: `${login} has ${role} access; answering needs ${need}` };
-    } catch (e) {
-      return { ok: false, why: `GitHub did not say what permission ${login} has (HTTP ${status(e) ?? '?'})` };
-    }
+    return accessAtLeast(octokit, repo, login, setting && isPermission(setting) ? setting : 'write', 'answering');
+  };
+  return (login) => {
+    const key = bare(login);
+    if (!verdicts.has(key)) verdicts.set(key, judge(login));
+    return verdicts.get(key)!;
   };
 }
 
@@ -76,7 +79,7 @@ async function checkTeamReadable(octokit: Octokit, team: string): Promise<void> 
   }
 }
 
-async function teamMember(octokit: Octokit, team: string, login: string): Promise<Verdict> {
+async function teamMember(octokit: Octokit, team: string, login: string): Promise<Access> {
   const [org = '', slug = ''] = team.split('/');
   try {
     const { data } = await octokit.rest.teams.getMembershipForUserInOrg({ org, team_slug: slug, username: login });

@@ -3,10 +3,21 @@ import type { Octokit } from './client.js';
 import type { PrMeta, RepoRef } from '../domain/pull-request.js';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
-const WRITE_LEVELS: ReadonlySet<Permission> = new Set(['admin', 'maintain', 'write']);
+/** Lowest first: a role includes every one before it. */
+const LEVELS: readonly Permission[] = ['none', 'read', 'triage', 'write', 'maintain', 'admin'];
+
+/** Whether `text` names a permission level (the repository config's `decision-answerers: maintain`). */
+export function isPermission(text: string): text is Permission {
+  return (LEVELS as readonly string[]).includes(text);
+}
+
+/** Whether `role` includes `need`. */
+function reaches(role: Permission, need: Permission): boolean {
+  return LEVELS.indexOf(role) >= LEVELS.indexOf(need);
+}
 
 export function canWrite(p: Permission | null): boolean {
-  return p !== null && WRITE_LEVELS.has(p);
+  return p !== null && reaches(p, 'write');
 }
 
 /** A user's role on the repository; role_name knows maintain/triage, permission does not. */
@@ -14,27 +25,41 @@ export async function getCollaboratorPermission(octokit: Octokit, repo: RepoRef,
   try {
     const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
     const role = (data as { role_name?: string }).role_name ?? data.permission;
-    return (['admin', 'maintain', 'write', 'triage', 'read'].includes(role) ? role : 'none') as Permission;
+    return isPermission(role) ? role : 'none';
   } catch (e) {
     if ((e as { status?: number }).status === 404) return 'none';
     throw e;
   }
 }
 
-/** Whether a person has write access, with the reason when not (their role, or why it is unknown). */
-export type WriteAccess = { ok: true } | { ok: false; why: string };
+/** Whether a person has the access asked for, with the reason when not (their role, or why it is unknown). */
+export type Access = { ok: true } | { ok: false; why: string };
 
-/** Asks GitHub for a person's role on the repository; a failed request counts as no access. */
-export async function writeAccess(octokit: Octokit, repo: RepoRef, login: string): Promise<WriteAccess> {
+/**
+ * Asks GitHub whether a person's role on the repository includes `need`; a failed request counts as
+ * no access. `what`: what needs it ("answering"), named with `need` in the reason when it falls short.
+ */
+export async function accessAtLeast(
+  octokit: Octokit,
+  repo: RepoRef,
+  login: string,
+  need: Permission,
+  what?: string,
+): Promise<Access> {
   try {
     const role = await getCollaboratorPermission(octokit, repo, login);
-    if (canWrite(role)) return { ok: true };
-    const why = role === 'none' ? `${login} has no access to the repository` : `${login} has ${role} access`;
-    return { ok: false, why };
+    if (reaches(role, need)) return { ok: true };
+    const has = role === 'none' ? `${login} has no access to the repository` : `${login} has ${role} access`;
+    return { ok: false, why: what ? `${has}; ${what} needs ${need}` : has };
   } catch (e) {
     const status = (e as { status?: number }).status;
     return { ok: false, why: `GitHub did not say what permission ${login} has${status ? ` (HTTP ${status})` : ''}` };
   }
+}
+
+/** Whether a person has write access, with the reason when not. */
+export function writeAccess(octokit: Octokit, repo: RepoRef, login: string): Promise<Access> {
+  return accessAtLeast(octokit, repo, login, 'write');
 }
 
 /**

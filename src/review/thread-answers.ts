@@ -8,7 +8,7 @@ import { answerResultSchema } from '../agents/envelope.js';
 import type { AgentSpec } from '../agents/types.js';
 import { BudgetSpent } from '../budget/budget.js';
 import type { Octokit } from '../github/client.js';
-import type { WriteAccess } from '../github/permissions.js';
+import type { Access } from '../github/permissions.js';
 import { replyInThread } from '../github/review-api.js';
 import type { PrContext } from '../domain/pull-request.js';
 import { MARKER } from '../domain/marker.js';
@@ -35,7 +35,7 @@ export interface ThreadAnswersSetup {
   /** Replies earlier runs answered (the hidden state). */
   answered: readonly number[];
   /** Whether a person has write access (asked of GitHub once per person). */
-  writeAccess: (login: string) => Promise<WriteAccess>;
+  writeAccess: (login: string) => Promise<Access>;
   /** Whether this run fixes findings (then a conceded-to-be-real finding is being fixed). */
   fixes: boolean;
   redact: (text: string) => string;
@@ -78,7 +78,7 @@ export async function answerReplies(s: ThreadAnswersSetup): Promise<number[]> {
  */
 async function fromPeopleAnswered(s: ThreadAnswersSetup, waiting: ReplyToAnswer[]): Promise<Map<string, Asked>> {
   const author = s.ctx.meta.author;
-  const verdicts = new Map<string, Promise<WriteAccess>>();
+  const verdicts = new Map<string, Promise<Access>>();
   const access = (login: string) => {
     const key = login.toLowerCase();
     if (!verdicts.has(key)) verdicts.set(key, s.writeAccess(login));

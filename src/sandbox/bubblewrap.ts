@@ -2,9 +2,9 @@
 // Codex and Claude Code CLIs on Linux) gives every sandboxed call its own PID namespace and its
 // own view of the file system (mount-view.ts). It is chosen over namespace code of our own
 // because it is small, audited and packaged everywhere the action runs. Where the system has
-// none, the package is unpacked into a root-owned folder of our own instead of installed: a
-// `bwrap` on PATH changes how Codex sandboxes its own commands (Codex 0.169.0 then runs the
-// system bwrap, which cannot start its helper, and every shell command of Codex fails).
+// none, the package is unpacked into a root-owned folder of our own instead of installed: the
+// runner's system is left as it was (Codex, which takes a `bwrap` on PATH for its own sandbox, is
+// given its own bubblewrap first on its PATH either way: agents/codex-bubblewrap.ts).
 import { existsSync } from 'node:fs';
 import { openOnTheWay } from '../process/programs.js';
 import { asRoot, type Privilege } from './privilege.js';

@@ -16,7 +16,6 @@
 // whiteout over everything the call must not see: every entry of HOME not shown, every credential,
 // every entry a tool's rules do not list, every file others may not read and every folder others
 // may not enter (what only the runner may read stays the runner's, whatever its name).
-import { execFile } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -29,8 +28,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { TOOLCHAIN_VARIABLES } from '../domain/toolchain-variables.js';
+import { walkTree, type TreeEntry } from '../files/tree-walk.js';
+import { trustedProgram } from '../process/programs.js';
 import { mustAsRoot, type Privilege } from './privilege.js';
 import { stripCredentials } from './strip-credentials.js';
 import {
@@ -342,31 +342,9 @@ function statOf(file: string): { type: string; mode: number; size: number } {
   }
 }
 
-interface Entry {
-  type: string;
-  mode: number;
-  size: number;
-  path: string;
-}
-
 /** Every entry below `dir`, parents first, with its type and mode; `find` walks a large cache fast. */
-async function walk(dir: string): Promise<Entry[]> {
-  const { stdout } = await promisify(execFile)('/usr/bin/find', [dir, '-printf', '%y %m %s %p\\0'], {
-    maxBuffer: 512 * 1024 * 1024,
-    encoding: 'utf8',
-  }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
-  return stdout
-    .split('\0')
-    .filter(Boolean)
-    .map((line) => {
-      const [type, mode, size] = line.split(' ', 3) as [string, string, string];
-      return {
-        type,
-        mode: parseInt(mode, 8),
-        size: Number(size),
-        path: line.slice(type.length + mode.length + size.length + 3),
-      };
-    });
+function walk(dir: string): Promise<TreeEntry[]> {
+  return walkTree(trustedProgram('find'), [dir]);
 }
 
 /** The run's layer, built once; each call then mounts its own overlay of it over HOME. */

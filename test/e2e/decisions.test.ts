@@ -223,3 +223,56 @@ it('with no other model on the panel, the fix is checked only by the fixer’s m
   expect(world.github.state.requirePull(7).labels).toEqual(['ready for humans']);
   expect(threadOf(BUG_FINDING.title).isResolved).toBe(true);
 });
+
+it('asks GitHub who may answer once a run: a decide command and a decision dismissed in its thread', async () => {
+  // Run 1: the fixer hands two findings back as decisions and changes nothing.
+  const first = await world.run({
+    inputs: INPUTS,
+    rules: [
+      { role: 'reviewer', round: 1, answer: reviewerAnswer([BUG_FINDING, KEYS]) },
+      {
+        role: 'fixer',
+        round: 1,
+        answer: {
+          fixedIssues: [],
+          rejectedIssues: [],
+          decisionIssues: [
+            { findingId: KEYS_ID, ...ASK },
+            { findingId: BUG_ID, question: 'Should add() add?', options: ['Yes', 'No'] },
+          ],
+        },
+      },
+    ],
+  });
+  expect(first.outputs.decisions, first.stdout).toBe('2');
+  // maya answers one by command and dismisses the other in its thread: both ask who may answer.
+  const answer = `/review-loop decide ${KEYS_ID} 2`;
+  const head = (await world.headLog())[0]!.sha;
+  world.github.state.recordPush({
+    ref: world.sandbox.headRef,
+    after: head,
+    actor: OWNER,
+    timestamp: new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  });
+  world.github.state.addComment(7, { login: 'maya', body: answer });
+  world.github.state.addReply(threadOf(BUG_FINDING.title), { login: 'maya', type: 'User' }, '/review-loop dismiss no');
+  world.github.clearRequests();
+  const second = await world.run({
+    inputs: { ...INPUTS, mode: 'review' },
+    eventName: 'issue_comment',
+    checkout: 'base',
+    comment: { body: answer, login: 'maya' },
+    rules: [{ role: 'reviewer', round: 1, answer: reviewerAnswer([KEYS, BUG_FINDING]) }],
+  });
+  expect(second.stdout).toContain(`decision ${KEYS_ID} answered by maya: option 2`);
+  expect(second.stdout).toContain(`dismissed by people with write access: ${BUG_ID}`);
+  const asked = (path: string, query: Record<string, string> = {}) =>
+    world.github.requests.filter(
+      (q) => q.method === 'GET' && q.path === path && Object.entries(query).every(([k, v]) => q.query[k] === v),
+    ).length;
+  // The branch's pushers (its last 100 pushes; the head's arrival asks for 1) and maya's role as an
+  // answerer, once each: one check serves the run's start and the loop. maya's role is asked twice
+  // more, on their own: may the comment start a run, may maya dismiss.
+  expect(asked('/repos/octo-org/demo-repo/activity', { per_page: '100' })).toBe(1);
+  expect(asked('/repos/octo-org/demo-repo/collaborators/maya/permission')).toBe(3);
+});

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forbiddenPaths } from '../../src/fix/guard.js';
 import { changedPathsInCommit, commitAll, ensureIdentity, pushHead, squashSince } from '../../src/git/index.js';
+import { removeReplaceRefsAndGrafts } from '../../src/git/replace-refs.js';
 import { applyChanges, SAMPLE_PROJECT, type GitSandbox } from '../fakes/git-sandbox.js';
 import { out, plantedGit, sandbox } from './helpers.js';
 
@@ -84,7 +85,10 @@ describe('replace refs', () => {
       expect(replaceRefs(s).split('\n')).toHaveLength(2);
     };
     await plant();
+    // Reading what the commit changes removes nothing: that is a step of its own.
     await changedPathsInCommit(s.git, s.headSha, sha);
+    expect(replaceRefs(s).split('\n')).toHaveLength(2);
+    expect(await removeReplaceRefsAndGrafts(s.git)).toHaveLength(3);
     expect(replaceRefs(s)).toBe('');
     expect(existsSync(graftsFile(s))).toBe(false);
 

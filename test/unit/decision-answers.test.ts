@@ -49,7 +49,7 @@ const comment = (author: string, body: string, createdAt = '2026-11-21T08:00:00Z
 describe('answering a decision', () => {
   it("refuses the PR's author, a pusher and a reader; takes a maintainer's answer with their words", async () => {
     const { octokit, pr } = await world();
-    const may = await decisionAnswerers(octokit, REPO, pr, undefined);
+    const may = decisionAnswerers(octokit, REPO, pr, undefined);
     const { accepted, refused } = await judgeAnswers(
       [
         comment('alice', '/review-loop decide CORR-1a2b3c4d 1', '2026-11-21T07:00:00Z'),
@@ -77,7 +77,7 @@ describe('answering a decision', () => {
 
   it('refuses an answer written before the question, or naming no option of it', async () => {
     const { octokit, pr } = await world();
-    const may = await decisionAnswerers(octokit, REPO, pr, undefined);
+    const may = decisionAnswerers(octokit, REPO, pr, undefined);
     const { accepted, refused } = await judgeAnswers(
       [
         comment('maya', '/review-loop decide CORR-1a2b3c4d 1', '2026-11-19T08:00:00Z'),
@@ -99,8 +99,16 @@ describe('answering a decision', () => {
 
   it('decision-answerers: maintain refuses a writer', async () => {
     const { octokit, pr } = await world();
-    const may = await decisionAnswerers(octokit, REPO, pr, 'maintain');
+    const may = decisionAnswerers(octokit, REPO, pr, 'maintain');
     expect(await may('wes')).toEqual({ ok: false, why: 'wes has write access; answering needs maintain' });
     expect(await may('maya')).toEqual({ ok: true });
+  });
+
+  it('says what a person without access lacks, and what GitHub did not say', async () => {
+    const { octokit, pr } = await world();
+    const may = decisionAnswerers(octokit, REPO, pr, undefined);
+    expect(await may('zed')).toEqual({ ok: false, why: 'zed has no access to the repository; answering needs write' });
+    fake.failNext({ method: 'GET', path: /\/collaborators\/wes\/permission$/, status: 403 });
+    expect(await may('wes')).toEqual({ ok: false, why: 'GitHub did not say what permission wes has (HTTP 403)' });
   });
 });

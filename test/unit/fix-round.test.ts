@@ -235,3 +235,16 @@ it('runs setup again before verify with the paths the fix commit changed', async
   expect(rec.outcome, rec.message).toBe('pushed');
   expect(seen).toEqual([['package.json', 'src/math.js']]);
 });
+
+it('verify meets none of the replace refs a command before it planted, with no setup step too', async () => {
+  // The head's test run made a replacement; the fix's verify makes the same one, as git replace
+  // refuses to when it is there already.
+  const blob = (await w.git(['rev-parse', 'HEAD:README.md'])).stdout.trim();
+  const other = (await w.git(['rev-parse', 'HEAD:package.json'])).stdout.trim();
+  const plant = `git replace ${blob} ${other}`;
+  await w.git(['replace', blob, other]);
+  await w.script([fixer()]);
+  const rec = await runFixRound(w.env({ verify: [plant, VERIFY] }), w.ctx(), 1, [BUG]);
+  expect(rec.outcome, rec.message).toBe('pushed');
+  expect((await w.git(['for-each-ref', 'refs/replace/'])).stdout).toBe('');
+});
