@@ -71,7 +71,7 @@ it('resumes each reviewer its own session in the next round, with the resumed pr
     // The answer format is in the session already: the resumed prompt does not send it again.
     expect(c1!.prompt).toContain('"findings": [');
     expect(c2!.prompt).not.toContain('"findings": [');
-    expect(c2!.prompt).toContain('Answer as you did in your first answer of this session');
+    expect(c2!.prompt).toContain('Answer as in your first answer of this session');
   }
   expect(r2).toHaveLength(2);
 });
@@ -142,7 +142,7 @@ describe('the later-round part of the prompt', () => {
     expect(p).toContain('Copied below: `earlier-findings.json`');
     expect(p).toContain('In the context folder only: (none).');
     expect(p).toContain(patch);
-    expect(p).toContain('"title": "Off by one"');
+    expect(p).toContain('"title":"Off by one"');
     // The patch's own backticks cannot close its fence.
     expect(p).toContain('````diff\n');
   });
