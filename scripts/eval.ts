@@ -30,7 +30,7 @@ if (values.check) {
   let bad = 0;
   for (const c of caseFolders(values.case).map(readCase)) {
     try {
-      prepareCase(c).cleanup();
+      (await prepareCase(c)).cleanup();
       console.log(`${c.name}: ok (held-out test passes before the PR, fails on it)`);
     } catch (e) {
       bad++;
