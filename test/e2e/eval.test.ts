@@ -496,6 +496,15 @@ it(
       expect(bad.status).toBe(1);
       expect(bad.stdout).toContain(`mini-range: BROKEN: case mini-range: could not fetch the code ${file} names`);
       expect(bad.stdout).toMatch(/has sha256 [0-9a-f]{64}, the case expects 0{64}: refusing to use it/);
+
+      // A file that is not the source package's is bad input, said before anything is fetched.
+      writeFileSync(file, JSON.stringify({ ...c, source: { ...c.source, file: 'other_1.0.orig.tar.gz' } }));
+      const wrong = runEval(['--check', '--cases', cases], { PRL_EVAL_DEBIAN_MIRROR: server.url });
+      expect(wrong.status).toBe(1);
+      expect(wrong.stdout).toContain(
+        `mini-range: BROKEN: case mini-range: ${file}: source.file other_1.0.orig.tar.gz is not a file of ` +
+          'source package mini; e.g. { "debian": "pyjwt", "file": "pyjwt_2.10.1.orig.tar.gz"',
+      );
     } finally {
       server.stop();
     }
