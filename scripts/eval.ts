@@ -28,13 +28,15 @@ if (values.check) {
   // Fetches each case's code, checks its hash, applies its patch and runs its held-out test before
   // and after the PR: what a new case must pass before it is worth a model's time.
   let bad = 0;
-  for (const c of caseFolders(values.case).map(readCase)) {
+  for (const folder of caseFolders(values.case)) {
     try {
-      prepareCase(c).cleanup();
+      // A case.json that does not read is one broken case among the others, not the end of the check.
+      const c = readCase(folder);
+      (await prepareCase(c)).cleanup();
       console.log(`${c.name}: ok (held-out test passes before the PR, fails on it)`);
     } catch (e) {
       bad++;
-      console.log(`${c.name}: BROKEN: ${(e as Error).message}`);
+      console.log(`${path.basename(folder)}: BROKEN: ${(e as Error).message}`);
     }
   }
   process.exit(bad ? 1 : 0);

@@ -1,5 +1,6 @@
 // One evaluation case: what eval/cases/<name>/ holds, read and checked. A case names public code
-// (a registry package and exact version with its integrity, or a git repository and full commit)
+// (a registry package and exact version with its integrity, a Debian source package's upstream
+// tarball and its sha256, or a git repository and full commit)
 // and carries only this project's writing: the PR's patch and description, where the bug is, and a
 // held-out test that fails on the PR and passes on the code before it.
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +21,15 @@ const gitSource = z.strictObject({
   commit: z.string().regex(/^[0-9a-f]{40}$/, 'a full 40-hex commit sha'),
 });
 
+/** A Debian source package's file: its upstream tarball (`*.orig.tar.*`) carries the project's tests. */
+const debianSource = z.strictObject({
+  debian: z.string().regex(/^[a-z0-9][a-z0-9.+-]+$/, 'a Debian source package name, e.g. "pyjwt"'),
+  file: z
+    .string()
+    .regex(/^[a-z0-9][\w.+~-]*\.orig\.tar\.(?:gz|xz|bz2)$/, 'an upstream tarball, e.g. "pyjwt_2.10.1.orig.tar.gz"'),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "the file's sha256 as the package's .dsc lists it (64 hex digits)"),
+});
+
 const place = z.strictObject({
   file: z.string().min(1),
   /** First and last line of the bug in the file as the PR leaves it. */
@@ -29,7 +39,7 @@ const place = z.strictObject({
 const caseFile = z.strictObject({
   /** Where the reviewed code comes from, for a reader: the project's page and its licence. */
   project: z.strictObject({ repository: z.string().url(), licence: z.string().min(1) }),
-  source: z.union([npmSource, gitSource]),
+  source: z.union([npmSource, debianSource, gitSource]),
   bug: z.strictObject({
     summary: z.string().min(1),
     /** The lowest priority a finding may have and still count as finding the bug. */
@@ -42,11 +52,12 @@ const caseFile = z.strictObject({
     path: z.string().min(1),
     command: z.string().min(1),
   }),
+  /** The action's `setup` input for this case (installs the project), unless the configuration sets one. */
+  setup: z.string().optional(),
   /** The action's `verify` input for this case, unless the configuration sets one. */
   verify: z.string().optional(),
 });
 
-export type CaseSource = z.infer<typeof npmSource> | z.infer<typeof gitSource>;
 export type BugPlace = z.infer<typeof place>;
 
 export interface EvalCase extends z.infer<typeof caseFile> {
@@ -82,6 +93,14 @@ export function readCase(folder: string): EvalCase {
   }
   for (const p of parsed.data.bug.places) {
     if (p.lines[1] < p.lines[0]) throw new Error(`case ${name}: bug place ${p.file} ends before it starts`);
+  }
+  const src = parsed.data.source;
+  if ('debian' in src && !src.file.startsWith(`${src.debian}_`)) {
+    // Debian names a source package's upstream tarball <package>_<upstream version>.orig.tar.*.
+    throw new Error(
+      `case ${name}: ${file}: source.file ${src.file} is not a file of source package ${src.debian}; ` +
+        `e.g. { "debian": "pyjwt", "file": "pyjwt_2.10.1.orig.tar.gz", "sha256": "…" }`,
+    );
   }
   for (const need of ['pr.patch', 'pr.md', parsed.data.heldout.file]) {
     if (!existsSync(path.join(dir, need))) throw new Error(`case ${name}: ${path.join(dir, need)} is missing`);

@@ -12,11 +12,16 @@ import type { EvalCase } from './case.js';
 import type { Configuration } from './config.js';
 import { fetchSource } from './fetch.js';
 import { judgeReport, runHeldout, type Judged } from './judge.js';
+import { leftovers, setupFacts, type SetupFacts } from './run-facts.js';
 
-export interface CaseResult extends Judged {
+export interface CaseResult extends Judged, SetupFacts {
   configuration: string;
   case: string;
   fixed: boolean;
+  /** Files the loop's commits changed (the PR head to the final head): setup's files are never among them. */
+  fixFiles: string[];
+  /** Untracked or ignored entries left in the runner's checkout once the action ended. */
+  leftovers: string[];
   rounds: number;
   status: string;
   tokens: number;
@@ -50,8 +55,8 @@ function readTree(dir: string, prefix = ''): FileChanges {
  * Fetches the case's code and applies its patch; checks the held-out test passes before the PR and
  * fails after it, so "fixed" means something. Throws, naming the case, when either does not hold.
  */
-export function prepareCase(c: EvalCase): PreparedCase {
-  const base = fetchSource(c.source, c.name);
+export async function prepareCase(c: EvalCase): Promise<PreparedCase> {
+  const base = await fetchSource(c);
   const work = mkdtempSync(path.join(tmpdir(), `eval-${c.name}-pr-`));
   const cleanup = () => {
     rmSync(path.dirname(base), { recursive: true, force: true });
@@ -104,6 +109,11 @@ export async function runCase(c: EvalCase, config: Configuration, log: (line: st
     agreement: null,
     otherFindings: { P0: 0, P1: 0, P2: 0, P3: 0 },
     fixed: false,
+    fixFiles: [],
+    leftovers: [],
+    setup: null,
+    headTests: null,
+    notRun: null,
     rounds: 0,
     status: 'not run',
     tokens: 0,
@@ -113,7 +123,7 @@ export async function runCase(c: EvalCase, config: Configuration, log: (line: st
   };
   let prepared: PreparedCase;
   try {
-    prepared = prepareCase(c);
+    prepared = await prepareCase(c);
   } catch (e) {
     return { ...empty, error: (e as Error).message };
   }
@@ -129,11 +139,21 @@ export async function runCase(c: EvalCase, config: Configuration, log: (line: st
       'agent-command': '',
       'agent-env': '',
       reviewers: '',
+      ...(c.setup ? { setup: c.setup } : {}),
       ...(c.verify ? { verify: c.verify } : {}),
       ...config.inputs,
     };
+    const prHead = (await world.headLog())[0]!.sha;
+    let checkout = '';
     const started = performance.now();
-    const r = await world.run({ inputs, extraEnv: config.env, killAfterMs: config.timeoutMinutes * 60_000 });
+    const r = await world.run({
+      inputs,
+      extraEnv: config.env,
+      killAfterMs: config.timeoutMinutes * 60_000,
+      prepare: async (c) => {
+        checkout = c.dir;
+      },
+    });
     const wallSeconds = (performance.now() - started) / 1000;
     if (r.code !== 0 && !r.report) log(`${c.name}: the action failed:\n${(r.stdout + r.stderr).slice(-3000)}`);
     const judged = judgeReport(r.report, c);
@@ -141,10 +161,14 @@ export async function runCase(c: EvalCase, config: Configuration, log: (line: st
     const final = await world.sandbox.cloneAt(world.sandbox.headRef);
     const heldout = runHeldout(c, final.dir);
     log(`${c.name}: final head ${head.slice(0, 7)}; held-out test ${heldout.passed ? 'passes' : 'fails'}`);
+    const changed = await world.sandbox.originGit(['diff', '--name-only', prHead, head]);
     return {
       ...empty,
       ...judged,
+      ...setupFacts(r.report),
       fixed: heldout.passed,
+      fixFiles: changed.stdout.split('\n').filter(Boolean),
+      leftovers: leftovers(checkout),
       rounds: Number(r.outputs.rounds ?? 0),
       status: r.outputs.status ?? 'failed',
       tokens: Number(r.outputs.tokens ?? 0),

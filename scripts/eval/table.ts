@@ -19,6 +19,10 @@ export function caseLine(r: CaseResult): string {
     `tokens ${r.tokens}`,
     `cost $${r.costUsd.toFixed(4)}`,
     `wall ${r.wallSeconds.toFixed(1)} s`,
+    ...(r.setup ? [`setup ${r.setup}`] : []),
+    ...(r.headTests ? [`head tests ${r.headTests}`] : []),
+    ...(r.notRun ? [`not run: ${r.notRun}`] : []),
+    ...(r.leftovers.length ? [`left in the checkout: ${r.leftovers.join(', ')}`] : []),
   ];
   return `[${r.configuration}] ${r.case}: ${fields.join(' · ')}`;
 }

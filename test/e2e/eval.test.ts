@@ -4,11 +4,15 @@
 //   recorded answers (written here) are replayed through the `command` agent, a fixer's edit included;
 // - the shipped negotiator case (an npm package: negotiator 0.6.2 is a devDependency, so npm has its
 //   tarball in its cache and npm_config_offline keeps it there), replaying the real model's round-1
-//   answers of test/fixtures/real-model-runs/negotiator.
-// The replay agent finds a call's answer by the checkout's package name, the round and the call's
-// name: <recordings>/<package>/round-<n>/<name>.answer.txt, with <name>.files.json (files the call
-// writes) and <name>.usage.json (what it reports having spent) beside it.
-import { execFileSync, spawnSync } from 'node:child_process';
+//   answers of test/fixtures/real-model-runs/negotiator;
+// - a Debian-source case of our own: an upstream tarball served on 127.0.0.1 in Debian's pool
+//   layout, with a `setup` whose work the fixer's call and verify use;
+// - with PRL_EVAL_NETWORK=1 only (they are fetched from Debian's archive), the shipped Python and Go
+//   cases, with `setup`, through the whole loop.
+// The replay agent (test/fakes/eval-replay.mjs says how) finds a call's answer by the
+// checkout's project name, the round and the call's name.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -31,24 +35,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'eval-e2e-'));
 chmodSync(work, 0o755);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const REPLAY = `import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-readFileSync(0);
-const env = process.env;
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')).name;
-const base = path.join(process.argv[2], pkg, 'round-' + env.REVIEW_LOOP_ROUND, env.REVIEW_LOOP_AGENT_NAME);
-if (existsSync(base + '.files.json')) {
-  for (const [file, text] of Object.entries(JSON.parse(readFileSync(base + '.files.json', 'utf8')))) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-}
-if (existsSync(base + '.usage.json') && env.REVIEW_LOOP_USAGE_FILE) {
-  copyFileSync(base + '.usage.json', env.REVIEW_LOOP_USAGE_FILE);
-}
-if (!existsSync(base + '.answer.txt')) { console.error('no recorded answer at ' + base); process.exit(1); }
-process.stdout.write(readFileSync(base + '.answer.txt'), () => process.exit(0));
-`;
+const REPLAY = path.join(ROOT, 'test/fakes/eval-replay.mjs');
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.test', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -175,7 +162,7 @@ function setUp() {
     },
   );
 
-  writeFileSync(path.join(work, 'replay.mjs'), REPLAY);
+  cpSync(REPLAY, path.join(work, 'replay.mjs'));
   // The sandbox user reads the recordings and the replay script.
   const open = (p: string) => {
     chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
@@ -309,3 +296,274 @@ it('refuses a package whose tarball does not match the case integrity, naming th
   expect(r.stdout).toContain('tampered: BROKEN');
   expect(r.stdout).toContain('the case expects sha512-AAAA');
 });
+
+/** Serves `root` on 127.0.0.1 from a child process: the eval runs under spawnSync, which blocks this one. */
+async function serve(root: string): Promise<{ url: string; stop(): void }> {
+  const code =
+    "const http = require('node:http'), fs = require('node:fs'), path = require('node:path');\n" +
+    'const root = process.argv[1];\n' +
+    'const s = http.createServer((q, r) => {\n' +
+    "  const f = path.join(root, decodeURIComponent(new URL(q.url, 'http://x').pathname));\n" +
+    '  if (!f.startsWith(root + path.sep) || !fs.existsSync(f) || !fs.statSync(f).isFile()) {\n' +
+    '    r.writeHead(404); r.end(); return;\n' +
+    '  }\n' +
+    '  r.writeHead(200); fs.createReadStream(f).pipe(r);\n' +
+    '});\n' +
+    "s.listen(0, '127.0.0.1', () => console.log(s.address().port));\n";
+  const child = spawn(process.execPath, ['-e', code, root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
+    child.once('exit', (c) => reject(new Error(`the pool server exited (${c})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/** `npm run eval` as a user runs it, offline unless the test says otherwise; its results. */
+function runEval(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_offline: 'true', ...extraEnv };
+  delete env.VITEST;
+  return spawnSync(process.execPath, ['scripts/run-ts.mjs', 'scripts/eval.ts', ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 560_000,
+  });
+}
+
+function replayConfig(file: string, recordings: string) {
+  writeFileSync(
+    file,
+    [
+      'configurations:',
+      '  - name: replay-setup',
+      '    inputs:',
+      '      agent: command',
+      `      agent-command: node ${path.join(work, 'replay.mjs')} ${recordings}`,
+      '      reviewers: |',
+      '        command:model-a',
+      '        command:model-b',
+      '      fixer: command:model-a',
+      '      max-rounds: 2',
+      '    timeoutMinutes: 10',
+    ].join('\n'),
+  );
+}
+
+/** Round 1: both reviewers report `bug`; the fixer runs `run` (its output must match `expect`), then fixes. */
+function recordFixedCase(
+  recordings: string,
+  project: string,
+  bug: { file: string; line: number; title: string },
+  run: { command: string; expect: string },
+  fix: { files?: Record<string, string>; reversePatch?: string },
+) {
+  const finding = {
+    priority: 'P1',
+    category: 'security',
+    description: 'The check accepts what it must refuse.',
+    suggestion: 'Restore the previous check.',
+    ...bug,
+  };
+  const at = (round: number, name: string) => path.join(recordings, project, `round-${round}`, name);
+  const write = (round: number, name: string, text: string) => {
+    mkdirSync(path.dirname(at(round, name)), { recursive: true });
+    writeFileSync(at(round, name), text);
+  };
+  const json = (o: unknown) => `BEGIN_JSON\n${JSON.stringify(o, null, 2)}\nEND_JSON\n`;
+  write(1, 'reviewer-1.answer.txt', json(reviewerAnswer([finding])));
+  write(1, 'reviewer-2.answer.txt', json(reviewerAnswer([finding], 'reviewer-2')));
+  write(1, 'fixer.run.json', JSON.stringify(run));
+  if (fix.files) write(1, 'fixer.files.json', JSON.stringify(fix.files));
+  if (fix.reversePatch) write(1, 'fixer.reverse.patch', readFileSync(fix.reversePatch, 'utf8'));
+  const fixed = { findingId: findingId(finding), commitSha: null, description: 'restored the check' };
+  write(
+    1,
+    'fixer.answer.txt',
+    json({
+      agent: 'pr-fix',
+      prNumber: 7,
+      summary: { fixed: 1, rejected: 0, deferred: 0 },
+      fixedIssues: [fixed],
+      rejectedIssues: [],
+      commits: [],
+    }),
+  );
+  write(2, 'reviewer-1.answer.txt', json(reviewerAnswer([])));
+  write(2, 'reviewer-2.answer.txt', json(reviewerAnswer([], 'reviewer-2')));
+}
+
+function openToSandbox(p: string) {
+  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
+  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) openToSandbox(path.join(p, n));
+}
+
+const MINI = 'function inRange(x, lo, hi) {\n  return x >= lo && x <= hi;\n}\n\nmodule.exports = { inRange };\n';
+const MINI_PR =
+  'function inRange(x, lo, hi) {\n  // Half-open, as slices are.\n  return x >= lo && x < hi;\n}\n\n' +
+  'module.exports = { inRange };\n';
+
+/** A Debian pool on disk holding one upstream tarball of a project this test makes; the case naming it. */
+function debianCase(pool: string, cases: string) {
+  const src = path.join(work, 'mini-src', 'mini-1.0');
+  mkdirSync(src, { recursive: true });
+  writeFileSync(path.join(src, 'package.json'), JSON.stringify({ name: 'mini', version: '1.0.0' }));
+  writeFileSync(path.join(src, 'index.js'), MINI);
+  // The project's own test passes on the PR too: only the held-out test sees the bug.
+  writeFileSync(
+    path.join(src, 'test.js'),
+    "const assert = require('node:assert');\nassert.ok(require('./index.js').inRange(1, 0, 2));\n",
+  );
+  const folder = path.join(pool, 'pool/main/m/mini');
+  mkdirSync(folder, { recursive: true });
+  const tarball = path.join(folder, 'mini_1.0.orig.tar.gz');
+  execFileSync('tar', ['-czf', tarball, '-C', path.dirname(src), 'mini-1.0']);
+  const sha256 = createHash('sha256').update(readFileSync(tarball)).digest('hex');
+  const repo = path.join(work, 'mini-repo');
+  cpSync(src, repo, { recursive: true });
+  git(repo, 'init', '-q');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'base');
+  writeFileSync(path.join(repo, 'index.js'), MINI_PR);
+  const patch = `${git(repo, 'diff')}\n`;
+  mkdirSync(path.join(cases, 'mini-range'), { recursive: true });
+  const files = {
+    'case.json': JSON.stringify({
+      project: { repository: 'https://example.test/made-by-this-test', licence: 'MIT' },
+      source: { debian: 'mini', file: 'mini_1.0.orig.tar.gz', sha256 },
+      bug: { summary: 'the planted bug', priority: 'P1', places: [{ file: 'index.js', lines: [2, 3] }] },
+      heldout: { file: 'heldout.test.js', path: 'eval-heldout.test.js', command: 'node eval-heldout.test.js' },
+      // What an install leaves: an untracked folder the project's tests need, outside .gitignore.
+      setup: 'mkdir -p build\necho built > build/stamp',
+      verify: 'test -f build/stamp\nnode test.js',
+    }),
+    'pr.patch': patch,
+    'pr.md': '# Half-open ranges\n\nAs slices are.\n',
+    'heldout.test.js':
+      "const assert = require('node:assert');\nassert.strictEqual(require('./index.js').inRange(2, 0, 2), true);\n",
+  };
+  for (const [f, t] of Object.entries(files)) writeFileSync(path.join(cases, 'mini-range', f), t);
+  return { sha256 };
+}
+
+it(
+  'a Debian source case: its tarball is checked by sha256, setup runs, the fixer uses it, nothing of it is committed',
+  { timeout: 600_000 },
+  async () => {
+    const pool = path.join(work, 'debian-pool');
+    const cases = path.join(work, 'debian-cases');
+    const recordings = path.join(work, 'debian-recordings');
+    debianCase(pool, cases);
+    recordFixedCase(
+      recordings,
+      'mini',
+      { file: 'index.js', line: 3, title: 'inRange() excludes hi' },
+      // The fixer's call sees what setup built: the project's verify needs it too.
+      { command: 'cat build/stamp && node test.js', expect: '^built' },
+      { files: { 'index.js': MINI } },
+    );
+    cpSync(REPLAY, path.join(work, 'replay.mjs'));
+    openToSandbox(recordings);
+    openToSandbox(path.join(work, 'replay.mjs'));
+    replayConfig(path.join(work, 'debian.yml'), recordings);
+    const server = await serve(pool);
+    try {
+      const out = path.join(work, 'debian-out');
+      const r = runEval(['--config', path.join(work, 'debian.yml'), '--cases', cases, '--out', out], {
+        PRL_EVAL_DEBIAN_MIRROR: server.url,
+      });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { results: object[] };
+      expect(results[0], r.stdout).toMatchObject({
+        case: 'mini-range',
+        found: { priority: 'P1' },
+        agreement: { by: 2, of: 2 },
+        fixed: true,
+        rounds: 2,
+        status: 'converged',
+        setup: 'passed',
+        headTests: 'passed',
+        // build/ is setup's: the fix commit holds the fix only, and the checkout is handed back clean.
+        fixFiles: ['index.js'],
+        leftovers: [],
+        error: null,
+      });
+
+      // A tarball whose bytes differ from the case's sha256 is refused, naming the case's file.
+      const file = path.join(cases, 'mini-range', 'case.json');
+      const c = JSON.parse(readFileSync(file, 'utf8'));
+      writeFileSync(file, JSON.stringify({ ...c, source: { ...c.source, sha256: '0'.repeat(64) } }));
+      const bad = runEval(['--check', '--cases', cases], { PRL_EVAL_DEBIAN_MIRROR: server.url });
+      expect(bad.status).toBe(1);
+      expect(bad.stdout).toContain(`mini-range: BROKEN: case mini-range: could not fetch the code ${file} names`);
+      expect(bad.stdout).toMatch(/has sha256 [0-9a-f]{64}, the case expects 0{64}: refusing to use it/);
+
+      // A file that is not the source package's is bad input, said before anything is fetched.
+      writeFileSync(file, JSON.stringify({ ...c, source: { ...c.source, file: 'other_1.0.orig.tar.gz' } }));
+      const wrong = runEval(['--check', '--cases', cases], { PRL_EVAL_DEBIAN_MIRROR: server.url });
+      expect(wrong.status).toBe(1);
+      expect(wrong.stdout).toContain(
+        `mini-range: BROKEN: case mini-range: ${file}: source.file other_1.0.orig.tar.gz is not a file of ` +
+          'source package mini; e.g. { "debian": "pyjwt", "file": "pyjwt_2.10.1.orig.tar.gz"',
+      );
+    } finally {
+      server.stop();
+    }
+  },
+);
+
+// The shipped cases outside JavaScript come from Debian's archive: run only where it is reachable
+// and asked for, with Debian's Python (venv, setuptools, pytest) and a Go toolchain on the machine.
+const NETWORK = process.env.PRL_EVAL_NETWORK === '1';
+const PYTHON_READY = spawnSync('/usr/bin/python3', ['-c', 'import venv, setuptools, pytest']).status === 0;
+const GO_READY = spawnSync('sh', ['-c', 'command -v go']).status === 0;
+
+it.skipIf(!NETWORK || !PYTHON_READY || !GO_READY)(
+  'the shipped Python and Go cases: fetched from Debian, set up, fixed by a fixer that runs their tests',
+  { timeout: 600_000 },
+  () => {
+    const cases = path.join(work, 'shipped-cases');
+    const recordings = path.join(work, 'shipped-recordings');
+    for (const name of ['pyjwt-aud-substring', 'go-version-pessimistic'])
+      cpSync(path.join(ROOT, 'eval/cases', name), path.join(cases, name), { recursive: true });
+    // The fixers run the project's own test runner in setup's environment, then revert the PR's change.
+    recordFixedCase(
+      recordings,
+      'PyJWT',
+      { file: 'jwt/api_jwt.py', line: 403, title: 'A string aud claim is matched as a substring' },
+      { command: '.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_api_jwt.py', expect: '\\d+ passed' },
+      { reversePatch: path.join(cases, 'pyjwt-aud-substring/pr.patch') },
+    );
+    recordFixedCase(
+      recordings,
+      'go-version',
+      { file: 'constraint.go', line: 171, title: '~> 1.2 accepts 1.1.5' },
+      { command: 'go test -count=1 ./...', expect: 'ok\\s+github.com/hashicorp/go-version' },
+      { reversePatch: path.join(cases, 'go-version-pessimistic/pr.patch') },
+    );
+    cpSync(REPLAY, path.join(work, 'replay.mjs'));
+    openToSandbox(recordings);
+    openToSandbox(path.join(work, 'replay.mjs'));
+    replayConfig(path.join(work, 'shipped.yml'), recordings);
+    const out = path.join(work, 'shipped-out');
+    const r = runEval(['--config', path.join(work, 'shipped.yml'), '--cases', cases, '--out', out]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
+      results: { case: string }[];
+    };
+    const by = Object.fromEntries(results.map((x) => [x.case, x]));
+    const converged = {
+      found: { priority: 'P1' },
+      agreement: { by: 2, of: 2 },
+      fixed: true,
+      rounds: 2,
+      status: 'converged',
+      setup: 'passed',
+      headTests: 'passed',
+      leftovers: [],
+      error: null,
+    };
+    // .venv/, the egg-info and __pycache__/ (the fixer's pytest) stay out of the fix commit.
+    expect(by['pyjwt-aud-substring'], r.stdout).toMatchObject({ ...converged, fixFiles: ['jwt/api_jwt.py'] });
+    expect(by['go-version-pessimistic'], r.stdout).toMatchObject({ ...converged, fixFiles: ['constraint.go'] });
+  },
+);

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import type { Clone } from '../fakes/git-sandbox.js';
 import { createWorld, type World } from './harness.js';
 import { PRIVILEGE_PATHS } from './runner-user.js';
 import { reviewerAnswer } from './scenarios.js';
@@ -47,8 +48,12 @@ it.skipIf(!ready).each(PRIVILEGE_PATHS)(
   'a venv in the checkout: reviewers read pytest, the fixer runs it, nothing of it is committed, $how',
   async ({ asRunnerUser }) => {
     world = await createWorld({ sandbox: { baseFiles: PROJECT, prChanges: BUGGY } });
+    let checkout: Clone | undefined;
     const r = await world.run({
       asRunnerUser,
+      prepare: async (c) => {
+        checkout = c;
+      },
       inputs: { setup: SETUP, verify: '.venv/bin/python -m pytest -q', 'max-rounds': '2' },
       rules: [
         { role: 'reviewer', round: 1, answer: reviewerAnswer([FINDING]) },
@@ -67,6 +72,8 @@ it.skipIf(!ready).each(PRIVILEGE_PATHS)(
     const [fix] = await world.headLog();
     const changed = await world.sandbox.originGit(['diff-tree', '--no-commit-id', '--name-only', '-r', fix!.sha]);
     expect(changed.stdout.trim()).toBe('src/calc/__init__.py');
+    // The checkout is handed back as it came: nothing of setup's, verify's or the calls' is left in it.
+    expect((await checkout!.git(['status', '--porcelain', '--ignored'])).stdout).toBe('');
   },
   // pip builds the project and installs pytest: minutes on a loaded machine.
   600_000,

@@ -3,12 +3,13 @@
 // none is fetched; skipped, saying so, without it), hard-linked into the runner's HOME where a
 // hosted runner keeps it and removed after the test: setup builds the crate and its tests offline
 // (`cargo test --no-run`, target/ in the checkout); reviewers read `cargo test` failing on the
-// planted bug; the fixer's call runs `cargo test` in place on setup's build; verify passes; target/
-// is never committed.
+// planted bug, run on setup's build; the fixer's call runs `cargo test` in place on it; verify
+// passes; target/ is never committed and the checkout is handed back clean.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import type { Clone } from '../fakes/git-sandbox.js';
 import { createWorld, type World } from './harness.js';
 import { PRIVILEGE_PATHS, runnerUser } from './runner-user.js';
 import { reviewerAnswer } from './scenarios.js';
@@ -79,8 +80,12 @@ it.skipIf(!ready).each(PRIVILEGE_PATHS)(
     const runner = asRunnerUser ? runnerUser() : null;
     const home = runner ? runner.home : world.sandbox.env.HOME!;
     layOutRustup(home, runner);
+    let checkout: Clone | undefined;
     const r = await world.run({
       asRunnerUser,
+      prepare: async (c) => {
+        checkout = c;
+      },
       inputs: { setup: 'cargo test --offline --no-run', verify: 'cargo test --offline', 'max-rounds': '2' },
       rules: [
         { role: 'reviewer', round: 1, answer: reviewerAnswer([FINDING]) },
@@ -100,13 +105,21 @@ it.skipIf(!ready).each(PRIVILEGE_PATHS)(
     expect(r.outputs.status, [r.stdout, ...comments].join('\n')).toBe('converged');
     expect(r.stdout).toMatch(/setup created 1 entries, never committed: target/);
     const reviewer = world.agentCalls().find((c) => c.role === 'reviewer' && c.round === 1)!;
-    expect(readFileSync(path.join(reviewer.contextDir, 'head-tests.md'), 'utf8')).toMatch(/left: -1\s+right: 5/);
+    const headTests = readFileSync(path.join(reviewer.contextDir, 'head-tests.md'), 'utf8');
+    expect(headTests).toMatch(/left: -1\s+right: 5/);
+    // The head's test run (the verify commands) reuses setup's build: cargo finishes compiling nothing.
+    expect(headTests).toContain('Finished `test` profile');
+    expect(headTests).not.toContain('Compiling calc');
     const fixer = world.agentCalls().find((c) => c.role === 'fixer')!;
-    // Setup's build is there: the fixer's test run compiles nothing of the dependencies again.
+    // Setup's build is there: the fixer's test run, on the head setup built, compiles nothing again.
     expect(fixer.ran?.output).toContain('test tests::adds ... FAILED');
+    expect(fixer.ran?.output).toContain('Finished `test` profile');
+    expect(fixer.ran?.output).not.toContain('Compiling calc');
     const [fix] = await world.headLog();
     const changed = await world.sandbox.originGit(['diff-tree', '--no-commit-id', '--name-only', '-r', fix!.sha]);
     expect(changed.stdout.trim()).toBe('src/lib.rs');
+    // The checkout is handed back as it came: nothing of setup's, verify's or the calls' is left in it.
+    expect((await checkout!.git(['status', '--porcelain', '--ignored'])).stdout).toBe('');
   },
   600_000,
 );
