@@ -115,13 +115,21 @@ export function ownFixesPrompt(
   return fillTemplate(prompts['later-round-own-fixes'], { fixes });
 }
 
-/** One reviewer's own part: its words for the earlier findings it reported; '' when it reported none. */
+/**
+ * One reviewer's own part: its words for the earlier findings it reported, where they differ from
+ * earlier-findings.json's (a report in the group's own title and place says nothing that file does
+ * not, and every later round would pay for it again); '' when none is left.
+ */
 export function ownEarlierPrompt(
   prompts: Prompts,
   earlier: readonly EarlierFinding[] | undefined,
   reviewer: string,
 ): string {
-  const own = ownEarlierReports(earlier ?? [], reviewer);
+  const shared = new Map((earlier ?? []).map((f) => [f.id, f]));
+  const own = ownEarlierReports(earlier ?? [], reviewer).filter((r) => {
+    const f = shared.get(r.id);
+    return !f || r.title !== f.title || r.file !== f.file || r.line !== f.line;
+  });
   if (own.length === 0) return '';
   const findings = fenceAsData('Your earlier findings', listLines(cleanDeep(own)));
   return fillTemplate(prompts['later-round-own'], { findings });

@@ -50,6 +50,6 @@ it('takes a deferred issue as accounted for, reports it apart, and keeps it open
   const later = world.agentCalls().find((c) => c.role === 'reviewer' && c.round === 2)!;
   const earlier = later.prompt.slice(later.prompt.indexOf('earlier-findings.json'));
   expect(earlier).toMatch(
-    /"title": "add\(\) has no JSDoc"[^}]*"fate": "open"|"fate": "open"[^}]*"title": "add\(\) has no JSDoc"/,
+    /"title":"add\(\) has no JSDoc"[^}]*"fate":"open"|"fate":"open"[^}]*"title":"add\(\) has no JSDoc"/,
   );
 });

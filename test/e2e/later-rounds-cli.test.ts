@@ -44,7 +44,7 @@ function script(req: ModelRequest): Reply {
   const round = reviewRound(t);
   if (round === 0) return { text: 'ok' };
   if (round === 1) return { text: envelopeText(reviewerAnswer([BUG_FINDING, DOC_FINDING])) };
-  const respected = t.includes(REASON) && t.includes('"fate": "rejected"');
+  const respected = t.includes(REASON) && t.includes('"fate":"rejected"');
   return { text: envelopeText(reviewerAnswer(respected ? [] : [DOC_FINDING])) };
 }
 

@@ -115,19 +115,23 @@ describe('a later round, on the negotiator run', () => {
       const [mine, theirs] = [own('reviewer-1'), own('reviewer-2')];
       expect(mine).not.toBe(theirs);
       const yours = (prompt: string) => prompt.slice(prompt.indexOf('## Your findings of the last review'));
-      expect(yours(one)).toContain(JSON.stringify(mine));
-      expect(yours(one)).not.toContain(JSON.stringify(theirs));
-      expect(yours(two)).toContain(JSON.stringify(theirs));
-      expect(yours(two)).not.toContain(JSON.stringify(mine));
-      // Under the id the shared list gives the group.
-      expect(yours(two)).toContain(`"id":"${g.id}"`);
+      // The member whose words the group shows is not told them again; the other is, under the
+      // id the shared list gives the group.
+      const [shown, other] = g.title === mine ? [one, two] : [two, one];
+      expect(g.title === mine || g.title === theirs).toBe(true);
+      expect(yours(shown)).not.toContain(`"id":"${g.id}"`);
+      expect(yours(other)).toContain(JSON.stringify(g.title === mine ? theirs : mine));
+      expect(yours(other)).not.toContain(JSON.stringify(g.title));
+      expect(yours(other)).toContain(`"id":"${g.id}"`);
     }
     // No one's own words in the shared file.
     expect(file.every((f) => !('ownReports' in f))).toBe(true);
     // The prompts are the same bytes up to the reviewer's own part: every later-round file inlined
     // and every rule comes before it.
-    const own = one.indexOf('## Your findings of the last review');
-    expect(two.indexOf('## Your findings of the last review')).toBe(own);
+    // (Here the groups show reviewer-1's titles, so only reviewer-2 has a part of its own.)
+    const own = two.indexOf('## Your findings of the last review');
+    expect(own).toBeGreaterThan(0);
+    expect(one.indexOf('## Your findings of the last review')).toBe(-1);
     expect(commonPrefix(one, two)).toBeGreaterThanOrEqual(own);
     expect(one.slice(0, own)).toContain('Review the rest of the PR as usual.');
     expect(one.slice(0, own)).toContain('Copied below: `earlier-findings.json`');
