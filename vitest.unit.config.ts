@@ -25,6 +25,22 @@ function testFiles(dir: string): string[] {
 }
 
 export default defineConfig({
+  // Packages as the bundle has them (esbuild, platform node, no `development` condition): vitest
+  // would load the development builds micromark's packages export, whose assertions and debug
+  // calls were a third of every markdown parse (the report tests parse tens of thousands). Vite
+  // merges `ssr.resolve.conditions` with its default, so the condition is taken out once the
+  // config is resolved; vitest hands the rest to its workers as node's --conditions.
+  plugins: [
+    {
+      name: 'bundle-conditions',
+      configResolved(config) {
+        const drop = (conditions: string[] | undefined) =>
+          conditions?.splice(0, conditions.length, ...conditions.filter((c) => !/development/.test(c)));
+        drop(config.ssr.resolve?.conditions);
+        for (const env of Object.values(config.environments)) drop(env.resolve.conditions);
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', ...NEEDS_CLIS, ...WAITS_ON_PURPOSE, '**/node_modules/**'],
