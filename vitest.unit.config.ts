@@ -25,6 +25,22 @@ function testFiles(dir: string): string[] {
 }
 
 export default defineConfig({
+  // Packages as the bundle has them (esbuild, platform node, no `development` condition): vitest
+  // would load the development builds micromark's packages export, whose assertions and debug
+  // calls were a third of every markdown parse (the report tests parse tens of thousands). Vite
+  // merges `ssr.resolve.conditions` with its default, so the condition is taken out once the
+  // config is resolved; vitest hands the rest to its workers as node's --conditions.
+  plugins: [
+    {
+      name: 'bundle-conditions',
+      configResolved(config) {
+        const drop = (conditions: string[] | undefined) =>
+          conditions?.splice(0, conditions.length, ...conditions.filter((c) => !/development/.test(c)));
+        drop(config.ssr.resolve?.conditions);
+        for (const env of Object.values(config.environments)) drop(env.resolve.conditions);
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', ...NEEDS_CLIS, ...WAITS_ON_PURPOSE, '**/node_modules/**'],
@@ -34,6 +50,10 @@ export default defineConfig({
     // One module graph per worker, not per file: the import of every file's modules was a third of
     // the loop's time, and these tests hold no state between files (each builds its own fakes).
     isolate: false,
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One worker more than the cores: with one a core, the cores stood idle a third of the loop
+    // (80 s on 2 cores for 113 s of CPU) while workers waited on child processes, sandbox set-up
+    // and the sleeps a test needs. On 2 cores, 3 workers took it from 79–95 s to 61–67 s (runs
+    // side by side, on a machine others loaded).
+    maxWorkers: availableParallelism() + 1,
   },
 });

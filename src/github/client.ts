@@ -28,12 +28,17 @@ const DO_NOT_RETRY = Array.from({ length: 100 }, (_v, i) => 400 + i).filter((sta
 
 export function createClient(opts: ClientOptions): Octokit {
   const retryAfterBaseValue = opts.retryAfterBaseValue ?? 1000;
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const octokit = getOctokit(
     opts.token,
     {
-      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+      baseUrl,
       retry: { retryAfterBaseValue, doNotRetry: DO_NOT_RETRY },
       throttle: {
+        // The plugin keeps its limiters per process and keys them by this id: every client of one
+        // GitHub shares one pacing (a run talks to one), and a test's fake GitHub, on a port of its
+        // own, is not kept waiting for writes another test's sent to another fake (3 s apart).
+        id: baseUrl,
         retryAfterBaseValue,
         onRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, count: number) => {
           opts.log(`GitHub rate limit on ${options.method} ${options.url}; retry ${count + 1} in ${retryAfter}s`);
@@ -60,7 +65,7 @@ export function createClient(opts: ClientOptions): Octokit {
     getOctokit(
       opts.token,
       {
-        baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+        baseUrl,
         retry: { retryAfterBaseValue, doNotRetry: DO_NOT_RETRY },
       },
       retry,

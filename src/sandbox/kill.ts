@@ -32,9 +32,11 @@ export async function killMarked(privilege: Privilege, marker: string): Promise<
     await killLeftovers(marker);
     return;
   }
-  // Through sudo, a root shell reads them; the marker is a random id, not a secret.
+  // Through sudo, a root shell reads them; the marker is a random id, not a secret. One grep reads
+  // every environ, its entries NUL-ended (-z) and matched whole (-x), as killLeftovers matches them:
+  // a pipe of tr and grep for each process on the machine was two processes per process per call.
   const script =
-    'for e in /proc/[0-9]*/environ; do if tr "\\0" "\\n" < "$e" 2>/dev/null | grep -qxF "$1"; then ' +
-    'p=${e#/proc/}; kill -KILL "${p%/environ}" 2>/dev/null; fi; done; exit 0';
+    'grep -lzxF -e "$1" /proc/[0-9]*/environ 2>/dev/null | while IFS= read -r e; do ' +
+    'p=${e#/proc/}; kill -KILL "${p%/environ}" 2>/dev/null; done; exit 0';
   await asRoot(privilege, ['sh', '-c', script, 'kill-marked', marker]);
 }

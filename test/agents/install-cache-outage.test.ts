@@ -11,6 +11,7 @@ import { ensureCli } from '../../src/agents/install.js';
 import { actionsInstallCache, installCacheKey } from '../../src/agents/install-cache.js';
 import { startFakeActionsCache, type FakeActionsCache } from '../fakes/actions-cache.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../fakes/npm-registry.js';
+import { restoreEnv } from '../restore-env.js';
 
 let dir: string;
 let service: FakeActionsCache;
@@ -35,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env = saved;
+  restoreEnv(saved);
   await Promise.all([service.close(), registry.close()]);
   rmSync(dir, { recursive: true, force: true });
 });

@@ -11,6 +11,7 @@ import { ensureCli } from '../../src/agents/install.js';
 import { actionsInstallCache, foreignEntry, installCacheKey } from '../../src/agents/install-cache.js';
 import { startFakeActionsCache, type FakeActionsCache } from '../fakes/actions-cache.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../fakes/npm-registry.js';
+import { restoreEnv } from '../restore-env.js';
 
 const VERSION = '9.9.9';
 const KEY = installCacheKey('codex', VERSION)!;
@@ -44,7 +45,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  process.env = saved;
+  restoreEnv(saved);
   await Promise.all([service.close(), registry.close()]);
   rmSync(dir, { recursive: true, force: true });
 });

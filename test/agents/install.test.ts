@@ -23,6 +23,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_PACKAGES } from '../../src/agents/cli-versions.js';
 import { ensureCli, installedBin } from '../../src/agents/install.js';
 import { cachePrefix } from './cli-cache.js';
+import { restoreEnv } from '../restore-env.js';
 
 let dir: string;
 beforeEach(() => {
@@ -76,7 +77,7 @@ describe('ensureCli', () => {
       saved = { ...process.env };
     });
     afterEach(async () => {
-      process.env = saved;
+      restoreEnv(saved);
       await new Promise((r) => registry?.close(r));
     });
 

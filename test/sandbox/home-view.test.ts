@@ -302,6 +302,10 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     writeFileSync(path.join(home, '.local/bin/.netrc'), 'machine x password SECRET-netrc-in-bin\n', { mode: 0o644 });
     writeFileSync(path.join(home, '.local/bin/runner-only'), 'SECRET-runner-only\n', { mode: 0o600 });
     chmodSync(path.join(home, '.local/bin/runner-only'), 0o600);
+    // The view is built from HOME as the sandbox found it: its walk may have run before these files
+    // were written (it did under load), so the sandbox is made again now that they are there.
+    await sandbox.close();
+    sandbox = await createSandbox('auto', repo, { env: { HOME: home, PATH: process.env.PATH }, namespaces: true });
     const r = await sh(
       'ls -a "$HOME/.local/bin"; cat "$HOME/.local/bin/.netrc"; pytool; ' +
         '{ echo x > "$HOME/.local/bin/planted" && echo planted; } 2>/dev/null; echo end',
