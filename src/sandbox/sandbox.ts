@@ -33,6 +33,7 @@ import { namedPaths } from './named-paths.js';
 import { nestedGitEntries, restoreNestedGit, type NestedGit } from './nested-git.js';
 import { asRoot, detectPrivilege, mustAsRoot, type Privilege } from './privilege.js';
 import { SetupHome, type SetupHomeUse } from './setup-layer.js';
+import { startedInItsSandbox } from './set-up-retry.js';
 import type { SandboxRecord } from './leftover.js';
 import { createSandboxUser, deleteSandboxUser, type SandboxUser } from './user.js';
 
@@ -274,7 +275,16 @@ async function isolated(
         // spawn, which runProcess does before it first awaits, so close()'s kill comes after it.
         if (closed) throw new Error('the sandbox is closed');
         leaveSetUp();
-        const result = await runProcess({ ...spec, env, runAs: jail ? { ...runAs, jail, ...watched } : runAs });
+        // A call whose bubblewrap failed in its own set-up, before its command started, starts again
+        // (set-up-retry.ts); never once close() has begun.
+        const again = { call, mayStart: () => !closed, log };
+        const result = jail
+          ? await startedInItsSandbox(
+              jail,
+              (j) => runProcess({ ...spec, env, runAs: { ...runAs, jail: j, ...watched } }),
+              again,
+            )
+          : await runProcess({ ...spec, env, runAs });
         return inMemory ? withFilledLayers(result, callDir, access.owned ?? [], inMemory.homeBytes) : result;
       } finally {
         try {
