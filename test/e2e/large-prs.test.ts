@@ -14,10 +14,11 @@ import { BUG_FINDING, reviewerAnswer } from './scenarios.js';
 const SAMPLED = 'large-diff sampled';
 const MARKER = '<!-- pr-review-loop-marker -->';
 /**
- * The reviewer template with a short PR is about 7,700 characters (8,000 to 9,000 with the large-diff
- * paragraph and the head's test results); a list of 350 or 3,001 files would be tens of thousands more.
+ * The reviewer template with a short PR is about 10,400 characters (11,000 to 12,500 with the
+ * large-diff paragraph and the head's test results, more with each rule the answer format states next
+ * to its field); a list of 350 or 3,001 files would be tens of thousands more.
  */
-const SMALL_PROMPT = 12_000;
+const SMALL_PROMPT = 16_000;
 let world: World;
 
 afterEach(async () => {
