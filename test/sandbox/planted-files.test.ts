@@ -6,11 +6,11 @@
 // sudo, as on GitHub's hosted runners. Each must finish in seconds, stay small, and leave the
 // folder outside the call's reach as it was. The test needs root (to make that user); it creates
 // `prl-planted-<pid>` with a sudoers rule and a folder below /opt, and removes all three after.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bundleProbe, copyWatchdog, makeProbeRunner, type ProbeRunner } from './probe-runner.js';
 import { sudoMissing } from './sudo-available.js';
 
 const runnable = process.getuid?.() === 0;
@@ -18,50 +18,22 @@ if (!runnable) console.log('planted-files.test.ts: skipped (needs root to create
 /** Why the "as sudo" half cannot run here, or null. */
 const noSudo = runnable ? sudoMissing() : null;
 
-const RUNNER = `prl-planted-${process.pid}`;
-const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
+let RUNNER: string;
 let dir: string;
+let runner: ProbeRunner | undefined;
 
 beforeAll(async () => {
   if (!runnable) return;
-  // Outside /tmp: every call has a /tmp of its own.
-  dir = mkdtempSync('/opt/prl-planted-');
-  chmodSync(dir, 0o755);
-  execFileSync('useradd', ['--system', '--user-group', '--shell', '/bin/sh', RUNNER]);
-  for (const [name, owner] of [
-    ['root', 'root'],
-    ['sudo', RUNNER],
-  ] as const) {
-    mkdirSync(path.join(dir, name), { mode: 0o755 });
-    execFileSync('chown', [`${owner}:`, path.join(dir, name)]);
-  }
-  // Without sudo there is no /etc/sudoers.d to write to, and no "as sudo" half to run.
-  if (!noSudo) writeFileSync(SUDOERS, `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  runner = makeProbeRunner('prl-planted', { owners: { root: 'root', sudo: 'runner' }, sudo: !noSudo });
+  ({ user: RUNNER, dir } = runner);
   // PLANTED_PROBE: a probe bundled from other sources (the code before a fix) instead of this tree's.
-  if (process.env.PLANTED_PROBE) copyFileSync(process.env.PLANTED_PROBE, path.join(dir, 'probe.mjs'));
-  else {
-    await build({
-      entryPoints: [path.join(import.meta.dirname, 'planted-files-probe.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: path.join(dir, 'probe.mjs'),
-      logLevel: 'silent',
-    });
-  }
-  chmodSync(path.join(dir, 'probe.mjs'), 0o644);
-  // Each call starts under the watchdog the bundle finds beside it, as dist/ holds it.
-  copyFileSync(
-    path.join(import.meta.dirname, '../../src/process/call-watchdog.sh'),
-    path.join(dir, 'call-watchdog.sh'),
-  );
+  if (process.env.PLANTED_PROBE) {
+    copyFileSync(process.env.PLANTED_PROBE, path.join(dir, 'probe.mjs'));
+    chmodSync(path.join(dir, 'probe.mjs'), 0o644);
+  } else await bundleProbe(dir, { entryPoints: [path.join(import.meta.dirname, 'planted-files-probe.ts')] });
+  copyWatchdog(dir);
 });
-afterAll(() => {
-  if (!runnable) return;
-  rmSync(SUDOERS, { force: true });
-  spawnSync('userdel', [RUNNER]);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => runner?.remove());
 
 interface Outcome {
   result: string | null;

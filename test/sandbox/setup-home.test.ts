@@ -5,11 +5,10 @@
 // (setup-home-probe.ts) per privilege path: as root, and as an ordinary user with passwordless sudo,
 // as on GitHub's hosted runners. The test needs root (to make that user); it creates
 // `prl-setup-home-<pid>` with a sudoers rule and a folder below /opt, and removes all three after.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bundleProbe, copyWatchdog, makeProbeRunner, type ProbeRunner } from './probe-runner.js';
 import { sudoMissing } from './sudo-available.js';
 
 const runnable = process.getuid?.() === 0;
@@ -17,45 +16,19 @@ if (!runnable) console.log('setup-home.test.ts: skipped (needs root to create th
 /** Why the "as sudo" half cannot run here, or null. */
 const noSudo = runnable ? sudoMissing() : null;
 
-const RUNNER = `prl-setup-home-${process.pid}`;
-const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
+let RUNNER: string;
 let dir: string;
+let runner: ProbeRunner | undefined;
 
 beforeAll(async () => {
   if (!runnable) return;
-  // Outside /tmp: every call has a /tmp of its own, and the runner's HOME is made in here.
-  dir = mkdtempSync('/opt/prl-setup-home-');
-  chmodSync(dir, 0o755);
-  execFileSync('useradd', ['--system', '--user-group', '--shell', '/bin/sh', RUNNER]);
-  for (const [name, owner] of [
-    ['root', 'root'],
-    ['sudo', RUNNER],
-  ] as const) {
-    mkdirSync(path.join(dir, name), { mode: 0o755 });
-    execFileSync('chown', [`${owner}:`, path.join(dir, name)]);
-  }
-  if (!noSudo) writeFileSync(SUDOERS, `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
-  await build({
-    entryPoints: [path.join(import.meta.dirname, 'setup-home-probe.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: path.join(dir, 'probe.mjs'),
-    logLevel: 'silent',
-  });
-  chmodSync(path.join(dir, 'probe.mjs'), 0o644);
-  // Each call starts under the watchdog the bundle finds beside it, as dist/ holds it.
-  copyFileSync(
-    path.join(import.meta.dirname, '../../src/process/call-watchdog.sh'),
-    path.join(dir, 'call-watchdog.sh'),
-  );
+  // The runner's HOME is made in the folder too.
+  runner = makeProbeRunner('prl-setup-home', { owners: { root: 'root', sudo: 'runner' }, sudo: !noSudo });
+  ({ user: RUNNER, dir } = runner);
+  await bundleProbe(dir, { entryPoints: [path.join(import.meta.dirname, 'setup-home-probe.ts')] });
+  copyWatchdog(dir);
 }, 60_000);
-afterAll(() => {
-  if (!runnable) return;
-  rmSync(SUDOERS, { force: true });
-  spawnSync('userdel', [RUNNER]);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => runner?.remove());
 
 interface Outcome {
   verify: string;

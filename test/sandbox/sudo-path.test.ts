@@ -2,10 +2,9 @@
 // ordinary user with passwordless sudo. The test needs root (to make such a user) and sudo;
 // `npm test`'s setup installs sudo where it is missing, `npm run test:unit` installs nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleProbe, copyWatchdog, makeProbeRunner, type ProbeRunner } from './probe-runner.js';
 import { sudoMissing } from './sudo-available.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -20,38 +19,19 @@ const why = cannotRun();
 const runnable = why === null;
 if (why) console.log(`sudo-path.test.ts: skipped (${why})`);
 
-const RUNNER = `prl-test-runner-${process.pid}`;
-const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
+let RUNNER: string;
 let dir: string;
+let runner: ProbeRunner | undefined;
 
 beforeAll(async () => {
   if (!runnable) return;
-  // Outside /tmp: every call has a /tmp of its own, so a file below /tmp is out of its sight
-  // whether the sandbox hides it or not.
-  dir = mkdtempSync('/opt/prl-sudo-path-');
-  chmodSync(dir, 0o755);
-  execFileSync('useradd', ['--system', '--user-group', '--shell', '/bin/sh', RUNNER]);
-  mkdirSync(path.join(dir, 'work'), { mode: 0o755 });
-  execFileSync('chown', [`${RUNNER}:`, path.join(dir, 'work')]);
-  writeFileSync(SUDOERS, `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
-  await build({
-    stdin: { contents: PROBE, resolveDir: ROOT, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: path.join(dir, 'probe.mjs'),
-    logLevel: 'silent',
-  });
-  chmodSync(path.join(dir, 'probe.mjs'), 0o644);
-  // Each call starts under the watchdog the bundle finds beside it, as dist/ holds it.
-  copyFileSync(path.join(ROOT, 'src/process/call-watchdog.sh'), path.join(dir, 'call-watchdog.sh'));
+  // A file below /tmp is out of a call's sight whether the sandbox hides it or not: hence /opt.
+  runner = makeProbeRunner('prl-sudo-path', { owners: { work: 'runner' }, sudo: true });
+  ({ user: RUNNER, dir } = runner);
+  await bundleProbe(dir, { stdin: { contents: PROBE, resolveDir: ROOT, loader: 'ts' } });
+  copyWatchdog(dir);
 });
-afterAll(() => {
-  if (!runnable) return;
-  rmSync(SUDOERS, { force: true });
-  spawnSync('userdel', [RUNNER]);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => runner?.remove());
 
 // Runs as the ordinary user; prints one JSON line of what the sandbox user could do.
 const PROBE = `
