@@ -5,9 +5,9 @@
 //   place, and fills in what the top level left out;
 // - without a top-level file, the first location is the first place;
 // - each place is normalised like the single one always was (a leading "./" and blanks dropped,
-//   a line only when positive, a range only past its line, a replacement only with a line), a
-//   location without a file is dropped, the same file and line is kept once, and at most
-//   MAX_LOCATIONS places are kept.
+//   a line only when positive, a range only past its line, a replacement only with a line and
+//   without the line breaks at its end), a location without a file is dropped, the same file and
+//   line is kept once, and at most MAX_LOCATIONS places are kept.
 // The finding's own file and line are its first place, so its id (hashed from them) is the one a
 // finding with a single place always had.
 import { MAX_LOCATIONS, type RawFinding } from '../agents/envelope.js';
@@ -29,8 +29,17 @@ function normalizePlace(
     file: normalizePath(file),
     line,
     endLine: line && typeof endLine === 'number' && endLine > line ? endLine : null,
-    replacement: line && typeof replacement === 'string' ? replacement : null,
+    replacement: line && typeof replacement === 'string' ? withoutFinalBreaks(replacement) : null,
   };
+}
+
+/**
+ * A replacement is whole lines: a line break at its end ends its last line and adds no empty line. The posted
+ * suggestion drops it (GitHub's suggestion block would show it as an empty line); the fixer, the overlap check and
+ * the confirmer must see the same text, so it goes here, once.
+ */
+function withoutFinalBreaks(text: string): string {
+  return text.replace(/(?:\r?\n)+$/, '');
 }
 
 /** The finding's places, first place first; never empty (a finding without a file has one, file null). */

@@ -102,6 +102,22 @@ describe('findingPlaces: how locations combine with the top-level place', () => 
     expect(findingPlaces(raw({}))).toEqual([{ file: null, line: null, endLine: null, replacement: null }]);
   });
 
+  it('drops the line breaks that end a replacement, at the top level and in each location, and keeps the rest', () => {
+    // The posted suggestion drops them too: the fixer must read the text a person would commit.
+    const [top, other] = findingPlaces(
+      raw({
+        file: 'a.js',
+        line: 3,
+        replacement: '  a();\n  b();\n',
+        locations: [{ file: 'b.js', line: 4, replacement: '\n  c();\r\n\n' }],
+      }),
+    );
+    expect(top!.replacement).toBe('  a();\n  b();');
+    expect(other!.replacement).toBe('\n  c();');
+    // Empty stays empty: the lines are deleted, as a bare line break would delete them when posted.
+    expect(findingPlaces(raw({ file: 'a.js', line: 3, replacement: '\n' }))[0]!.replacement).toBe('');
+  });
+
   it('puts the top-level place first, and merges a location at the same file and line into it', () => {
     const places = findingPlaces(
       raw({

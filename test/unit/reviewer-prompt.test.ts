@@ -56,14 +56,14 @@ it('anchors a problem the change causes on the changed line, and names the uncha
 
 it('two problems on one line are two findings with their own titles', async () => {
   expect((await firstRoundPrompt()).replace(/\s+/g, ' ')).toContain(
-    'problems that need different changes are different findings, each with its own title, even on one line.',
+    'problems where fixing one leaves the other are different findings, each with its own title, even on one line.',
   );
 });
 
 it("puts a missing test for a reported bug in that bug's suggestion", async () => {
-  const p = await firstRoundPrompt();
+  const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
   expect(p).toContain(
-    "A missing test for a bug you report belongs to that bug's finding: its `suggestion` says which test to add",
+    "A missing test of what a bug you report breaks belongs to that bug's finding: its `suggestion` says which test",
   );
   expect(p).toContain('It is not a finding of its own');
 });
