@@ -54,10 +54,10 @@ it('anchors a problem the change causes on the changed line, and names the uncha
   expect(p).not.toContain('Report only real problems in the changed code');
 });
 
-it('two problems on one line are two findings with their own titles', async () => {
-  expect((await firstRoundPrompt()).replace(/\s+/g, ' ')).toContain(
-    'problems where fixing one leaves the other are different findings, each with its own title, even on one line.',
-  );
+it('counts findings by the fix: two problems on one line that need their own edits are two findings', async () => {
+  const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
+  expect(p).toContain('symptoms that one edit fixes together are one finding, its description naming each;');
+  expect(p).toContain('a problem that needs an edit of its own is a finding of its own, with its own title, even on');
 });
 
 it("puts a missing test for a reported bug in that bug's suggestion", async () => {
