@@ -33,10 +33,13 @@ export interface FixCall {
  */
 export async function callFixer(env: FixEnv, call: FixCall) {
   const { ctx, round, loop } = call;
-  const verifyCommands =
+  // Without verify commands the fixer is told so, not handed an empty list to run and make pass.
+  const verifyRule =
     env.verify === 'none' || env.verify.length === 0
-      ? '  - (none configured)'
-      : env.verify.map((c) => `  - \`${c}\``).join('\n');
+      ? env.prompts['fixer-no-verify'].trimEnd()
+      : fillTemplate(env.prompts['fixer-verify'], {
+          verifyCommands: env.verify.map((c) => `  - \`${c}\``).join('\n'),
+        }).trimEnd();
   const attempt = async (sessionId: string | null, priorContext: string) => {
     const restoreConfig = await guardLocalConfig(env.git);
     const result = await callRole(env, {
@@ -51,7 +54,7 @@ export async function callFixer(env: FixEnv, call: FixCall) {
       data: { ...prContextData(ctx), fixPayload: payloadForAgents(call.payload, prFilePaths(ctx.files)) },
       values: {
         priorContext,
-        verifyCommands,
+        verifyRule,
         confirmedTests: confirmedTestsRule(env, call.confirmedTests ?? []),
         installed: env.installed ?? env.prompts['fixer-no-setup'].trimEnd(),
         decisionRules: fillTemplate(env.prompts['fixer-decisions'], { maxOptions: MAX_DECISION_OPTIONS }).trimEnd(),

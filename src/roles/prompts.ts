@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
  * `reviewer-answer` (the envelope it answers with), `reviewer-resumed` (the prompt of a
  * resumed session, which has read the PR already) and `large-diff` (only when the diff is sampled);
  * `setup-review` (what the action ran on the head, for reviewers) and `fixer-setup` / `fixer-no-setup`
- * (what is installed, for the fixer).
+ * (what is installed, for the fixer); `fixer-verify` / `fixer-no-verify` (what runs after the fixer).
  */
 export const PROMPT_NAMES = [
   'reviewer',
@@ -34,6 +34,8 @@ export const PROMPT_NAMES = [
   'setup-review',
   'fixer-setup',
   'fixer-no-setup',
+  'fixer-verify',
+  'fixer-no-verify',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type Prompts = Record<PromptName, string>;

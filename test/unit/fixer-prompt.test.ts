@@ -123,6 +123,13 @@ it('says where installed dependencies are, and that the verification commands ru
   expect(prompt).not.toMatch(/The action installs nothing:/);
 });
 
+it('without verification commands, says none run instead of listing nothing to make pass', async () => {
+  const { prompt } = await fixerSees([]);
+  expect(prompt).toContain('The repository sets no verification commands: the action pushes your fix without');
+  expect(prompt).not.toContain('After your call, the action runs these verification commands');
+  expect(prompt).not.toContain('You may run them yourself');
+});
+
 it('with setup, says what setup installed and that the fixer may run the tests in place', async () => {
   const prompts = await loadPrompts(PROMPTS_URL);
   const run = {

@@ -76,10 +76,13 @@ describe('the real templates only use placeholders the code supplies', () => {
     // Put as it is into the reviewer's {{largeDiff}}, only when the diff is sampled.
     'large-diff': [],
     analyzer: shared,
-    fixer: [...shared, 'priorContext', 'verifyCommands', 'confirmedTests', 'installed', 'decisionRules'],
+    fixer: [...shared, 'priorContext', 'verifyRule', 'confirmedTests', 'installed', 'decisionRules'],
     // Filled on their own (src/project-setup.ts, fix/fixer.ts) and put into the fixer's {{installed}}.
     'fixer-setup': ['setupRuns'],
     'fixer-no-setup': [],
+    // Filled on their own (fix/fixer.ts) and put into the fixer's {{verifyRule}}.
+    'fixer-verify': ['verifyCommands'],
+    'fixer-no-verify': [],
     // Filled on its own (roles/setup-data.ts) and put into the reviewers' {{projectSetup}}.
     'setup-review': ['projectRuns', 'runFiles'],
     // Filled on its own (fix/fixer.ts) and put into the fixer's {{decisionRules}}.

@@ -56,14 +56,14 @@ it('anchors a problem the change causes on the changed line, and names the uncha
 
 it('counts findings by the fix: two problems on one line that need their own edits are two findings', async () => {
   const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
-  expect(p).toContain('symptoms that one edit fixes together are one finding, its description naming each;');
-  expect(p).toContain('a problem that needs an edit of its own is a finding of its own, with its own title, even on');
+  expect(p).toContain('symptoms your one edit fixes together are one finding, its description naming each;');
+  expect(p).toContain('a problem your fix needs an edit of its own for is a finding of its own, with its own title');
 });
 
 it("puts a missing test for a reported bug in that bug's suggestion", async () => {
   const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
   expect(p).toContain(
-    "A missing test of what a bug you report breaks belongs to that bug's finding: its `suggestion` says which test",
+    "(the cases that fail because of it) belongs to that bug's finding: its `suggestion` says which test to add",
   );
   expect(p).toContain('It is not a finding of its own');
 });
