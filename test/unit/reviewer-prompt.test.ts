@@ -1,7 +1,7 @@
-// The reviewer's rules for where a finding goes, as a round renders the prompt: a problem the
-// change causes in code it did not change is anchored on the changed line that causes it and names
-// that code; two problems on one line are two findings; a missing test for a bug one reports goes
-// in that bug's suggestion. A real model's notes said the earlier prompt left each to guesswork
+// The reviewer's rules for where a finding goes, as a round renders the prompt: a problem is
+// anchored where its fix goes, and one whose fix lies outside every hunk on the changed line that
+// causes it, naming that code; two problems on one line are two findings when the fix needs a
+// change for each; a missing test for a bug one reports goes in that bug's suggestion. A real model's notes said the earlier prompt left each to guesswork
 // ("a redirect two functions away was anchored by guesswork"; a missing test became a second
 // finding on the same lines from one reviewer and part of the bug finding from the other).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -46,18 +46,19 @@ async function firstRoundPrompt(): Promise<string> {
   return calls[0]!.prompt.replace(/\s+/g, ' ');
 }
 
-it('anchors a problem the change causes on the changed line, and names the unchanged code', async () => {
+it('anchors a problem where its fix goes, else on the changed line, naming the unchanged code', async () => {
   const p = await firstRoundPrompt();
-  expect(p).toContain('A problem the change causes in code it did not change');
-  expect(p).toContain('is anchored on the changed line that causes it');
-  expect(p).toContain('its description names the unchanged code (file, function, line)');
+  expect(p).toContain('anchor a problem on the lines your fix edits when they are in a hunk of `diff.patch`');
+  expect(p).toContain('When the fix goes outside every hunk (code the PR did not touch');
+  expect(p).toContain('anchor it on the added or changed line that causes the problem');
+  expect(p).toContain('the description names the unchanged code (file, function, line) where it shows');
   expect(p).not.toContain('Report only real problems in the changed code');
 });
 
 it('counts findings by the fix: two problems on one line that need their own edits are two findings', async () => {
   const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
-  expect(p).toContain('symptoms your one edit fixes together are one finding, its description naming each;');
-  expect(p).toContain('a problem your fix needs an edit of its own for is a finding of its own, with its own title');
+  expect(p).toContain('count by the smallest fix that keeps what the PR set out to do');
+  expect(p).toContain('each further logical change it needs is a finding of its own, with its own title, even on the');
 });
 
 it("puts a missing test for a reported bug in that bug's suggestion", async () => {
