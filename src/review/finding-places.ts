@@ -35,11 +35,13 @@ function normalizePlace(
 
 /**
  * A replacement is whole lines: a line break at its end ends its last line and adds no empty line. The posted
- * suggestion drops it (GitHub's suggestion block would show it as an empty line); the fixer, the overlap check and
- * the confirmer must see the same text, so it goes here, once.
+ * suggestion drops it (GitHub's suggestion block would show it as an empty line), so the fixer gets the same text
+ * a person would commit. A loop from the end, not a regex: `(\r?\n)+$` backtracks over a long run of breaks.
  */
 function withoutFinalBreaks(text: string): string {
-  return text.replace(/(?:\r?\n)+$/, '');
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r')) end--;
+  return text.slice(0, end);
 }
 
 /** The finding's places, first place first; never empty (a finding without a file has one, file null). */

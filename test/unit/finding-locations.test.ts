@@ -114,7 +114,7 @@ describe('findingPlaces: how locations combine with the top-level place', () => 
     );
     expect(top!.replacement).toBe('  a();\n  b();');
     expect(other!.replacement).toBe('\n  c();');
-    // Empty stays empty: the lines are deleted, as a bare line break would delete them when posted.
+    // Nothing but breaks leaves the empty text the posted suggestion is built from too.
     expect(findingPlaces(raw({ file: 'a.js', line: 3, replacement: '\n' }))[0]!.replacement).toBe('');
   });
 

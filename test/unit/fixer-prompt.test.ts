@@ -51,7 +51,7 @@ interface Seen {
   } & Record<string, unknown>;
 }
 
-async function fixerSees(verify: string[], installed?: string): Promise<Seen> {
+async function fixerSees(verify: string[] | 'none', installed?: string): Promise<Seen> {
   const calls: Invocation[] = [];
   let payload = '';
   const env: FixEnv = {
@@ -123,11 +123,15 @@ it('says where installed dependencies are, and that the verification commands ru
   expect(prompt).not.toMatch(/The action installs nothing:/);
 });
 
-it('without verification commands, says none run instead of listing nothing to make pass', async () => {
-  const { prompt } = await fixerSees([]);
-  expect(prompt).toContain('The repository sets no verification commands: the action pushes your fix without');
-  expect(prompt).not.toContain('After your call, the action runs these verification commands');
-  expect(prompt).not.toContain('You may run them yourself');
+it('without verification commands, says there are none instead of listing nothing to make pass', async () => {
+  for (const verify of [[], 'none'] as const) {
+    const { prompt } = await fixerSees(verify === 'none' ? verify : [...verify]);
+    expect(prompt).toContain("The repository sets no verification commands. Run the project's tests yourself");
+    expect(prompt).not.toContain('After your call, the action runs these verification commands');
+    expect(prompt).not.toContain('You may run them yourself');
+    // Other checks still run after the fixer (confirmed tests, the gate): nothing claims the push is unchecked.
+    expect(prompt).not.toMatch(/without running any/);
+  }
 });
 
 it('with setup, says what setup installed and that the fixer may run the tests in place', async () => {

@@ -1,7 +1,8 @@
 // The reviewer's rules for where a finding goes, as a round renders the prompt: a problem is
 // anchored where its fix goes, and one whose fix lies outside every hunk on the changed line that
 // causes it, naming that code; two problems on one line are two findings when the fix needs a
-// change for each; a missing test for a bug one reports goes in that bug's suggestion. A real model's notes said the earlier prompt left each to guesswork
+// change for each; a missing test for a bug one reports goes in that bug's suggestion. A real
+// model's notes said the earlier prompt left each to guesswork
 // ("a redirect two functions away was anchored by guesswork"; a missing test became a second
 // finding on the same lines from one reviewer and part of the bug finding from the other).
 import { mkdtemp, rm } from 'node:fs/promises';
