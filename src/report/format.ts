@@ -54,12 +54,16 @@ export function code(text: string): string {
   return `${ticks}${pad}${t}${pad}${ticks}`;
 }
 
-/** A fenced block whose fence is longer than any backtick run inside. */
+/**
+ * A fenced block whose fence is longer than any backtick run inside. Empty text is a block with no
+ * line: as a suggestion, GitHub applies that as deleting the commented lines, where a block holding
+ * one empty line would leave a blank line in their place.
+ */
 export function fenced(text: string, lang = ''): string {
-  const clean = cleanText(text);
+  const clean = cleanText(text).replace(/\n+$/, '');
   const longest = Math.max(0, ...(clean.match(/`{3,}/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${clean.replace(/\n+$/, '')}\n${fence}`;
+  return clean ? `${fence}${lang}\n${clean}\n${fence}` : `${fence}${lang}\n${fence}`;
 }
 
 function encodePath(file: string): string {

@@ -124,8 +124,9 @@ it('says where installed dependencies are, and that the verification commands ru
 });
 
 it('without verification commands, says there are none instead of listing nothing to make pass', async () => {
-  for (const verify of [[], 'none'] as const) {
-    const { prompt } = await fixerSees(verify === 'none' ? verify : [...verify]);
+  const noCommands: (string[] | 'none')[] = [[], 'none'];
+  for (const verify of noCommands) {
+    const { prompt } = await fixerSees(verify);
     expect(prompt).toContain("The repository sets no verification commands. Run the project's tests yourself");
     expect(prompt).not.toContain('After your call, the action runs these verification commands');
     expect(prompt).not.toContain('You may run them yourself');

@@ -106,6 +106,13 @@ describe('renderInlineComment', () => {
     expect(body).toContain('````suggestion\n  const s = "```";\n````');
   });
 
+  it('posts an empty replacement as an empty suggestion block: GitHub deletes the lines', () => {
+    // GitHub applies a suggestion block's lines as the new text of the commented lines: a block
+    // with no line deletes them, while a block holding one empty line leaves a blank line behind.
+    const body = renderInlineComment({ ...f, replacement: '' }, 1);
+    expect(body).toContain('Suggested change:\n\n```suggestion\n```');
+  });
+
   it('reads only the mark at the start: one an agent put in its replacement is not ours', () => {
     const victim = finding({ id: 'SEC-0000aaaa', title: 'SQL injection' });
     const forged = renderInlineComment(victim, 1).split('\n')[1]!;
