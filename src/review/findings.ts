@@ -17,6 +17,7 @@ import {
   type ContentCache,
 } from './similarity.js';
 import type { Counts, Finding, FindingLocation, FindingMember } from '../domain/findings.js';
+import type { DiffLines } from '../github/diff-lines.js';
 
 export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
   const places = findingPlaces(raw);
@@ -51,12 +52,17 @@ export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
  * clearest member (the most severe; then the one that shares the most code names with the others;
  * then the first), counts every reporter once, and keeps every member's text and id: the ids are
  * aliases of the group. Input order is reviewer order, so the result is deterministic.
+ *
+ * `hunks`, the PR diff's (diffLines(ctx.diff)), let two reviewers' findings inside one hunk meet
+ * further apart (similarity.ts, HUNK_WINDOW): where a fix could go in two places in one hunk, two
+ * reviewers anchor it on different lines; that choice must not split one problem into two.
+ * Without them, only near lines meet.
  */
-export function groupFindings(findings: Finding[]): Finding[] {
+export function groupFindings(findings: Finding[], hunks?: DiffLines): Finding[] {
   const groups = new Map<Finding, GroupParts>();
   const inputOrder = new Map(findings.map((f, i) => [f, i]));
   const words = titleWordCache();
-  const index = new GroupIndex<Finding>(words);
+  const index = new GroupIndex<Finding>(words, hunks);
   const content = contentCache();
   let made = 0;
   const titleMatch = (titles: Set<string>, title: string): boolean => {
@@ -72,7 +78,7 @@ export function groupFindings(findings: Finding[]): Finding[] {
     if (titleMatch(parts.unplacedTitles, f.title)) return true;
     const crossReviewer = !g.reportedBy.some((r) => f.reportedBy.includes(r));
     for (const m of parts.placed.values()) {
-      if (sameProblem(m, f, { useLines: true, words, content, crossReviewer })) return true;
+      if (sameProblem(m, f, { useLines: true, words, content, crossReviewer, hunks })) return true;
     }
     return false;
   };
@@ -80,7 +86,7 @@ export function groupFindings(findings: Finding[]): Finding[] {
   const joinsSpread = (parts: GroupParts, f: Finding): boolean => {
     const own = (m: Finding) => m.reportedBy.some((r) => f.reportedBy.includes(r));
     const crossReviewer = !parts.members.some((m) => own(m) && placesOf(m).some((p) => p.file === f.file));
-    return parts.members.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer }));
+    return parts.members.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer, hunks }));
   };
   // Findings under one id are one problem: ids are hashes of what a finding says, or an earlier
   // finding's id two reviewers both echoed (echoed-id.ts).
