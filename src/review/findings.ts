@@ -140,7 +140,7 @@ export function groupFindings(findings: Finding[], hunks?: DiffLines): Finding[]
     index.add(group, f);
     if (!byId.has(f.id)) byId.set(f.id, group);
   }
-  return sortFindings([...groups].map(([group, parts]) => shownGroup(parts.members, group.reportedBy, content)));
+  return sortFindings([...groups].map(([group, parts]) => shownGroup(parts.members, group.reportedBy, content, hunks)));
 }
 
 /** `f` at one of its places only. */
@@ -164,11 +164,16 @@ interface GroupParts {
 }
 
 /** The group as the report shows it: its clearest member's fields, every reporter, every member. */
-export function shownGroup(all: Finding[], reportedBy: string[], content: ContentCache = contentCache()): Finding {
+export function shownGroup(
+  all: Finding[],
+  reportedBy: string[],
+  content: ContentCache = contentCache(),
+  hunks?: DiffLines,
+): Finding {
   const best = [...all]
     .map((f, i) => ({ f, i, names: all.length > 1 ? namesSharedWith(f, all, content) : 0 }))
     .sort((a, b) => rank(a.f.priority) - rank(b.f.priority) || b.names - a.names || a.i - b.i)[0]!.f;
-  const places = groupLocations(best, all);
+  const places = groupLocations(best, all, hunks);
   const group: Finding = { ...best, reportedBy: [...reportedBy], ...(places ? { locations: places } : {}) };
   if (all.length < 2) return group;
   const aliases = [...new Set(all.map((m) => m.id))].filter((id) => id !== best.id);

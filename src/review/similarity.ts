@@ -208,7 +208,7 @@ function gap(a: Place, b: Place): number {
 }
 
 /** Both ranges whole inside one hunk of `file` and at most HUNK_WINDOW lines apart. */
-function inOneHunkNear(a: Place, b: Place, file: string | null, hunks: DiffLines | undefined): boolean {
+export function inOneHunkNear(a: Place, b: Place, file: string | null, hunks: DiffLines | undefined): boolean {
   if (!hunks || file === null || gap(a, b) > HUNK_WINDOW) return false;
   const hunk = hunkAround(hunks, file, a);
   return hunk !== null && hunkAround(hunks, file, b) === hunk;

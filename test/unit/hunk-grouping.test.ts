@@ -161,6 +161,8 @@ describe('findings of two reviewers in one diff hunk', () => {
     expect(out).toHaveLength(1);
     expect(out[0]!.reportedBy).toEqual(['reviewer-1', 'reviewer-2']);
     expect(grouped(undefined, ...pair)).toHaveLength(2);
+    // The other reviewer's line in the hunk is the same place, not a third one the fixer would see.
+    expect(out[0]!.locations?.map((p) => `${p.file}:${p.line}`)).toEqual([`${FILE}:402`, 'src/session.js:50']);
   });
 });
 
