@@ -11,6 +11,7 @@ import { runFixRound } from './fix/fix-round.js';
 import { type FixEnv } from './fix/env.js';
 import type { PreparedCheckout } from './git/prepare.js';
 import { putBackAfter } from './git/put-back.js';
+import { linesAtCommit } from './git/head-lines.js';
 import type { Git } from './git/runner.js';
 import { directoryRulesLookup } from './review/dir-rules.js';
 import { directoryRulesPrompt } from './review/dir-rules-prompt.js';
@@ -224,6 +225,8 @@ export function loopSteps(w: RunWiring): LoopSteps {
         sessions,
         dismissals: dismissed.dismissals,
         refusedDismissals: dismissed.refused,
+        // The reviewers' places are checked against the files of the head they reviewed.
+        headLines: (files) => linesAtCommit(git, plan.ctx.meta.headSha, files),
       });
       const { record } = outcome;
       if (rules.length) record.ruleFiles = rules.map((r) => r.path);

@@ -14,7 +14,7 @@ import { MAX_LOCATIONS, type RawFinding } from '../agents/envelope.js';
 import type { Finding, FindingLocation } from '../domain/findings.js';
 
 /** A finding path as the action keeps it: no leading "./", no surrounding blanks; empty is none. */
-function normalizePath(file: string | null | undefined): string | null {
+export function normalizePath(file: string | null | undefined): string | null {
   return file ? file.replace(/^\.\//, '').trim() || null : null;
 }
 

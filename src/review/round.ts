@@ -23,6 +23,7 @@ import { callReviewer, type ReviewerSessions } from './reviewer-call.js';
 import { splitDismissed } from './dismissals.js';
 import { withEchoedId } from './echoed-id.js';
 import { markStuck } from './stuck.js';
+import { placeFiles, placesInHead, type HeadLines } from './places-in-head.js';
 import { applyDecisions, type KnownDecision } from './decisions.js';
 import type { FixedFingerprint } from '../domain/findings.js';
 import { splitByWriters, threadFindings, threadsForReview } from './threads.js';
@@ -56,6 +57,11 @@ export interface RoundPlan {
   pendingFixes?: EarlierFinding[];
   /** The after-review hook: it sees the reviewers' findings and may add its own. */
   afterReviewers?: (found: (RawFinding & { reviewer: string })[]) => Promise<RawFinding[]>;
+  /**
+   * The lines of each named file at the PR head (null: not a file there). With it, a place past a
+   * file's end is left out before grouping (places-in-head.ts); without it, places stay as given.
+   */
+  headLines?: (files: string[]) => Promise<HeadLines>;
 }
 
 export interface RoundOutcome {
@@ -145,6 +151,7 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
     ...(plan.before ?? []).map((finding) => ({ finding, reviewer: 'hook:before-review' })),
     ...afterHook.map((finding) => ({ finding, reviewer: 'hook:after-review' })),
   );
+  if (plan.headLines) await checkPlaces(env, raw, plan.headLines);
 
   let pending: RawFinding[] = [];
   const noReviewer = okCount === 0 && !plan.ciOnly && reviewers.length > 0;
@@ -213,6 +220,26 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
       ...(plan.pendingFixes?.length ? { fixChecks: checkFixes(plan.pendingFixes, agents, stuck, renames) } : {}),
     },
   };
+}
+
+/**
+ * Each finding's places checked against the head's files (places-in-head.ts), in place; one log
+ * line per finding changed.
+ */
+async function checkPlaces(
+  env: RoleEnv,
+  raw: { finding: RawFinding; reviewer: string }[],
+  headLines: NonNullable<RoundPlan['headLines']>,
+): Promise<void> {
+  const files = placeFiles(raw.map((r) => r.finding));
+  if (!files.length) return;
+  const lines = await headLines(files);
+  for (const r of raw) {
+    const checked = placesInHead(r.finding, lines);
+    if (!checked.changes.length) continue;
+    env.log?.(`review: ${r.reviewer}'s finding "${r.finding.title}": ${checked.changes.join('; ')}`);
+    r.finding = checked.finding;
+  }
 }
 
 /** "reviewer-1: <why>; …" when every reviewer's last model failed to authenticate, else null. */

@@ -2,7 +2,8 @@
 // `locations`, the other reports it one file at a time (or at one place only). A person expects one
 // finding agreed by 2/2 reviewers, an inline comment on each of the three places with that place's
 // own suggested change, a fixer that gets the bug once with its three places, and, after the fix,
-// every one of the three threads answered and resolved.
+// every one of the three threads answered and resolved. A fourth place past its file's end (a
+// reviewer's line numbers from another file) is left out before any of that.
 import { afterEach, expect, it } from 'vitest';
 import { createWorld, type World } from './harness.js';
 import { reviewerAnswer } from './scenarios.js';
@@ -168,4 +169,34 @@ it('one reviewer at one place, the other at three: one finding 2/2, which counts
   const ours = world.github.state.threads(7).filter((t) => t.comments[0]!.author === BOT);
   expect(ours.map((t) => t.path).sort()).toEqual(NAMES.map(FILE).sort());
   expect(report).toContain('1 past `inline-max-comments`');
+});
+
+it("a place past its file's end reaches neither the review nor the fixer", async () => {
+  world = await newWorld();
+  // reviewer-1 ran `cat -n` on two files at once and gave lib/language.js a longer file's lines.
+  const lines = files('i')[FILE('language')]!.split('\n').length - 1;
+  const wrong = { file: FILE('language'), line: 252, endLine: 253, replacement: fixedLines };
+  const r = await world.run({
+    inputs: { reviewers: twoReviewers },
+    rules: [
+      {
+        role: 'reviewer',
+        name: 'reviewer-1',
+        round: 1,
+        answer: reviewerAnswer([{ ...ONCE, locations: [...ONCE.locations, wrong] }]),
+      },
+      { role: 'reviewer', name: 'reviewer-2', round: 1, answer: reviewerAnswer(NAMES.map(inOne), 'reviewer-2') },
+      { role: 'reviewer', answer: reviewerAnswer([]) },
+      { role: 'fixer', fixAll: true, edits: files('j') },
+    ],
+  });
+  expect(r.outputs.status, r.stdout).toBe('converged');
+  const threads = world.github.state.threads(7).filter((t) => t.comments[0]!.author === BOT);
+  expect(threads.map((t) => [t.path, t.line]).sort()).toEqual(NAMES.map((n) => [FILE(n), LOOP[n] + 1]).sort());
+  const issues = world.fixPayloads()[0]!.issuesToFix as unknown as { locations?: { file: string; line: number }[] }[];
+  expect(issues[0]!.locations!.map((p) => `${p.file}:${p.line}`)).toEqual(NAMES.map((n) => `${FILE(n)}:${LOOP[n]}`));
+  expect(r.stdout).toContain(
+    `review: reviewer-1's finding "${ONCE.title}": ` +
+      `place lib/language.js:252-253 is past the file's end (${lines} lines); left out`,
+  );
 });
