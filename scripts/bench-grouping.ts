@@ -1,8 +1,7 @@
 // Grouping speed: 500 mixed findings from 5 reviewers, and 5 reviewers × the same 1,000 distinct
 // findings, all in one file, half of them without a line (those must be compared with every group
-// of the file; target ≤ 200 ms), that panel with the whole file in hunks of the diff (two
-// reviewers' places inside one meet further apart, so more groups are candidates), and that panel
-// with findings of several places. BENCH_ONLY=grouping runs just this part.
+// of the file; target ≤ 200 ms), and that panel with findings of several places. BENCH_ONLY=grouping
+// runs just this part.
 import { performance } from 'node:perf_hooks';
 import { groupFindings, normalizeFinding } from '../src/review/findings.js';
 
@@ -44,18 +43,6 @@ export function groupingBenchRows(): [string, string, string][] {
     groupFindings(oneFile.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`))),
   );
   rows.push(['group 5 × 1,000 findings in one file', ms(oneFileMs), 'median of 5; target ≤ 200 ms']);
-
-  // Every line of the file inside a hunk of 30 lines: each placed finding reads HUNK_WINDOW lines around it.
-  const hunks = new Map([
-    ['src/huge.ts', Array.from({ length: 170 }, (_, k): [number, number] => [k * 30 + 1, k * 30 + 30])],
-  ]);
-  const hunkMs = median(5, () =>
-    groupFindings(
-      oneFile.map((f, j) => normalizeFinding(f, `reviewer-${(j % 5) + 1}`)),
-      hunks,
-    ),
-  );
-  rows.push(['the same, the whole file in diff hunks', ms(hunkMs), 'median of 5; target ≤ 200 ms']);
 
   // The same panel where the first reviewer names each problem at three places (two more files).
   const spread = oneFile.map((f, j) =>

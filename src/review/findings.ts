@@ -17,7 +17,6 @@ import {
   type ContentCache,
 } from './similarity.js';
 import type { Counts, Finding, FindingLocation, FindingMember } from '../domain/findings.js';
-import type { DiffLines } from '../github/diff-lines.js';
 
 export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
   const places = findingPlaces(raw);
@@ -52,17 +51,12 @@ export function normalizeFinding(raw: RawFinding, reviewer: string): Finding {
  * clearest member (the most severe; then the one that shares the most code names with the others;
  * then the first), counts every reporter once, and keeps every member's text and id: the ids are
  * aliases of the group. Input order is reviewer order, so the result is deterministic.
- *
- * `hunks`, the PR diff's (diffLines(ctx.diff)), let two reviewers' findings inside one hunk meet
- * further apart (similarity.ts, HUNK_WINDOW): where a fix could go in two places in one hunk, two
- * reviewers anchor it on different lines; that choice must not split one problem into two.
- * Without them, only near lines meet.
  */
-export function groupFindings(findings: Finding[], hunks?: DiffLines): Finding[] {
+export function groupFindings(findings: Finding[]): Finding[] {
   const groups = new Map<Finding, GroupParts>();
   const inputOrder = new Map(findings.map((f, i) => [f, i]));
   const words = titleWordCache();
-  const index = new GroupIndex<Finding>(words, hunks);
+  const index = new GroupIndex<Finding>(words);
   const content = contentCache();
   let made = 0;
   const titleMatch = (titles: Set<string>, title: string): boolean => {
@@ -78,7 +72,7 @@ export function groupFindings(findings: Finding[], hunks?: DiffLines): Finding[]
     if (titleMatch(parts.unplacedTitles, f.title)) return true;
     const crossReviewer = !g.reportedBy.some((r) => f.reportedBy.includes(r));
     for (const m of parts.placed.values()) {
-      if (sameProblem(m, f, { useLines: true, words, content, crossReviewer, hunks })) return true;
+      if (sameProblem(m, f, { useLines: true, words, content, crossReviewer })) return true;
     }
     return false;
   };
@@ -86,7 +80,7 @@ export function groupFindings(findings: Finding[], hunks?: DiffLines): Finding[]
   const joinsSpread = (parts: GroupParts, f: Finding): boolean => {
     const own = (m: Finding) => m.reportedBy.some((r) => f.reportedBy.includes(r));
     const crossReviewer = !parts.members.some((m) => own(m) && placesOf(m).some((p) => p.file === f.file));
-    return parts.members.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer, hunks }));
+    return parts.members.some((m) => sameProblem(m, f, { useLines: true, words, content, crossReviewer }));
   };
   // Findings under one id are one problem: ids are hashes of what a finding says, or an earlier
   // finding's id two reviewers both echoed (echoed-id.ts).
@@ -140,7 +134,7 @@ export function groupFindings(findings: Finding[], hunks?: DiffLines): Finding[]
     index.add(group, f);
     if (!byId.has(f.id)) byId.set(f.id, group);
   }
-  return sortFindings([...groups].map(([group, parts]) => shownGroup(parts.members, group.reportedBy, content, hunks)));
+  return sortFindings([...groups].map(([group, parts]) => shownGroup(parts.members, group.reportedBy, content)));
 }
 
 /** `f` at one of its places only. */
@@ -164,16 +158,11 @@ interface GroupParts {
 }
 
 /** The group as the report shows it: its clearest member's fields, every reporter, every member. */
-export function shownGroup(
-  all: Finding[],
-  reportedBy: string[],
-  content: ContentCache = contentCache(),
-  hunks?: DiffLines,
-): Finding {
+export function shownGroup(all: Finding[], reportedBy: string[], content: ContentCache = contentCache()): Finding {
   const best = [...all]
     .map((f, i) => ({ f, i, names: all.length > 1 ? namesSharedWith(f, all, content) : 0 }))
     .sort((a, b) => rank(a.f.priority) - rank(b.f.priority) || b.names - a.names || a.i - b.i)[0]!.f;
-  const places = groupLocations(best, all, hunks);
+  const places = groupLocations(best, all);
   const group: Finding = { ...best, reportedBy: [...reportedBy], ...(places ? { locations: places } : {}) };
   if (all.length < 2) return group;
   const aliases = [...new Set(all.map((m) => m.id))].filter((id) => id !== best.id);

@@ -1,18 +1,16 @@
 // Candidate groups for a new finding, without comparing it to every group (5 reviewers × 1,000
 // findings in one file once took 10 s of blocked event loop). sameProblem with lines needs the
-// same file, and then either ranges within LINE_WINDOW (HUNK_WINDOW inside one hunk of the diff,
-// for two reviewers), or, where a line is unknown, titles with a Jaccard index of at least
-// TITLE_THRESHOLD, which two titles only reach when they share a word (or both have none). So the
-// candidates are the groups with a member of that file near the finding, and the groups with an
-// unplaced member (any member, for an unplaced finding) whose title shares a word with the
-// finding's. Every member is indexed, not only the group's shown text: two reviewers' findings
-// link through any member. A finding with several places is indexed at each, and its candidates
-// are those of any of its places. Groups come back in the order they were created, so "the first
-// group that matches" is what a full scan would find; a group merged into another (a finding with
-// several places can join groups that were apart) answers as it.
+// same file, and then either ranges within LINE_WINDOW, or, where a line is unknown, titles with
+// a Jaccard index of at least TITLE_THRESHOLD, which two titles only reach when they share a word
+// (or both have none). So the candidates are the groups with a member of that file near the
+// finding, and the groups with an unplaced member (any member, for an unplaced finding) whose
+// title shares a word with the finding's. Every member is indexed, not only the group's shown
+// text: two reviewers' findings link through any member. A finding with several places is indexed
+// at each, and its candidates are those of any of its places. Groups come back in the order they
+// were created, so "the first group that matches" is what a full scan would find; a group merged
+// into another (a finding with several places can join groups that were apart) answers as it.
 import { hasSeveralPlaces, placesOf, type Place } from './places.js';
-import { HUNK_WINDOW, hunkAround, LINE_WINDOW, type Comparable } from './similarity.js';
-import type { DiffLines } from '../github/diff-lines.js';
+import { LINE_WINDOW, type Comparable } from './similarity.js';
 
 /** Groups by the words of some of their members' titles; a title without words under ''. */
 class WordIndex<G> {
@@ -49,14 +47,8 @@ export class GroupIndex<G> {
   private readonly orderOf = new Map<G, number>();
   private readonly mergedInto = new Map<G, G>();
 
-  /**
-   * `words` splits a title into its comparable words (similarity.ts's titleWordCache); `hunks`, the
-   * PR diff's, widen the lines collected around a place inside a hunk to HUNK_WINDOW within it.
-   */
-  constructor(
-    private readonly words: (title: string) => Set<string>,
-    private readonly hunks?: DiffLines,
-  ) {}
+  /** `words` splits a title into its comparable words (similarity.ts's titleWordCache). */
+  constructor(private readonly words: (title: string) => Set<string>) {}
 
   /** Indexes `member` as a member of `group` (a new group is ordered after every earlier one). */
   add(group: G, member: Comparable): void {
@@ -119,8 +111,7 @@ export class GroupIndex<G> {
     }
     file.unplacedTitles.collect(words, found);
     for (const g of file.longRange) found.add(g);
-    const { from, to } = linesToRead(span, this.hunks ? hunkAround(this.hunks, place.file, place) : null);
-    for (let l = from; l <= to; l++) {
+    for (let l = span.start - LINE_WINDOW; l <= span.end + LINE_WINDOW; l++) {
       for (const g of file.byLine.get(l) ?? []) found.add(g);
     }
   }
@@ -141,21 +132,6 @@ export class GroupIndex<G> {
     }
     return file;
   }
-}
-
-/**
- * The lines whose groups are candidates for a place: LINE_WINDOW around it, and, when it lies in
- * a hunk, HUNK_WINDOW around it inside that hunk. Whether the finding's reviewer differs from the
- * group's is sameProblem's to say; a member that meets through the hunk lies whole inside it, so
- * the lines outside the hunk need not be read.
- */
-function linesToRead(span: { start: number; end: number }, hunk: readonly [number, number] | null) {
-  const [from, to] = [span.start - LINE_WINDOW, span.end + LINE_WINDOW];
-  if (!hunk) return { from, to };
-  return {
-    from: Math.min(from, Math.max(hunk[0], span.start - HUNK_WINDOW)),
-    to: Math.max(to, Math.min(hunk[1], span.end + HUNK_WINDOW)),
-  };
 }
 
 /** Ranges longer than this are not indexed line by line. */

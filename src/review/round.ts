@@ -7,7 +7,6 @@ import type { AgentSpec } from '../agents/types.js';
 import { BudgetSpent } from '../budget/budget.js';
 import type { CiRound } from '../ci/ci-round.js';
 import type { PrContext } from '../domain/pull-request.js';
-import { diffLines } from '../github/diff-lines.js';
 import { callRole, type RoleEnv } from '../roles/call.js';
 import { reviewerPanel } from '../roles/fallback.js';
 import { writeContextDir } from '../roles/context-dir.js';
@@ -169,11 +168,8 @@ export async function runReviewRound(env: RoleEnv, plan: RoundPlan): Promise<Rou
   // A dismissal's ids are known before grouping: an echoed id of a dismissed finding is never taken.
   const dismissedIds = new Set((plan.dismissals ?? []).map((d) => d.finding.id));
   const echo = { earlier: plan.earlier ?? [], dismissed: dismissedIds, renames };
-  // The diff's hunks: two reviewers placing one fix on two lines of one hunk agree. A sampled
-  // diff has fewer hunks, and findings outside them meet only at near lines.
   const grouped = groupFindings(
     raw.map((r) => withEchoedId(normalizeFinding(r.finding, r.reviewer), r.finding.id, echo)),
-    diffLines(ctx.diff),
   );
   // A decision is never stuck: it waits for the maintainers, or is the fix of their answer.
   const decided = applyDecisions(grouped, plan.decisions ?? [], renames);

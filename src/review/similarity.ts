@@ -4,9 +4,7 @@
 // - same file (after following renames), and, when the caller compares lines, ranges that overlap
 //   or lie within LINE_WINDOW lines of each other; a finding with several places (one problem
 //   repeated in several spots) is at each of them, so two findings meet when any place of one
-//   meets any place of the other; for two different reviewers' findings, also places inside one hunk
-//   of the PR's diff within HUNK_WINDOW lines of each other (where a fix could go in two places in
-//   one hunk, two reviewers anchor it on different lines; that choice must not split one problem);
+//   meets any place of the other;
 // - then either titles that say the same (word-set Jaccard >= TITLE_THRESHOLD), or, for findings
 //   of two different reviewers at known, near lines, a link by content: the same kind of problem
 //   (category) described with the same code names and similar words. Real models never word one problem alike, so the
@@ -15,18 +13,8 @@
 import { codeNames, sharedCount } from './code-names.js';
 import { categoryCode } from './finding-id.js';
 import { placesOf, type Place } from './places.js';
-import type { DiffLines } from '../github/diff-lines.js';
 
-/** Two ranges meet when the later starts at most this many lines after the earlier ends (gap()). */
 export const LINE_WINDOW = 3;
-/**
- * The wider gap() at which two different reviewers' findings still meet when both ranges lie
- * whole inside one hunk of the head: where a fix could go in two places in one hunk (where the
- * deleted lines were, where the comparison is), two reviewers anchor it on different lines, and
- * that choice must not split one problem into two. Wide enough for a hunk's usual span of one
- * change, narrow enough that two edits of one long hunk stay apart.
- */
-export const HUNK_WINDOW = 12;
 export const TITLE_THRESHOLD = 0.5;
 /** Content links: words shared by the whole texts, and the code names they both mention. */
 const CONTENT_WITH_NAMES = 0.2;
@@ -145,11 +133,6 @@ export interface SameProblemOptions {
   crossReviewer?: boolean;
   /** A contentCache() shared across the comparisons of one pass. */
   content?: ContentCache;
-  /**
-   * The PR diff's hunks (new-file ranges by head path): two different reviewers' places inside one
-   * hunk meet within HUNK_WINDOW lines, not only LINE_WINDOW. Only with `useLines` and `crossReviewer`.
-   */
-  hunks?: DiffLines | undefined;
 }
 
 export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptions): boolean {
@@ -183,42 +166,20 @@ function meeting(a: Comparable, b: Comparable, opts: SameProblemOptions): number
 
 function meetingOf(a: Place, b: Place, opts: SameProblemOptions): number {
   const follow = (f: string | null) => (f && opts.renames?.get(f)) ?? f;
-  const file = follow(a.file);
-  if (file !== follow(b.file)) return APART;
+  if (follow(a.file) !== follow(b.file)) return APART;
   if (!opts.useLines) return MET;
+  if (!near(a, b)) return APART;
   if (a.line == null || b.line == null) return MET;
-  if (!near(a, b) && !(opts.crossReviewer && inOneHunkNear(a, b, file, opts.hunks))) return APART;
   return MET | BOTH_PLACED | (a.line === b.line ? SAME_LINE : 0);
 }
 
 /** Ranges that overlap or lie within LINE_WINDOW lines; an unknown line is near anything. */
 export function near(a: Place, b: Place): boolean {
   if (a.line == null || b.line == null) return true;
-  return gap(a, b) <= LINE_WINDOW;
-}
-
-/**
- * The start line of the later range minus the end line of the earlier one (both lines known): 8
- * for lines 402 and 410, 1 for adjacent lines, 0 or less for ranges that overlap.
- */
-function gap(a: Place, b: Place): number {
-  const aEnd = Math.max(a.line!, a.endLine ?? a.line!);
-  const bEnd = Math.max(b.line!, b.endLine ?? b.line!);
-  return Math.max(a.line!, b.line!) - Math.min(aEnd, bEnd);
-}
-
-/** Both ranges whole inside one hunk of `file` and at most HUNK_WINDOW lines apart. */
-export function inOneHunkNear(a: Place, b: Place, file: string | null, hunks: DiffLines | undefined): boolean {
-  if (!hunks || file === null || gap(a, b) > HUNK_WINDOW) return false;
-  const hunk = hunkAround(hunks, file, a);
-  return hunk !== null && hunkAround(hunks, file, b) === hunk;
-}
-
-/** The hunk of `file` (by its head path) that holds the whole of the place's range, or null. */
-export function hunkAround(hunks: DiffLines, file: string | null, p: Place): readonly [number, number] | null {
-  if (file === null || p.line == null) return null;
-  const end = Math.max(p.line, p.endLine ?? p.line);
-  return hunks.get(file)?.find(([start, last]) => p.line! >= start && end <= last) ?? null;
+  const aEnd = Math.max(a.line, a.endLine ?? a.line);
+  const bEnd = Math.max(b.line, b.endLine ?? b.line);
+  const gap = Math.max(a.line, b.line) - Math.min(aEnd, bEnd);
+  return gap <= LINE_WINDOW;
 }
 
 function linkedByContent(a: Comparable, b: Comparable, content: ContentCache): boolean {

@@ -4,19 +4,18 @@ import type { RawFinding } from '../../src/agents/envelope.js';
 import { groupFindings, normalizeFinding, shownGroup, sortFindings } from '../../src/review/findings.js';
 import { contentCache, sameProblem } from '../../src/review/similarity.js';
 import type { Finding } from '../../src/domain/findings.js';
-import type { DiffLines } from '../../src/github/diff-lines.js';
 
 /**
  * The same grouping without the index: each finding is compared with every member of every group,
  * in order. Only which groups are compared differs; so the results must be equal.
  */
-function scanGroup(findings: Finding[], hunks?: DiffLines): Finding[] {
+function scanGroup(findings: Finding[]): Finding[] {
   const groups: { reportedBy: string[]; members: Finding[] }[] = [];
   const content = contentCache();
   for (const f of findings) {
     const match = groups.find((g) => {
       const crossReviewer = !g.reportedBy.some((r) => f.reportedBy.includes(r));
-      return g.members.some((m) => sameProblem(m, f, { useLines: true, crossReviewer, content, hunks }));
+      return g.members.some((m) => sameProblem(m, f, { useLines: true, crossReviewer, content }));
     });
     const group = match ?? { reportedBy: [], members: [] };
     if (!match) groups.push(group);
@@ -55,28 +54,5 @@ describe('indexed grouping', () => {
       const input = findings(seed, 60);
       expect(groupFindings(input), `seed ${seed}`).toEqual(scanGroup(input));
     }
-  });
-
-  it("matches the full scan with the diff's hunks (two reviewers meet further apart inside one)", () => {
-    // Hunks that cut the 40 lines differently per file, one file without any.
-    const hunks: DiffLines = new Map([
-      [
-        'a.ts',
-        [
-          [1, 14],
-          [18, 40],
-        ],
-      ],
-      ['b.ts', [[6, 30]]],
-    ]);
-    let apart = 0;
-    for (let seed = 1; seed <= 200; seed++) {
-      const input = findings(seed, 60);
-      const grouped = groupFindings(input, hunks);
-      expect(grouped, `seed ${seed}`).toEqual(scanGroup(input, hunks));
-      apart += groupFindings(input).length - grouped.length;
-    }
-    // The hunks joined groups that near lines alone leave apart: the index had to find them.
-    expect(apart).toBeGreaterThan(0);
   });
 });
