@@ -177,7 +177,7 @@ export const fixResultSchema = z.object({
     }),
   ),
   rejectedIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })),
-  // Not done, and not wrong: an optional issue left for later (a duplicate of an id fixed is fixed too).
+  // Not done, and not wrong: an optional issue left for later, or a duplicate of another id.
   deferredIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS), reason: capped(MAX_TEXT_CHARS) })).default([]),
   // Handed back: a choice only the maintainers can make, with the options the fixer sees.
   decisionIssues: cappedList(z.object({ findingId: capped(MAX_ID_CHARS) }).extend(decisionAskSchema.shape)).default([]),

@@ -49,7 +49,7 @@ export interface FixRoundRecord {
   fixer: AgentRun | null;
   fixed: { findingId: string; description: string }[];
   rejected: { findingId: string; reason: string }[];
-  /** Neither done nor wrong: an optional issue left for later; still open. */
+  /** Neither done nor wrong: an optional issue left for later, a duplicate of another id; still open. */
   deferred?: { findingId: string; reason: string }[];
   /** Handed back as a choice only the maintainers can make, with the fixer's options (review/decisions.ts). */
   handedBack?: { findingId: string; question: string; options: string[] }[];

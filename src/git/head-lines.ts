@@ -13,6 +13,9 @@
 // place in it past its last '\n' is as impossible as in a text file.
 import type { Git } from './runner.js';
 
+/** A name git would not read from the repository's root: a leading `/`, a `.` or `..` segment. */
+const OUTSIDE = /^\/|(^|\/)\.{1,2}(\/|$)/;
+
 /** Lines per path at `commit`; null for a path absent there, not a blob (a folder, a submodule), or unknown. */
 export async function linesAtCommit(
   git: Git,
@@ -21,8 +24,10 @@ export async function linesAtCommit(
 ): Promise<Map<string, number | null>> {
   const lines = new Map<string, number | null>(paths.map((p) => [p, null]));
   // One name per line of cat-file's input: a name with a line break would shift every later
-  // answer; a NUL byte cannot be an argument. Such names stay unknown.
-  const asked = [...new Set(paths)].filter((p) => p && !/[\0\r\n]/.test(p));
+  // answer; a NUL byte cannot be an argument. A `.` or `..` segment or a leading `/` is read from
+  // the folder git runs in, and one name outside the repository fails the whole batch. Such names
+  // stay unknown.
+  const asked = [...new Set(paths)].filter((p) => p && !/[\0\r\n]/.test(p) && !OUTSIDE.test(p));
   if (!asked.length) return lines;
   const sizes = await blobSizes(git, commit, asked);
   if (!sizes) return lines;

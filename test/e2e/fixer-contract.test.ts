@@ -1,5 +1,5 @@
 // The fixer's contract as a real model needs it: an issue it does not do and does not
-// think wrong (an optional one left for later) has a place of its own,
+// think wrong (an optional one left for later, a duplicate of another) has a place of its own,
 // `deferredIssues`, counted apart from fixed and rejected and still open; the prompt says the
 // action makes the commit and, without `setup`, installed nothing.
 import { afterEach, beforeEach, expect, it } from 'vitest';

@@ -90,6 +90,19 @@ describe('linesAtCommit', () => {
     expect(Object.fromEntries(await linesAtCommit(git, unknown, ['crlf.txt']))).toEqual({ 'crlf.txt': null });
   });
 
+  it('leaves a name with a . or .. segment unknown, and still counts the others', async () => {
+    // git reads `<commit>:../x` from the folder it runs in and fails the whole batch ("outside
+    // repository"): one such name from a reviewer must not turn every other check off.
+    const names = ['../other/x.js', './crlf.txt', 'lib/../crlf.txt', '/etc/passwd', 'crlf.txt'];
+    expect(Object.fromEntries(await linesAtCommit(git, commit, names))).toEqual({
+      '../other/x.js': null,
+      './crlf.txt': null,
+      'lib/../crlf.txt': null,
+      '/etc/passwd': null,
+      'crlf.txt': 2,
+    });
+  });
+
   it('reads names from the repository root when git runs in a folder of the checkout', async () => {
     const inLib = createGit(path.join(dir, 'lib'));
     expect(
