@@ -6,7 +6,8 @@
 // both reviewers reported, per case (per checkout the requests name).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseEnvelope, reviewerResultSchema } from '../../src/agents/envelope.js';
+import { parseEnvelope, reviewerResultSchema, type RawFinding } from '../../src/agents/envelope.js';
+import type { Finding } from '../../src/domain/findings.js';
 import { groupFindings, normalizeFinding } from '../../src/review/findings.js';
 
 export interface CaseAgreement {
@@ -27,40 +28,32 @@ interface RelayRequest {
 
 /** Round-1 agreement of each case in a relay folder, in the order the cases' requests came. */
 export function roundOneAgreement(relayDir: string): CaseAgreement[] {
-  const byCase = new Map<string, ReturnType<typeof normalizeFinding>[]>();
-  const counts = new Map<string, Record<string, number>>();
+  // Each case's findings by reviewer: the counts and the grouping both come from it.
+  const byCase = new Map<string, Record<string, Finding[]>>();
   const names = readdirSync(relayDir)
     .filter((f) => /^req-.*reviewer.*\.json$/.test(f))
     .sort();
   for (const name of names) {
     const req = JSON.parse(readFileSync(path.join(relayDir, name), 'utf8')) as RelayRequest;
     if (String(req.round) !== '1') continue;
-    const answer = answerOf(path.join(relayDir, name.replace(/^req-/, 'res-').replace(/\.json$/, '.txt')));
-    if (!answer) continue;
-    // An answer the action would refuse counts as no answer, as it does in the run.
-    const result = (() => {
-      try {
-        return parseEnvelope(answer, reviewerResultSchema);
-      } catch {
-        return null;
-      }
-    })();
-    if (!result) continue;
-    const found = byCase.get(req.cwd) ?? [];
-    found.push(...result.findings.map((f) => normalizeFinding(f, req.name)));
-    byCase.set(req.cwd, found);
-    counts.set(req.cwd, { ...counts.get(req.cwd), [req.name]: result.findings.length });
+    const found = reviewOf(path.join(relayDir, name.replace(/^req-/, 'res-').replace(/\.json$/, '.txt')));
+    if (!found) continue;
+    const reviewers = byCase.get(req.cwd) ?? {};
+    reviewers[req.name] = found.map((f) => normalizeFinding(f, req.name));
+    byCase.set(req.cwd, reviewers);
   }
-  return [...byCase].map(([cwd, found]) => {
-    const groups = groupFindings(found);
+  return [...byCase].map(([cwd, reviewers]) => {
+    const groups = groupFindings(Object.values(reviewers).flat());
     const shared = groups.filter((g) => g.reportedBy.length > 1).length;
-    return { cwd, findings: counts.get(cwd) ?? {}, groups: groups.length, shared };
+    const findings = Object.fromEntries(Object.entries(reviewers).map(([n, found]) => [n, found.length]));
+    return { cwd, findings, groups: groups.length, shared };
   });
 }
 
-function answerOf(file: string): string | null {
+/** The findings of an answer; null when there is none, or the action would refuse it, as it does in the run. */
+function reviewOf(file: string): RawFinding[] | null {
   try {
-    return readFileSync(file, 'utf8');
+    return parseEnvelope(readFileSync(file, 'utf8'), reviewerResultSchema).findings;
   } catch {
     return null;
   }

@@ -63,7 +63,7 @@ export function fenced(text: string, lang = ''): string {
   const clean = cleanText(text).replace(/\n+$/, '');
   const longest = Math.max(0, ...(clean.match(/`{3,}/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return clean ? `${fence}${lang}\n${clean}\n${fence}` : `${fence}${lang}\n${fence}`;
+  return `${fence}${lang}\n${clean ? `${clean}\n` : ''}${fence}`;
 }
 
 function encodePath(file: string): string {

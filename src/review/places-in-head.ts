@@ -34,9 +34,9 @@ export function placesInHead(finding: RawFinding, lines: HeadLines): { finding: 
   const listed = (finding.locations ?? []).map((l) => verdict(l, lines));
   const all = [top, ...listed];
   if (all.every((v) => v.kind === 'inside')) return { finding, changes: [] };
-  // Places with a file whose line is not past its end: the finding keeps at least one of them.
+  // A place with a file whose line is not past its end: when there is none, the finding keeps one.
   const hasFile = (p: Place) => normalizePath(p.file) !== null;
-  const kept = [finding, ...(finding.locations ?? [])].filter((p, i) => hasFile(p) && all[i]!.kind !== 'past');
+  const anyKept = [finding, ...(finding.locations ?? [])].some((p, i) => hasFile(p) && all[i]!.kind !== 'past');
   const changes: string[] = [];
   const note = (p: Place, v: Verdict, fate: string) => {
     if (v.kind === 'inside') return;
@@ -46,7 +46,7 @@ export function placesInHead(finding: RawFinding, lines: HeadLines): { finding: 
     changes.push(`${place}${v.kind === 'past' ? 'is' : 'ends'} past the file's end (${v.lines} lines); ${fate}`);
   };
   /** Whether the next place past the end is kept for its whole file: the first one, when no place is left. */
-  let wholeFile = kept.length === 0;
+  let wholeFile = !anyKept;
   const fix = (p: Place, v: Verdict): Place | null => {
     if (v.kind === 'rangePast') {
       note(p, v, 'its range and replacement left out');
