@@ -30,6 +30,21 @@ export interface FindingData extends PlaceData {
    * them when asking (never the person's own words), fenced like every agent's text.
    */
   decided?: { question: string; option: string };
+  /**
+   * The same problem as the group's other members reported it, in their own words and at their own
+   * place: grouping shows one member's text, and a case or place only another named must not be lost.
+   */
+  otherReports?: OtherReportData[];
+}
+
+/** One other member of a grouped finding: its text fenced, its place as a finding's is. */
+interface OtherReportData {
+  title: string;
+  description: string;
+  file: string | null;
+  line: number | null;
+  /** Its places, when it named several. */
+  locations?: { file: string | null; line: number | null }[];
 }
 
 const fenced = (label: string, text: string | null): string | null => (text === null ? null : fenceAsData(label, text));
@@ -62,8 +77,26 @@ export function findingAsData(f: Finding, prFiles: ReadonlySet<string> = new Set
       option: fenceAsData('Option the maintainers chose', option),
     };
   }
+  const others = otherReports(f, path);
+  if (others.length) data.otherReports = others;
   if (!f.locations || f.locations.length < 2) return data;
   return { ...data, locations: f.locations.map(place) };
+}
+
+/** The group's members but the shown one (it has the group's id), and any that only repeat its words. */
+function otherReports(f: Finding, path: (file: string | null) => string | null): OtherReportData[] {
+  const others = (f.members ?? []).filter(
+    (m) => m.id !== f.id && !(m.title === f.title && m.description === f.description),
+  );
+  return others.map((m) => ({
+    title: fenceAsData('Other report title', m.title),
+    description: fenceAsData('Other report description', m.description),
+    file: path(m.file),
+    line: m.line,
+    ...(m.locations && m.locations.length > 1
+      ? { locations: m.locations.map((p) => ({ file: path(p.file), line: p.line })) }
+      : {}),
+  }));
 }
 
 /** The paths of the PR's files (the names files.json gives them). */
