@@ -110,9 +110,10 @@ export function ownFixesPrompt(
 ): string {
   const own = (earlier ?? []).filter((f) => f.fate === 'fixed' && wroteFix(f.fixedBy ?? [], spec));
   if (own.length === 0) return '';
-  const list = own.map(({ id, file, line, title, fixedIn }) => ({ id, file, line, title, fixedIn }));
-  const fixes = fenceAsData('Fixes your model wrote', listLines(cleanDeep(list)));
-  return fillTemplate(prompts['later-round-own-fixes'], { fixes });
+  // Ids only: the action computed them, and earlier-findings.json holds each one's words, place and
+  // commit, which a second copy here would make every later round pay for again.
+  const ids = own.map((f) => `\`${f.id}\``).join(', ');
+  return fillTemplate(prompts['later-round-own-fixes'], { ids });
 }
 
 /**

@@ -95,7 +95,8 @@ describe('who checked a fix', () => {
       [BUG.id, 'checked', ['reviewer-2 (codex:gpt-5-codex)']],
     ]);
     expect(promptOf('reviewer-1')).toContain('## Fixes your model wrote');
-    expect(promptOf('reviewer-1')).toContain(BUG.title);
+    // Named by id only: earlier-findings.json holds its words once.
+    expect(promptOf('reviewer-1')).toContain(`The model you run wrote the fixes of \`${BUG.id}\``);
     expect(promptOf('reviewer-2')).not.toContain('## Fixes your model wrote');
   });
 

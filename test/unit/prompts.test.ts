@@ -106,7 +106,7 @@ describe('the real templates only use placeholders the code supplies', () => {
     // Filled for each reviewer (review/later-round.ts) and put into its {{ownEarlier}}.
     'later-round-own': ['findings'],
     // Filled for the reviewer on a model that wrote earlier fixes (review/later-round.ts), after its {{ownEarlier}}.
-    'later-round-own-fixes': ['fixes'],
+    'later-round-own-fixes': ['ids'],
     // The answerer's (review/thread-answers.ts): the shared keys and the thread it answers.
     answer: [...shared, 'place', 'finding', 'reply', 'replyAuthor'],
   };
