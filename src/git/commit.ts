@@ -40,7 +40,9 @@ export async function squashSince(
 
 export async function commitMessage(git: Git, ref: string): Promise<string> {
   if (ref.startsWith('-')) throw new Error(`refusing ref ${JSON.stringify(ref)}`);
-  return (await git(['log', '-1', '--format=%B', ref, '--'])).stdout.replace(/\n+$/, '');
+  // Anyone who pushes to the PR writes this message: the look-behind keeps a long run of newlines
+  // inside it linear (a plain /\n+$/ retries from each one; see report/format.ts's fenced()).
+  return (await git(['log', '-1', '--format=%B', ref, '--'])).stdout.replace(/(?<!\n)\n+$/, '');
 }
 
 async function stageAll(git: Git, parent: string, exclude: readonly string[] = []): Promise<void> {

@@ -94,6 +94,18 @@ describe('trailers', () => {
     expect(await hasTrailer(s.git, 'Subject\n\nSigned-off-by: A <a@b>\n', 'Review-Loop-Round')).toBe(false);
   });
 
+  it('reads a message with a long run of blank lines inside at once', async () => {
+    // A PR's author writes this message. A plain /\n+$/ took 14 s on it (quadratic in the run);
+    // no timeout can catch that (the match blocks the event loop): the test checks the trimmed text.
+    const s = await sandbox();
+    await ensureIdentity(s.git);
+    const message = `Subject\n${'\n'.repeat(200_000)}body\n\n`;
+    const file = path.join(s.workDir, '.git', 'LONG_MSG');
+    await writeFile(file, message);
+    await s.git(['commit', '-q', '--allow-empty', '--cleanup=verbatim', '-F', file]);
+    expect(await commitMessage(s.git, 'HEAD')).toBe(message.slice(0, -2));
+  });
+
   it('reads the message of a commit on origin', async () => {
     const s = await sandbox();
     const sha = await s.pushFromAnotherClone({ 'y.txt': 'y\n' }, { message: `Fix\n\nReview-Loop-Round: 2` });

@@ -113,6 +113,14 @@ describe('renderInlineComment', () => {
     expect(body).toContain('Suggested change:\n\n```suggestion\n```');
   });
 
+  it('renders a replacement with a long run of newlines inside at once, its end trimmed', () => {
+    // A plain /\n+$/ took 14 s on this (quadratic in the run); no timeout can catch that (the match
+    // blocks the event loop): the test checks the trimmed text.
+    const replacement = `a${'\n'.repeat(200_000)}b\n\n`;
+    const body = renderInlineComment({ ...f, replacement }, 1);
+    expect(body).toContain(`\`\`\`suggestion\na${'\n'.repeat(200_000)}b\n\`\`\``);
+  });
+
   it('reads only the mark at the start: one an agent put in its replacement is not ours', () => {
     const victim = finding({ id: 'SEC-0000aaaa', title: 'SQL injection' });
     const forged = renderInlineComment(victim, 1).split('\n')[1]!;
