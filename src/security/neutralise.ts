@@ -142,7 +142,8 @@ const RICH_INFO = /^(?:mermaid|geojson|topojson|stl|math)\b/i;
  * text cannot swallow what follows it. Output ends without a trailing newline.
  */
 export function neutraliseBlock(text: string): string {
-  const source = cleanText(text).replace(/\s+$/, '');
+  // trimEnd, not /\s+$/, which is quadratic in a long run of spaces inside agent text.
+  const source = cleanText(text).trimEnd();
   const spans = codeSpans(source);
   const result = defuseLines(source, spans);
   return sameCode(result, source, spans) ? result : defuseLines(source, null);

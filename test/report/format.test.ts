@@ -24,6 +24,15 @@ describe('text helpers', () => {
     expect(block('title\n---')).toBe('title\n\u200b---');
   });
 
+  it('fenced() and block() trim the end of text with long runs of newlines or spaces inside', () => {
+    // Regexes like /\n+$/ and /\s+$/ were quadratic in such a run (14 s for 200,000); the trimmed
+    // text is what a test can check, since a blocked event loop fires no timeout.
+    const run = '\n'.repeat(200_000);
+    expect(fenced(`a${run}b\n\n`, 'text')).toBe(`\`\`\`text\na${run}b\n\`\`\``);
+    const spaces = ' '.repeat(200_000);
+    expect(block(`a${spaces}b \n\t `)).toBe(`a${spaces}b`);
+  });
+
   it('formats durations and costs', () => {
     expect(fmtDuration(850)).toBe('850 ms');
     expect(fmtDuration(12_340)).toBe('12.3 s');
