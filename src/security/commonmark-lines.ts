@@ -88,7 +88,9 @@ const ATX = /^#{1,6}(?: |$)/;
 // §5.2 list item markers: a bullet, or 1–9 digits and `.` or `)`, then a space or the line end.
 const LIST_MARKER = /^(?:([-+*])|(\d{1,9})[.)])(?= |$)/;
 // GFM §4.10: the delimiter row of a table.
-const TABLE_DELIMITER = /^\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+// The same rows as `\|? *$` at the end, but the last cell's spaces and the trailing ones can no
+// longer split a long run of spaces every way (quadratic on a row that fails after them).
+const TABLE_DELIMITER = /^\|? *:?-+:? *(?:\| *:?-+:? *)*(?:\| *)?$/;
 
 // §4.6 HTML block start conditions 1–7 and their end conditions.
 const HTML_BLOCK_NAMES =
