@@ -193,7 +193,8 @@ function defuseLines(source: string, spans: readonly CodeSpan[] | null): string 
  * (then it becomes `text`); the info string is defused too, which costs nothing as it is not shown.
  */
 function defuseInfoString(line: string, at: number): string {
-  const fence = /^(`{3,}|~{3,})([ \t]*)(.*)$/.exec(line.slice(at));
+  // `s`: an info string may hold U+2028 or U+2029, as in FENCE_OPEN (commonmark-lines.ts).
+  const fence = /^(`{3,}|~{3,})([ \t]*)(.*)$/s.exec(line.slice(at));
   if (!fence) return line;
   const info = RICH_INFO.test(fence[3] ?? '') ? 'text' : defuseInline(fence[3] ?? '');
   return `${line.slice(0, at)}${fence[1]}${fence[2]}${info}`;

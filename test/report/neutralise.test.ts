@@ -77,6 +77,13 @@ describe('long runs of one character keep their exact output', () => {
     expect(inline(`${slashes}x`, 2 * N)).toBe(`${slashes}x`);
   });
 
+  it('block(): a long fence whose info string holds U+2028 opens a fence, which is closed', () => {
+    const tildes = '~'.repeat(N);
+    expect(block(`${tildes}\u2028x\ncode`)).toBe(`${tildes}\u2028x\ncode\n${tildes}`);
+    const tabs = '\t'.repeat(N);
+    expect(block(`\`\`\`${tabs}\u2028x\ncode`)).toBe(`\`\`\`${tabs}\u2028x\ncode\n\`\`\``);
+  });
+
   it('block(): a table row of spaces that is no delimiter row, and a run of backslashes', () => {
     expect(block(`a | b\n|-${blanks}x`)).toBe(`a | b\n|-${blanks}x`);
     expect(block(`a | b\n|-${blanks}|`)).toBe(`a | b\n|-${blanks}|`);
