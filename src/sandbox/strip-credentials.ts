@@ -190,9 +190,44 @@ function withoutComment(line: string): string {
 }
 
 function bracketDepth(line: string): number {
-  const unquoted = line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '');
+  const unquoted = withoutStrings(line);
   return (unquoted.match(/[[{]/g)?.length ?? 0) - (unquoted.match(/[\]}]/g)?.length ?? 0);
 }
+
+/**
+ * `line` without its quoted strings, as line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '') does. That
+ * regex is quadratic in a long line with an unclosed `"`: it read on to the end from every escaped
+ * `"` after it too, which fails as the first did; here those are skipped.
+ */
+function withoutStrings(line: string): string {
+  let out = '';
+  let deadUntil = 0;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '"' && i >= deadUntil) {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') {
+        if (line[j] !== '\\') j++;
+        else if (j + 1 < line.length && !LINE_END.test(line[j + 1]!)) j += 2;
+        else break;
+      }
+      if (line[j] === '"') {
+        i = j;
+        continue;
+      }
+      deadUntil = j;
+    } else if (line[i] === "'") {
+      const j = line.indexOf("'", i + 1);
+      if (j >= 0) {
+        i = j;
+        continue;
+      }
+    }
+    out += line[i];
+  }
+  return out;
+}
+/** What `.` does not match. */
+const LINE_END = /[\n\r\u2028\u2029]/;
 
 /**
  * YAML by lines: `key: value`, `key:` and `- item` lines; a credential key goes with the more

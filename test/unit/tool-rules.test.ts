@@ -309,6 +309,11 @@ describe('a registry configuration, stripped', () => {
     expect(stripCredentials('yaml', `a: b${tabs}x\t# note\n`)).toBe(`a: b${tabs}x\n`);
     const hashes = ' #'.repeat(100_000);
     expect(stripCredentials('toml', `a = "b"${hashes} "c" # note\n`)).toBe(`a = "b"${hashes} "c"\n`);
+    // Brackets are counted outside strings: a long string of escaped quotes, closed or not.
+    const escaped = '\\"'.repeat(100_000);
+    const array = `a = ["b", "${escaped}",\n  "e",\n]\nc = "d"\n`;
+    expect(stripCredentials('toml', array)).toBe(array);
+    expect(stripCredentials('toml', `a = ["b"] "${escaped} [\nc = "d"\n`)).toBeNull();
     const feed = '<add key="feed" value="https://f.example/" />';
     const unclosed = `${'<add\t'.repeat(20_000)}${'key=""'.repeat(20_000)}`;
     const nuget = (sources: string) => `<configuration><packageSources>${sources}</packageSources></configuration>`;
