@@ -219,11 +219,20 @@ class EnvelopeError extends Error {}
  * wins because agents sometimes echo the template from the prompt before answering.
  */
 function extractEnvelope(text: string): unknown {
-  const re = /BEGIN_JSON\s*([\s\S]*?)\s*END_JSON/g;
+  // indexOf, not /BEGIN_JSON\s*([\s\S]*?)\s*END_JSON/g: after a BEGIN_JSON with no END_JSON that
+  // regex backtracks through every split of the blanks that follow (cubic in an answer's length).
   let last: string | undefined;
-  for (const m of text.matchAll(re)) last = m[1];
+  for (let at = 0; ;) {
+    const begin = text.indexOf('BEGIN_JSON', at);
+    const end = begin < 0 ? -1 : text.indexOf('END_JSON', begin + 'BEGIN_JSON'.length);
+    if (end < 0) break;
+    last = text.slice(begin + 'BEGIN_JSON'.length, end).trim();
+    at = end + 'END_JSON'.length;
+  }
   if (last === undefined) throw new EnvelopeError('no BEGIN_JSON … END_JSON envelope in the answer');
-  const body = last.replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  // endsWith + trimEnd, not /\s*```$/, which retries from every blank of a run not ending in ```.
+  const opened = last.replace(/^```(?:json)?\s*/i, '');
+  const body = opened.endsWith('```') ? opened.slice(0, -3).trimEnd() : opened;
   try {
     return JSON.parse(body);
   } catch (e) {

@@ -28,7 +28,9 @@ const PATTERNS: [QuotaKind, RegExp][] = [
 
 const DETAIL_CHARS = 200;
 /** Paths and URLs: a checkout or temp folder named `quota-service` says nothing about a quota. */
-const PATHS = /\S*\/\S*/g;
+// The look-behind starts a match only where a word starts: /\S*\/\S*/ alone retries from every
+// character of a long word without a slash (quadratic in it); the match is the same whole word.
+const PATHS = /(?<!\S)\S*\/\S*/g;
 
 /** The quota, rate-limit or overload failure `message` describes, or undefined. */
 export function quotaFailure(message: string): QuotaFailure | undefined {

@@ -4,9 +4,11 @@
 // "`parseCharset`" and "parseCharset" are one name.
 
 const BACKTICKED = /`([^`\n]{1,80})`/g;
-// a.b.c, camelCase, snake_case, and a name followed by "(" — with no nested quantifiers, so the
-// scan stays linear on any text a model writes.
-const BARE = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|\b[a-z]+[A-Z][\w$]*|\b\w+_\w+|\b[A-Za-z_$][\w$]*(?=\()/g;
+// a.b.c, camelCase, snake_case, and a name followed by "(". The first and last forms read a name's
+// first part at most 100 characters long: unbounded, a long word followed by neither "." nor "("
+// is read again from each of its characters (quadratic). A name with a longer part may be cut.
+const BARE =
+  /[A-Za-z_$][\w$]{0,100}(?:\.[A-Za-z_$][\w$]*)+|\b[a-z]+[A-Z][\w$]*|\b\w+_\w+|\b[A-Za-z_$][\w$]{0,100}(?=\()/g;
 
 /** The distinct code names in `text`, lower-cased, whitespace inside a quote collapsed. */
 export function codeNames(text: string): Set<string> {

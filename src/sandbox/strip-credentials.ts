@@ -159,7 +159,7 @@ function toml(text: string): string | null {
   for (const line of text.split('\n')) {
     if (open > 0) {
       open += bracketDepth(line);
-      if (keeping) out.push(stripUrlCredentials(line.replace(/\s+#[^"']*$/, '')));
+      if (keeping) out.push(stripUrlCredentials(withoutComment(line)));
       continue;
     }
     if (line.includes('"""') || line.includes("'''")) return null;
@@ -172,15 +172,62 @@ function toml(text: string): string | null {
     const inner = [...line.matchAll(/[{,]\s*([A-Za-z0-9_-]+)\s*=/g)].map((m) => m[1]!);
     keeping = ![key.replace(/["']/g, '').split('.').pop()!, ...inner].some(credentialKey);
     open = Math.max(0, bracketDepth(line));
-    if (keeping) out.push(stripUrlCredentials(line.replace(/\s+#[^"']*$/, '')));
+    if (keeping) out.push(stripUrlCredentials(withoutComment(line)));
   }
   return open > 0 ? null : out.join('\n');
 }
 
+/**
+ * `line` without a trailing `# comment` (blanks, `#`, no quote after it), as
+ * line.replace(/\s+#[^"']*$/, '') does. That regex is quadratic in a long line (a setup command
+ * may write these files): it retried at every blank, and ran to the end from every `#` before a
+ * quote. The comment can only start after the line's last quote, at the start of a run of blanks.
+ */
+function withoutComment(line: string): string {
+  const afterQuote = Math.max(line.lastIndexOf('"'), line.lastIndexOf("'")) + 1;
+  const at = line.slice(afterQuote).search(/(?<!\s)\s+#/);
+  return at < 0 ? line : line.slice(0, afterQuote + at);
+}
+
 function bracketDepth(line: string): number {
-  const unquoted = line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '');
+  const unquoted = withoutStrings(line);
   return (unquoted.match(/[[{]/g)?.length ?? 0) - (unquoted.match(/[\]}]/g)?.length ?? 0);
 }
+
+/**
+ * `line` without its quoted strings, as line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '') does. That
+ * regex is quadratic in a long line with an unclosed `"`: it read on to the end from every escaped
+ * `"` after it too, which fails as the first did; here those are skipped.
+ */
+function withoutStrings(line: string): string {
+  let out = '';
+  let deadUntil = 0;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '"' && i >= deadUntil) {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') {
+        if (line[j] !== '\\') j++;
+        else if (j + 1 < line.length && !LINE_END.test(line[j + 1]!)) j += 2;
+        else break;
+      }
+      if (line[j] === '"') {
+        i = j;
+        continue;
+      }
+      deadUntil = j;
+    } else if (line[i] === "'") {
+      const j = line.indexOf("'", i + 1);
+      if (j >= 0) {
+        i = j;
+        continue;
+      }
+    }
+    out += line[i];
+  }
+  return out;
+}
+/** What `.` does not match. */
+const LINE_END = /[\n\r\u2028\u2029]/;
 
 /**
  * YAML by lines: `key: value`, `key:` and `- item` lines; a credential key goes with the more
@@ -203,7 +250,7 @@ function yaml(text: string, drop: (key: string) => boolean): string | null {
       droppedAt = indent;
       continue;
     }
-    out.push(stripUrlCredentials(line.replace(/\s+#[^"']*$/, '')));
+    out.push(stripUrlCredentials(withoutComment(line)));
   }
   return out.join('\n');
 }
@@ -273,11 +320,52 @@ function xml(text: string, root: string, kept: string[]): string | null {
       for (const secret of ['password', 'username', 'passphrase', 'privateKey']) {
         part = part.replace(new RegExp(`<${secret}(\\s[^>]*)?>[\\s\\S]*?</${secret}\\s*>`, 'gi'), '');
       }
-      part = part.replace(/<add\s[^>]*key\s*=\s*"([^"]*)"[^>]*\/>/gi, (a, key: string) =>
-        credentialKey(key) ? '' : a,
-      );
+      part = withoutCredentialAdds(part);
       parts.push(stripUrlCredentials(part));
     }
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n${open}\n${parts.join('\n')}\n</${root}>\n`;
+}
+
+/**
+ * `part` without each `<add … key="…" …/>` whose key names a credential, as
+ * part.replace(/<add\s[^>]*key\s*=\s*"([^"]*)"[^>]*\/>/gi, …) does. That regex is cubic in a long
+ * unclosed tag (a setup command may write this file): it read on from every key of every `<add`.
+ * Here each key is tried once, right to left as the greedy `[^>]*` did, with the next `"` and `>`
+ * looked up; an `<add` before the first `>` of one that failed fails too, so it is skipped.
+ */
+function withoutCredentialAdds(part: string): string {
+  const nextGt = nextIndex(part, '>');
+  const nextQuote = nextIndex(part, '"');
+  const add = /<add\s/gi;
+  const opening = /key\s*=\s*"/iy;
+  let out = '';
+  let copied = 0;
+  for (let m = add.exec(part); m; m = add.exec(part)) {
+    const firstGt = nextGt[m.index]!;
+    if (firstGt < 0) break;
+    add.lastIndex = firstGt + 1;
+    const keys = [...part.slice(m.index + 5, firstGt).matchAll(/key/gi)].map((k) => m.index + 5 + k.index);
+    for (const at of keys.reverse()) {
+      opening.lastIndex = at;
+      if (!opening.test(part)) continue;
+      const close = nextQuote[opening.lastIndex]!;
+      const end = close < 0 ? -1 : nextGt[close + 1]!;
+      if (end < 0 || end - 1 <= close || part[end - 1] !== '/') continue;
+      if (credentialKey(part.slice(opening.lastIndex, close))) {
+        out += part.slice(copied, m.index);
+        copied = end + 1;
+      }
+      add.lastIndex = end + 1;
+      break;
+    }
+  }
+  return out + part.slice(copied);
+}
+
+/** For each index of `text`, where `char` next occurs at or after it (-1: nowhere). */
+function nextIndex(text: string, char: string): Int32Array {
+  const next = new Int32Array(text.length + 1).fill(-1);
+  for (let i = text.length - 1; i >= 0; i--) next[i] = text[i] === char ? i : next[i + 1]!;
+  return next;
 }

@@ -79,8 +79,10 @@ function spaces(s: string, from: number): number {
 
 const isBlankFrom = (s: string, from: number): boolean => /^ *$/.test(s.slice(from));
 
-// §4.5: an opening fence; a backtick fence's info string may not contain a backtick.
-const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
+// §4.5: an opening fence; a backtick fence's info string may not contain a backtick. Only LF and CR
+// end a line (§2.1): with `s`, `.` takes U+2028 and U+2029 too, as a renderer's info string does.
+// (Without it such a fence went unseen, and retrying each shorter fence was quadratic.)
+const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/s;
 // §4.1 thematic break, §4.3 setext underline, §4.2 ATX heading.
 const THEMATIC = /^([-*_])(?: *\1){2,} *$/;
 const SETEXT = /^(?:=+|-+) *$/;
@@ -88,7 +90,9 @@ const ATX = /^#{1,6}(?: |$)/;
 // §5.2 list item markers: a bullet, or 1–9 digits and `.` or `)`, then a space or the line end.
 const LIST_MARKER = /^(?:([-+*])|(\d{1,9})[.)])(?= |$)/;
 // GFM §4.10: the delimiter row of a table.
-const TABLE_DELIMITER = /^\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+// The same rows as `\|? *$` at the end, but the last cell's spaces and the trailing ones can no
+// longer split a long run of spaces every way (quadratic on a row that fails after them).
+const TABLE_DELIMITER = /^\|? *:?-+:? *(?:\| *:?-+:? *)*(?:\| *)?$/;
 
 // §4.6 HTML block start conditions 1–7 and their end conditions.
 const HTML_BLOCK_NAMES =

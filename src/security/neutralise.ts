@@ -60,7 +60,11 @@ function defuseInline(text: string): string {
  * one (`\``), so no backtick outside the source's spans can open a span in the result.
  */
 function defuseProse(text: string): string {
-  return defuseInline(text).replace(/(\\*)`/g, (m, slashes: string) => (slashes.length % 2 ? m : slashes + '\\`'));
+  // (?<!\\) starts a match only at a run's first backslash, where it matched anyway: without it a
+  // long run of backslashes and no backtick is scanned again from each of them (quadratic).
+  return defuseInline(text).replace(/(?<!\\)(\\*)`/g, (m, slashes: string) =>
+    slashes.length % 2 ? m : slashes + '\\`',
+  );
 }
 
 /** `text[from, to)` with its prose defused and the code spans inside it kept as written. */
@@ -93,8 +97,10 @@ const LINE_START = /^(?:[#>+*=_`~|-]|\d{1,9}[.)])/;
  * at most `max` characters plus the added escapes.
  */
 export function neutraliseInline(text: string, max = 300): string {
+  // (?<!\s): a match starts only where a run of blanks starts, as it did anyway; without it a long
+  // run of blanks with no line break is scanned again from each blank (quadratic).
   let t = cleanText(text)
-    .replace(/\s*\n\s*/g, ' ')
+    .replace(/(?<!\s)\s*\n\s*/g, ' ')
     .trim();
   if (t.length > max) t = `${t.slice(0, max - 1)}…`;
   if (LINE_START.test(t)) t = ZWSP + t;
@@ -113,7 +119,8 @@ export function neutraliseInline(text: string, max = 300): string {
  * text has before a pipe would pair with the added one, so a ZWSP parts them.
  */
 function escapePipes(text: string, inCode: boolean): string {
-  return text.replace(/(\\*)\|/g, (m, slashes: string) => {
+  // (?<!\\) as in defuseProse: one scan per run of backslashes, not one per backslash.
+  return text.replace(/(?<!\\)(\\*)\|/g, (m, slashes: string) => {
     if (slashes.length % 2 === 0) return `${slashes}\\|`;
     return inCode ? `${slashes}${ZWSP}\\|` : m;
   });
@@ -186,7 +193,8 @@ function defuseLines(source: string, spans: readonly CodeSpan[] | null): string 
  * (then it becomes `text`); the info string is defused too, which costs nothing as it is not shown.
  */
 function defuseInfoString(line: string, at: number): string {
-  const fence = /^(`{3,}|~{3,})([ \t]*)(.*)$/.exec(line.slice(at));
+  // `s`: an info string may hold U+2028 or U+2029, as in FENCE_OPEN (commonmark-lines.ts).
+  const fence = /^(`{3,}|~{3,})([ \t]*)(.*)$/s.exec(line.slice(at));
   if (!fence) return line;
   const info = RICH_INFO.test(fence[3] ?? '') ? 'text' : defuseInline(fence[3] ?? '');
   return `${line.slice(0, at)}${fence[1]}${fence[2]}${info}`;

@@ -17,7 +17,10 @@ interface SecretRule {
 /** A multi-line secret becomes one [REDACTED] a line: the text keeps its lines. */
 const keepLines: Replacer = (m) => m.replace(/[^\n]+/g, REDACTED);
 const hasDigit = (s: string): boolean => /\d/.test(s);
-const PEM_BEGIN = '-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----';
+// A label of at most 100 characters on either side of PRIVATE KEY (real ones: RSA, ENCRYPTED,
+// OPENSSH, PGP … BLOCK): unbounded, a long one was read again from each PRIVATE KEY in it (quadratic).
+const PEM_LABEL = 'PRIVATE KEY[A-Z ]{0,100}-----';
+const PEM_BEGIN = `-----BEGIN [A-Z0-9 ]{0,100}${PEM_LABEL}`;
 // What a PEM block holds between its BEGIN and END lines: base64 and its header lines
 // (Proc-Type: 4,ENCRYPTED), and backslashes for a block written inside a JSON string (\n).
 // Nothing else, so a block never swallows a fence, a quote or markup that neutralisation made inert.
@@ -54,7 +57,7 @@ const ASSIGNMENT = new RegExp(
 const STRUCTURAL_FIRST: readonly SecretRule[] = [
   {
     name: 'private-key',
-    re: new RegExp(`${PEM_BEGIN}${PEM_BODY}{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----`, 'g'),
+    re: new RegExp(`${PEM_BEGIN}${PEM_BODY}{0,20000}?-----END [A-Z0-9 ]{0,100}${PEM_LABEL}`, 'g'),
     replace: keepLines,
   },
   // A block cut off before its END line: redact up to the next blank line, anything that is not

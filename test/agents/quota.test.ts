@@ -133,5 +133,9 @@ describe('quotaFailure', () => {
     expect(quotaFailure('exited with code 1; stderr:\nTypeError: x is undefined')).toBeUndefined();
     // Paths and URLs are no evidence: a checkout may be named after anything.
     expect(quotaFailure('exited with code 2: cannot open /home/runner/work/quota-429/app.ts')).toBeUndefined();
+    // A word of 200,000 characters: the path pattern once restarted at each of them (quadratic).
+    const word = 'x'.repeat(200_000);
+    expect(quotaFailure(`429 Too Many Requests ${word}`)?.kind).toBe('rate limit');
+    expect(quotaFailure(`${word} ${word}/quota`)).toBeUndefined();
   });
 });

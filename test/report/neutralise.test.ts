@@ -58,3 +58,35 @@ describe('inline(): hostile one-line fields render inert', () => {
     expect(html.match(/<td>/g)).toHaveLength(2);
   });
 });
+
+describe('long runs of one character keep their exact output', () => {
+  // Each regex here once restarted at every character of such a run (quadratic: seconds at
+  // 200,000 characters, far longer at the 8 MiB a command's output may be). A blocked event loop
+  // fires no timeout, so what a test can check is the result on input of that size.
+  const N = 200_000;
+  const blanks = ' '.repeat(N);
+  const slashes = '\\'.repeat(N);
+
+  it('inline(): blanks with and without a line break, backslashes before a backtick or a pipe', () => {
+    expect(inline(`${blanks}x`)).toBe('x');
+    expect(inline(`a${blanks}b`, 2 * N)).toBe(`a${blanks}b`);
+    expect(inline(`a${blanks}\n${blanks}b`, 2 * N)).toBe('a b');
+    // An even run escapes nothing, so the backtick and the pipe get their own backslash.
+    expect(inline(`${slashes}\`x`, 2 * N)).toBe(`${slashes}\\\`x`);
+    expect(inline(`${slashes}|x`, 2 * N)).toBe(`${slashes}\\|x`);
+    expect(inline(`${slashes}x`, 2 * N)).toBe(`${slashes}x`);
+  });
+
+  it('block(): a long fence whose info string holds U+2028 opens a fence, which is closed', () => {
+    const tildes = '~'.repeat(N);
+    expect(block(`${tildes}\u2028x\ncode`)).toBe(`${tildes}\u2028x\ncode\n${tildes}`);
+    const tabs = '\t'.repeat(N);
+    expect(block(`\`\`\`${tabs}\u2028x\ncode`)).toBe(`\`\`\`${tabs}\u2028x\ncode\n\`\`\``);
+  });
+
+  it('block(): a table row of spaces that is no delimiter row, and a run of backslashes', () => {
+    expect(block(`a | b\n|-${blanks}x`)).toBe(`a | b\n|-${blanks}x`);
+    expect(block(`a | b\n|-${blanks}|`)).toBe(`a | b\n|-${blanks}|`);
+    expect(block(`${slashes}x`)).toBe(`${slashes}x`);
+  });
+});

@@ -65,6 +65,18 @@ describe('no catastrophic backtracking', () => {
     expect(slow).toEqual([]);
   });
 
+  it('redacts a JWT and a key block after 200 KB runs that once made their rules quadratic', () => {
+    // `-eyJ` over and over (each was a JWT's start, read to the run's end), and PRIVATE KEY over and
+    // over in one BEGIN line. Checked by result: a blocked event loop fires no timeout.
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    const dashes = '-eyJ'.repeat(SIZE / 4);
+    expect(sanitize(`${dashes} ${jwt}`, { maxChars: Number.MAX_SAFE_INTEGER })).toBe(`${dashes} ${REDACTED}`);
+    const labels = `-----BEGIN ${'PRIVATE KEYB'.repeat(SIZE / 12)}`;
+    const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234abcdEFGH5678\n-----END RSA PRIVATE KEY-----';
+    const out = sanitize(`${labels}\n\n${key}`, { maxChars: Number.MAX_SAFE_INTEGER });
+    expect(out).toBe(`${labels}\n\n${REDACTED}\n${REDACTED}\n${REDACTED}`);
+  });
+
   it('redacts 200 KB of real secrets quickly and completely', () => {
     const unit = corpus.positives.map((p) => p.text.replace('{secret}', p.parts.join(''))).join('\n');
     const text = unit.repeat(Math.ceil(SIZE / unit.length));

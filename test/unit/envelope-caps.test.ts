@@ -141,3 +141,25 @@ describe('envelope caps', () => {
     expect(findingSchema.safeParse(finding({ category: '' })).success).toBe(false);
   });
 });
+
+describe('envelope extraction on long answers', () => {
+  // The answer is the agent's; a regex scan of it once backtracked through every split of a long
+  // run of blanks (cubic). A blocked event loop fires no timeout: the tests check the results.
+  const blanks = ' '.repeat(200_000);
+  const ok = { conclusion: 'approve', findings: [] };
+
+  it('reads the last envelope whatever blanks surround its body or its code fence', () => {
+    const body = `BEGIN_JSON${blanks}\`\`\`json${blanks}${JSON.stringify(ok)}${blanks}\`\`\`${blanks}END_JSON`;
+    expect(parseEnvelope(`${envelope({ conclusion: 'x' })}\n${body}`, reviewerResultSchema)).toMatchObject(ok);
+  });
+
+  it('says there is no envelope after a BEGIN_JSON with only blanks, or a run of them, and no end', () => {
+    expect(() => parseEnvelope(`BEGIN_JSON${blanks}`, reviewerResultSchema)).toThrow(/no BEGIN_JSON/);
+    expect(() => parseEnvelope('BEGIN_JSON'.repeat(20_000), reviewerResultSchema)).toThrow(/no BEGIN_JSON/);
+  });
+
+  it('says the JSON is not valid when something other than a fence ends the body', () => {
+    const answer = `BEGIN_JSON ${JSON.stringify(ok)}${blanks}x END_JSON`;
+    expect(() => parseEnvelope(answer, reviewerResultSchema)).toThrow(/not valid JSON/);
+  });
+});

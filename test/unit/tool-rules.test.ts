@@ -301,6 +301,29 @@ describe('a registry configuration, stripped', () => {
     expect(out).toBe('a=https://h.example.com/\nb=https://h.example.com:8443/@acme/x\n');
   });
 
+  it('reads 200,000-character lines a setup command may write as short ones', () => {
+    // The comment and `<add key=…/>` regexes once retried from each character of such a line
+    // (quadratic, and cubic for `<add`); a blocked event loop fires no timeout, so check results.
+    const tabs = '\t'.repeat(200_000);
+    expect(stripCredentials('toml', `a = "b"${tabs}x\t# note\n`)).toBe(`a = "b"${tabs}x\n`);
+    expect(stripCredentials('yaml', `a: b${tabs}x\t# note\n`)).toBe(`a: b${tabs}x\n`);
+    const hashes = ' #'.repeat(100_000);
+    expect(stripCredentials('toml', `a = "b"${hashes} "c" # note\n`)).toBe(`a = "b"${hashes} "c"\n`);
+    // Brackets are counted outside strings: a long string of escaped quotes, closed or not.
+    const escaped = '\\"'.repeat(100_000);
+    const array = `a = ["b", "${escaped}",\n  "e",\n]\nc = "d"\n`;
+    expect(stripCredentials('toml', array)).toBe(array);
+    expect(stripCredentials('toml', `a = ["b"] "${escaped} [\nc = "d"\n`)).toBeNull();
+    const feed = '<add key="feed" value="https://f.example/" />';
+    const unclosed = `${'<add\t'.repeat(20_000)}${'key=""'.repeat(20_000)}`;
+    const nuget = (sources: string) => `<configuration><packageSources>${sources}</packageSources></configuration>`;
+    // The first `<add` runs to the first `>`: one tag, its last key the password's, so it goes whole.
+    expect(stripCredentials('nuget', nuget(`${unclosed}<add key="ClearTextPassword" value="S1" />${feed}`))).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n${nuget(feed).slice(15, -16)}\n</configuration>\n`,
+    );
+    expect(stripCredentials('nuget', nuget(`${unclosed}x/>${feed}`))).toContain(`${unclosed}x/>${feed}`);
+  });
+
   it('is not shown at all when it cannot be read as its format', () => {
     expect(stripCredentials('json', '{ "token": ')).toBeNull();
     expect(stripCredentials('toml', 'x = """\nS1\n"""\n')).toBeNull();
