@@ -65,7 +65,7 @@ it('counts findings by the fix: two problems on one line that need their own edi
 it("puts a missing test for a reported bug in that bug's suggestion", async () => {
   const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
   expect(p).toContain(
-    'its `suggestion` says which test to add (the cases that fail because of the bug, and any a fix of it must keep',
+    "(the cases that fail because of it) belongs to that bug's finding: its `suggestion` says which test to add",
   );
   expect(p).toContain('It is not a finding of its own');
 });
