@@ -1,18 +1,17 @@
 // Shared setup for the git-layer tests: one fresh sandbox per test, removed afterwards.
 import { execFileSync } from 'node:child_process';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { createGitSandbox } from '../fakes/git-sandbox.js';
 import type { GitSandbox, GitSandboxOptions } from '../fakes/git-sandbox.js';
 
-const open: GitSandbox[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.cleanup()));
-});
-
+/**
+ * A sandbox removed when the test that made it ends. Not a module-level afterEach: with
+ * `isolate: false` (the unit loop) this module is loaded once per worker, so such a hook was
+ * registered for the first test file only, and every later file left its sandboxes in /tmp.
+ */
 export async function sandbox(opts?: GitSandboxOptions): Promise<GitSandbox> {
   const s = await createGitSandbox(opts);
-  open.push(s);
+  onTestFinished(() => s.cleanup());
   return s;
 }
 
