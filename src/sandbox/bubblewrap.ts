@@ -18,16 +18,18 @@ const OWN_BWRAP = `${OWN_DIR}/usr/bin/bwrap`;
 
 // `apt-get download` fetches the package without installing it; dpkg-deb unpacks it. A runner
 // image's package lists may be missing or stale: they are refreshed once if the download fails.
-const UNPACK = [
+// The package waits in a folder root makes (mktemp: 0700, root's), so that what is unpacked is
+// what was fetched; it goes however the script ends: done, failed (set -e) or stopped by a signal.
+export const UNPACK = [
   'set -e',
   'work=$(mktemp -d)',
+  `trap 'cd / && rm -rf "$work"' EXIT`,
+  "trap 'exit 1' HUP INT TERM",
   'cd "$work"',
   'apt-get download bubblewrap >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1; apt-get download bubblewrap; }',
   `mkdir -p ${OWN_DIR}`,
   `dpkg-deb -x bubblewrap_*.deb ${OWN_DIR}`,
   `chown -R root:root ${OWN_DIR}`,
-  'cd /',
-  'rm -rf "$work"',
 ].join('\n');
 
 /** bubblewrap found (or unpacked) and able to make a PID namespace; or why not. */

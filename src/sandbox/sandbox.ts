@@ -59,6 +59,8 @@ export interface Sandbox {
   readonly limits: readonly string[];
   /** What the log and summary say of each call's bounds: null when calls are bounded. */
   readonly unbounded: string | null;
+  /** True when each call has a /tmp of its own that goes with it (namespaces); false where calls share ours. */
+  readonly privateTmp: boolean;
   run(spec: ProcessSpec, access: CallAccess): Promise<ProcessResult>;
   /** Setup runs (again): what its earlier calls wrote in HOME goes, and its calls start anew. */
   forgetSetupHome(): Promise<void>;
@@ -89,6 +91,7 @@ function unisolated(reason: string): Sandbox {
     reason,
     limits: [],
     unbounded: null,
+    privateTmp: false,
     run: (spec) => runProcess(spec),
     forgetSetupHome: async () => {},
     close: async () => {},
@@ -208,6 +211,7 @@ async function isolated(
     reason: '',
     limits: namespaceFailure.length ? [...namespaceFailure, ...WITHOUT_NAMESPACES] : [],
     unbounded: notes.unbounded,
+    privateTmp: namespaced !== null,
     async run(spec, access) {
       while (sweeping) await sweeping;
       if (closed) throw new Error('the sandbox is closed');
