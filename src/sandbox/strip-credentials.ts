@@ -7,6 +7,8 @@
 // password of any URL, or a comment (a credential commented out is still one); a line of any other
 // shape goes too. What cannot be read as its format is not shown at all (null): the layer hides it
 // and says what to pass instead.
+import { stripUrlCredentials } from './url-credentials.js';
+import { elements, openingTag, withoutComments, withoutElements } from './xml-scan.js';
 
 /** The formats a registry configuration is written in (see tool-rules.ts for which tool uses which). */
 export type StripFormat =
@@ -29,16 +31,6 @@ const CREDENTIAL_ENDINGS = new Set([
   'headers',
   'basic',
 ]);
-
-/**
- * `scheme://user:password@host` → `scheme://host`, also with a `/` the password should have
- * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>/` too.
- */
-function stripUrlCredentials(text: string): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s'"<>@/]*@|[^\s'"<>@/:]*:(?!\d+(?:\/|$))[^\s'"<>@]*@)/gi, '$1')
-    .replace(/\/t\/[A-Za-z0-9._-]+\//g, '/');
-}
 
 /** The configuration without credentials, or null when it cannot be read as `format`. */
 export function stripCredentials(format: StripFormat, text: string): string | null {
@@ -108,12 +100,26 @@ function npmCredential(key: string): boolean {
 }
 
 function credentialKey(key: string): boolean {
-  const bare = key.replace(/^[:"']+|[:"']+$/g, '');
+  const bare = withoutEdgeQuotes(key);
   const last = bare
     .split(/[._\-:/]|(?=[A-Z])/)
     .pop()!
     .toLowerCase();
   return CREDENTIAL_WORDS.test(bare) || CREDENTIAL_ENDINGS.has(last);
+}
+
+/**
+ * `key` without the `:`, `"` and `'` at its start and end, as key.replace(/^[:"']+|[:"']+$/g, '')
+ * does. That regex is quadratic in a long run of them inside a key (a setup command may write
+ * these files): it read the run again from each of its characters, looking for the end.
+ */
+function withoutEdgeQuotes(key: string): string {
+  const edge = (c: string): boolean => c === ':' || c === '"' || c === "'";
+  let start = 0;
+  let end = key.length;
+  while (start < end && edge(key[start]!)) start++;
+  while (end > start && edge(key[end - 1]!)) end--;
+  return key.slice(start, end);
 }
 
 /**
@@ -309,17 +315,14 @@ function json(text: string): string | null {
  */
 function xml(text: string, root: string, kept: string[]): string | null {
   if (/<!\[CDATA\[|<!ENTITY|<!DOCTYPE/i.test(text)) return null;
-  const body = text.replace(/<!--[\s\S]*?-->/g, '');
-  const open = new RegExp(`<${root}(\\s[^>]*)?>`).exec(body)?.[0];
+  const body = withoutComments(text);
+  const open = openingTag(body, root);
   if (!open) return null;
   const parts: string[] = [];
   for (const name of kept) {
-    const element = new RegExp(`<${name}(\\s[^>]*)?>[\\s\\S]*?</${name}\\s*>|<${name}(\\s[^>]*)?/>`, 'g');
-    for (const m of body.matchAll(element)) {
-      let part = m[0];
-      for (const secret of ['password', 'username', 'passphrase', 'privateKey']) {
-        part = part.replace(new RegExp(`<${secret}(\\s[^>]*)?>[\\s\\S]*?</${secret}\\s*>`, 'gi'), '');
-      }
+    for (const element of elements(body, name)) {
+      let part = element;
+      for (const secret of ['password', 'username', 'passphrase', 'privateKey']) part = withoutElements(part, secret);
       part = withoutCredentialAdds(part);
       parts.push(stripUrlCredentials(part));
     }

@@ -2,6 +2,7 @@
 // surrounding syntax (header names, URL scheme, assignment keys) so a reader still sees
 // what was there, and only the value becomes [REDACTED]. Every rule is idempotent:
 // its own output never matches it again. Token formats come from secret-rules.json.
+import { PEM_BEGIN, PEM_BODY, replaceClosedPemBlocks } from './pem-blocks.js';
 import { TOKEN_RULES, type TokenRule } from './secret-rules.js';
 
 export const REDACTED = '[REDACTED]';
@@ -17,14 +18,6 @@ interface SecretRule {
 /** A multi-line secret becomes one [REDACTED] a line: the text keeps its lines. */
 const keepLines: Replacer = (m) => m.replace(/[^\n]+/g, REDACTED);
 const hasDigit = (s: string): boolean => /\d/.test(s);
-// A label of at most 100 characters on either side of PRIVATE KEY (real ones: RSA, ENCRYPTED,
-// OPENSSH, PGP … BLOCK): unbounded, a long one was read again from each PRIVATE KEY in it (quadratic).
-const PEM_LABEL = 'PRIVATE KEY[A-Z ]{0,100}-----';
-const PEM_BEGIN = `-----BEGIN [A-Z0-9 ]{0,100}${PEM_LABEL}`;
-// What a PEM block holds between its BEGIN and END lines: base64 and its header lines
-// (Proc-Type: 4,ENCRYPTED), and backslashes for a block written inside a JSON string (\n).
-// Nothing else, so a block never swallows a fence, a quote or markup that neutralisation made inert.
-const PEM_BODY = '[A-Za-z0-9+/=:,.\\\\\\- \\t\\r\\n]';
 
 /**
  * Whether an assigned value looks like a real credential rather than code
@@ -54,12 +47,9 @@ const ASSIGNMENT = new RegExp(
 
 // Rules that keep the syntax around the secret (header names, URL scheme, assignment keys) and
 // decide in code whether a value is real. Token formats are data: secret-rules.json.
+// A block with its END line (at most 20,000 characters after its BEGIN line) goes first, by
+// replaceClosedPemBlocks (pem-blocks.ts): as a regex, BEGIN + PEM_BODY{0,20000}? + END line.
 const STRUCTURAL_FIRST: readonly SecretRule[] = [
-  {
-    name: 'private-key',
-    re: new RegExp(`${PEM_BEGIN}${PEM_BODY}{0,20000}?-----END [A-Z0-9 ]{0,100}${PEM_LABEL}`, 'g'),
-    replace: keepLines,
-  },
   // A block cut off before its END line: redact up to the next blank line, anything that is not
   // key material (a quote ending a JSON string, a fence), or the end.
   {
@@ -142,7 +132,7 @@ export function exactValuesRedactor(secrets: readonly string[]): (text: string) 
   return (text) => text.replace(re, REDACTED);
 }
 
-const MULTI_LINE = new Set(['private-key', 'private-key-open']);
+const MULTI_LINE = new Set(['private-key-open']);
 
 /** Told each secret a rule redacted: the part of the match that became [REDACTED] (a key block's lines). */
 export type OnSecret = (value: string) => void;
@@ -157,7 +147,7 @@ export type OnSecret = (value: string) => void;
 export function redactPatterns(text: string, found?: OnSecret): string {
   const lower = text.toLowerCase();
   const present = SECRET_RULES.filter((r) => !r.keywords?.length || r.keywords.some((k) => lower.includes(k)));
-  let out = text;
+  let out = replaceClosedPemBlocks(text, reporting(keepLines as Replace, found));
   for (const rule of present) {
     if (MULTI_LINE.has(rule.name)) out = out.replace(rule.re, reporting(rule.replace as Replace, found));
   }

@@ -3,7 +3,7 @@
 // against 200 KB of near-matches for every rule, which must stay fast (no catastrophic backtracking).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, sanitize } from '../../src/security/sanitize.js';
+import { REDACTED, redactSecrets, sanitize } from '../../src/security/sanitize.js';
 
 interface Corpus {
   positives: { name: string; text: string; parts: string[]; expected: string }[];
@@ -75,6 +75,21 @@ describe('no catastrophic backtracking', () => {
     const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234abcdEFGH5678\n-----END RSA PRIVATE KEY-----';
     const out = sanitize(`${labels}\n\n${key}`, { maxChars: Number.MAX_SAFE_INTEGER });
     expect(out).toBe(`${labels}\n\n${REDACTED}\n${REDACTED}\n${REDACTED}`);
+  });
+
+  it('redacts a key block after 280 KB of BEGIN lines, and one whose body is 20,000 characters at most', () => {
+    // The closed block's rule once tried an END line at each of up to 20,000 characters after every
+    // BEGIN line: 0.45 s for 256 KiB, 15 s for the 8 MiB a verify command may print. Checked by result.
+    const begin = '-----BEGIN PRIVATE KEY-----';
+    const end = '-----END PRIVATE KEY-----';
+    const key = `${begin}\nMIIEvQIBADANBgkqhkiG9w0BAQEF\n${end}`;
+    const redacted = (lines: number) => Array<string>(lines).fill(REDACTED).join('\n');
+    // The BEGIN lines end at the quote (no key holds one): they are a block cut off before its END line.
+    expect(redactSecrets(`${begin}\n`.repeat(10_000) + `"\n${key}`)).toBe(`${redacted(10_000)}\n"\n${redacted(3)}`);
+    // A blank line ends a block without its END line, not one with it.
+    const block = (body: number) => `${begin}\n\n${'A'.repeat(body - 2)}${end}`;
+    expect(redactSecrets(block(20_000))).toBe(`${REDACTED}\n\n${REDACTED}`);
+    expect(redactSecrets(block(20_001))).toBe(`${REDACTED}\n\n${'A'.repeat(19_999)}${end}`);
   });
 
   it('redacts 200 KB of real secrets quickly and completely', () => {

@@ -324,6 +324,64 @@ describe('a registry configuration, stripped', () => {
     expect(stripCredentials('nuget', nuget(`${unclosed}x/>${feed}`))).toContain(`${unclosed}x/>${feed}`);
   });
 
+  it('reads runs of unclosed URLs, comments, tags and quoted keys as short ones, with the same result', () => {
+    // Each of these regexes once read on to the end of the text from every place in such a run
+    // (quadratic: 3 to 27 s on 256 KiB). Checked by result: a blocked event loop fires no timeout.
+    const schemes = 'a.'.repeat(100_000);
+    expect(stripCredentials('npmrc', `a=${schemes}\n`)).toBe(`a=${schemes}\n`);
+    const urls = 'a://a:'.repeat(40_000);
+    expect(stripCredentials('npmrc', `a=${urls}\n`)).toBe(`a=${urls}\n`);
+    // The first `a://` has a password running to the only `@`: everything before it goes.
+    expect(stripCredentials('npmrc', `a=${urls}https://u:S1@h.example/\n`)).toBe('a=a://h.example/\n');
+    expect(stripCredentials('json', JSON.stringify({ a: `${urls}@h` }))).toBe('{\n  "a": "a://h"\n}\n');
+
+    const maven = (children: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<settings>\n${children}\n</settings>\n`;
+    const proxy = '<proxies><proxy><host>p.example</host><password>S1</password></proxy></proxies>';
+    const kept = '<proxies><proxy><host>p.example</host></proxy></proxies>';
+    const opens = '<!--'.repeat(60_000);
+    // Comments that never close stay; one closed after the run goes whole, with the proxy inside it.
+    expect(stripCredentials('maven', `<settings>${opens}${proxy}</settings>`)).toBe(maven(kept));
+    expect(stripCredentials('maven', `<settings><!--${opens}${proxy}--></settings>`)).toBe(maven(''));
+    // An element runs from its first opening tag to the first closing one after it.
+    const unclosed = '<proxies>'.repeat(30_000);
+    expect(stripCredentials('maven', `<settings>${unclosed}${proxy}</settings>`)).toBe(maven(`${unclosed}${kept}`));
+    expect(stripCredentials('maven', `<settings>${'<proxies\t'.repeat(30_000)}`)).toBe(maven(''));
+    expect(stripCredentials('maven', '<settings\t'.repeat(30_000))).toBeNull();
+    const passwords = '<password>'.repeat(30_000);
+    expect(stripCredentials('maven', `<settings><proxies>${passwords}S1</PASSWORD ></proxies></settings>`)).toBe(
+      maven('<proxies></proxies>'),
+    );
+    expect(stripCredentials('maven', `<settings><proxies>${passwords}</proxies></settings>`)).toBe(
+      maven(`<proxies>${passwords}</proxies>`),
+    );
+
+    const quotes = "'".repeat(200_000);
+    expect(stripCredentials('ini', `[global]\na${quotes}x = 1\ntoken${quotes}x = S1\n`)).toBe(
+      `[global]\na${quotes}x = 1\n`,
+    );
+    const npmKey = `"//h.example/:a${'"'.repeat(200_000)}x"=S1\n`;
+    expect(stripCredentials('npmrc', `"a${'"'.repeat(200_000)}x"=1\n${npmKey}`)).toBe(`"a${'"'.repeat(200_000)}x"=1\n`);
+  });
+
+  it('reads an element tag as a regex would: a prefix of a longer name, self-closing, any case', () => {
+    const nuget = (children: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n${children}\n</configuration>\n`;
+    // `<config` is not `<configuration>`; `<config/>` and `<config />` are elements.
+    expect(stripCredentials('nuget', '<configuration><configx/><config/><config /></configuration>')).toBe(
+      nuget('<config/>\n<config />'),
+    );
+    // A self-closed tag with a later closing tag runs to it; a credential element goes in any case.
+    expect(
+      stripCredentials(
+        'maven',
+        '<settings><mirrors a/><mirror><Username>u</USERNAME\n></mirror></mirrors ></settings>',
+      ),
+    ).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<settings>\n<mirrors a/><mirror></mirror></mirrors >\n</settings>\n',
+    );
+  });
+
   it('is not shown at all when it cannot be read as its format', () => {
     expect(stripCredentials('json', '{ "token": ')).toBeNull();
     expect(stripCredentials('toml', 'x = """\nS1\n"""\n')).toBeNull();
