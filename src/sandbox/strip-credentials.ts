@@ -31,6 +31,8 @@ const CREDENTIAL_ENDINGS = new Set([
   'header',
   'headers',
   'basic',
+  // Sonar's `sonar.login` holds its token.
+  'login',
 ]);
 
 /** The configuration without credentials, or null when it cannot be read as `format`. */
@@ -156,13 +158,16 @@ function lines(
 }
 
 /**
- * TOML by lines: `[table]`, and `key = value` whose key (and any key of an inline table in it)
- * names no credential, with the lines of a multi-line array it opens. Multi-line strings: null.
+ * TOML by lines: `[table]`, and `key = value` whose key (each part of a dotted one, and any key of
+ * an inline table in it) names no credential, with the lines of a multi-line array it opens; a
+ * table named as a credential's (Poetry's `[pypi-token]`) goes with its keys. Multi-line strings: null.
  */
 function toml(text: string): string | null {
   const out: string[] = [];
   let open = 0;
   let keeping = false;
+  let credentialTable = false;
+  const names = (dotted: string) => dotted.replace(/["'\s]/g, '').split('.');
   for (const line of text.split('\n')) {
     if (open > 0) {
       open += bracketDepth(line);
@@ -170,14 +175,16 @@ function toml(text: string): string | null {
       continue;
     }
     if (line.includes('"""') || line.includes("'''")) return null;
-    if (/^\s*\[\[?[^\]]+\]\]?\s*$/.test(line)) {
-      out.push(line);
+    const table = /^\s*\[\[?([^\]]+)\]\]?\s*$/.exec(line)?.[1];
+    if (table !== undefined) {
+      credentialTable = names(table).some(credentialKey);
+      if (!credentialTable) out.push(line);
       continue;
     }
     const key = /^\s*([A-Za-z0-9_."'-]+)\s*=\s*\S/.exec(line)?.[1];
     if (key === undefined) continue;
     const inner = [...line.matchAll(/[{,]\s*([A-Za-z0-9_-]+)\s*=/g)].map((m) => m[1]!);
-    keeping = ![key.replace(/["']/g, '').split('.').pop()!, ...inner].some(credentialKey);
+    keeping = !credentialTable && ![...names(key), ...inner].some(credentialKey);
     open = Math.max(0, bracketDepth(line));
     if (keeping) out.push(stripUrlCredentials(withoutComment(line)));
   }

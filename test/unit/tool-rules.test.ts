@@ -392,7 +392,7 @@ describe('a registry configuration, stripped', () => {
     const secrets =
       '<gpg.passphrase>S1</gpg.passphrase><sonar.token>S2</sonar.token><env.NEXUS_PASSWORD>S3</env.NEXUS_PASSWORD>' +
       '<deploy.API_KEY>S4</deploy.API_KEY><oauth.client-secret >S5</oauth.client-secret>' +
-      '<github.accessToken attr="x">S6</github.accessToken><sign.passphrase/>';
+      '<github.accessToken attr="x">S6</github.accessToken><sign.passphrase/><sonar.login>S7</sonar.login>';
     expect(stripCredentials('maven', `<settings>${profile(`${secrets}${kept}`)}</settings>`)).toBe(
       xml('settings', profile(kept)),
     );
@@ -416,6 +416,23 @@ describe('a registry configuration, stripped', () => {
     const jvm = 'org.gradle.jvmargs=-Xmx2g -Djavax.net.ssl.trustStorePassword=S1 -Dfile.encoding=UTF-8';
     expect(stripCredentials('properties', `${jvm} \\\n  "-Dsonar.token=S2" -Dx=1\n`)).toBe(
       'org.gradle.jvmargs=-Xmx2g  -Dfile.encoding=UTF-8 \\\n   -Dx=1\n',
+    );
+  });
+
+  it('drops a TOML table named as a credential with its keys, and a dotted key with such a part', () => {
+    // Poetry keeps a PyPI token as `pypi-token.<repository>` when no keyring is there.
+    const poetry =
+      '[repositories.acme]\nurl = "https://p.example.com/simple"\n[pypi-token]\npypi = "S1"\n' +
+      '[http-basic.acme]\nusername = "u"\npassword = "S2"\n[installer]\npypi-token.acme = "S3"\nmax-workers = 4\n';
+    expect(stripCredentials('toml', poetry)).toBe(
+      '[repositories.acme]\nurl = "https://p.example.com/simple"\n[installer]\nmax-workers = 4\n',
+    );
+  });
+
+  it('takes a Conda token out of a URL it ends', () => {
+    const condarc = 'channel_alias: https://conda.example.com/t/S1\nchannels:\n  - "https://c.example.com/t/S2"\n';
+    expect(stripCredentials('yaml', condarc)).toBe(
+      'channel_alias: https://conda.example.com\nchannels:\n  - "https://c.example.com"\n',
     );
   });
 
