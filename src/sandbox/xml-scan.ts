@@ -115,7 +115,8 @@ export function withoutFlaggedElements(text: string, flagged: (name: string) => 
   while (at >= 0) {
     if (text[at + 1] === '/') {
       const name = nameAt(text, at + 2);
-      // Its opening tag was not read as the start of the element: what it closed stayed.
+      // A credential's closing tag outside any element dropped: its opening tag was nested in
+      // one of the same name, or misspelt, so what it closed may still be here.
       if (name !== '' && flagged(name)) return null;
       at = text.indexOf('<', at + 1);
       continue;
