@@ -2,13 +2,14 @@
 // private package is never looked up on the public registry instead, and every credential gone.
 // What is kept is what has the shape of a setting of its format (`key = value`, a section, a list
 // item; Maven's and NuGet's known elements), without a key that names a credential (with what it
-// spans), a host-scoped key (npm's `//host/:_authToken`, Bundler's `BUNDLE_GEMS__HOST__COM`), a block
-// that holds credentials (Maven's `<servers>`, NuGet's `<packageSourceCredentials>`), the user and
-// password of any URL, or a comment (a credential commented out is still one); a line of any other
-// shape goes too. What cannot be read as its format is not shown at all (null): the layer hides it
-// and says what to pass instead.
+// spans; at any depth of what is kept: a Maven profile's `<gpg.passphrase>`, a JVM's `-D…Password=`
+// in Gradle's `org.gradle.jvmargs`), a host-scoped key (npm's `//host/:_authToken`, Bundler's
+// `BUNDLE_GEMS__HOST__COM`), a block that holds credentials (Maven's `<servers>`, NuGet's
+// `<packageSourceCredentials>`), the user and password of any URL, or a comment (a credential
+// commented out is still one); a line of any other shape goes too. What cannot be read as its
+// format is not shown at all (null): the layer hides it and says what to pass instead.
 import { stripUrlCredentials } from './url-credentials.js';
-import { elements, openingTag, withoutComments, withoutElements } from './xml-scan.js';
+import { elements, openingTag, withoutComments, withoutElements, withoutFlaggedElements } from './xml-scan.js';
 
 /** The formats a registry configuration is written in (see tool-rules.ts for which tool uses which). */
 export type StripFormat =
@@ -30,6 +31,8 @@ const CREDENTIAL_ENDINGS = new Set([
   'header',
   'headers',
   'basic',
+  // Sonar's `sonar.login` holds its token.
+  'login',
 ]);
 
 /** The configuration without credentials, or null when it cannot be read as `format`. */
@@ -155,13 +158,16 @@ function lines(
 }
 
 /**
- * TOML by lines: `[table]`, and `key = value` whose key (and any key of an inline table in it)
- * names no credential, with the lines of a multi-line array it opens. Multi-line strings: null.
+ * TOML by lines: `[table]`, and `key = value` whose key (each part of a dotted one, and any key of
+ * an inline table in it) names no credential, with the lines of a multi-line array it opens; a
+ * table named as a credential's (Poetry's `[pypi-token]`) goes with its keys. Multi-line strings: null.
  */
 function toml(text: string): string | null {
   const out: string[] = [];
   let open = 0;
   let keeping = false;
+  let credentialTable = false;
+  const names = (dotted: string) => dotted.replace(/["'\s]/g, '').split('.');
   for (const line of text.split('\n')) {
     if (open > 0) {
       open += bracketDepth(line);
@@ -169,14 +175,16 @@ function toml(text: string): string | null {
       continue;
     }
     if (line.includes('"""') || line.includes("'''")) return null;
-    if (/^\s*\[\[?[^\]]+\]\]?\s*$/.test(line)) {
-      out.push(line);
+    const table = /^\s*\[\[?([^\]]+)\]\]?\s*$/.exec(line)?.[1];
+    if (table !== undefined) {
+      credentialTable = names(table).some(credentialKey);
+      if (!credentialTable) out.push(line);
       continue;
     }
     const key = /^\s*([A-Za-z0-9_."'-]+)\s*=\s*\S/.exec(line)?.[1];
     if (key === undefined) continue;
     const inner = [...line.matchAll(/[{,]\s*([A-Za-z0-9_-]+)\s*=/g)].map((m) => m[1]!);
-    keeping = ![key.replace(/["']/g, '').split('.').pop()!, ...inner].some(credentialKey);
+    keeping = !credentialTable && ![...names(key), ...inner].some(credentialKey);
     open = Math.max(0, bracketDepth(line));
     if (keeping) out.push(stripUrlCredentials(withoutComment(line)));
   }
@@ -272,18 +280,34 @@ function properties(text: string): string {
   let keep = false;
   for (const line of text.split('\n')) {
     if (continues) {
-      if (keep) out.push(line);
+      if (keep) out.push(stripUrlCredentials(withoutCredentialFlags(line)));
       continues = /\\$/.test(line);
       continue;
     }
     if (/^\s*[#!]/.test(line) || line.trim() === '') continue;
-    const key = /^\s*([^=:\s]+)\s*[=:]/.exec(line)?.[1] ?? '';
+    const setting = /^\s*([^=:\s]+)\s*[=:]/.exec(line);
+    const key = setting?.[1] ?? '';
     keep =
       /^(org\.gradle\.|systemProp\.|kotlin\.|android\.)/.test(key) && !credentialKey(key) && !/pass|user/i.test(key);
     continues = /\\$/.test(line);
-    if (keep) out.push(stripUrlCredentials(line));
+    if (keep && setting)
+      out.push(stripUrlCredentials(setting[0] + withoutCredentialFlags(line.slice(setting[0].length))));
   }
   return out.join('\n');
+}
+
+/**
+ * `value` without each `-Dname=…` whose name is a credential's: `org.gradle.jvmargs` hands the
+ * JVM system properties, a trust store's password among them (`-Djavax.net.ssl.trustStorePassword=…`).
+ */
+function withoutCredentialFlags(value: string): string {
+  return value
+    .split(/(\s+)/)
+    .map((word) => {
+      const name = /^["']?-D([^=]+)=/.exec(word)?.[1];
+      return name !== undefined && credentialKey(name) ? '' : word;
+    })
+    .join('');
 }
 
 /** Composer's config.json: every credential key at any depth (`github-oauth`, `http-basic`, `bearer`). */
@@ -310,8 +334,10 @@ function json(text: string): string | null {
 }
 
 /**
- * XML: the root element with only its `kept` children (each without a credential element or an
- * `<add key="…Password" …/>` in it), nothing else of the file. An entity or CDATA: null.
+ * XML: the root element with only its `kept` children, each without an element that holds a
+ * credential: any named as one (`<password>`, a Maven profile's `<gpg.passphrase>` or
+ * `<sonar.token>` property), an `<add key="…Password" …/>`, a tag with an attribute named as one.
+ * Nothing else of the file. An entity, CDATA, or a credential element without an end: null.
  */
 function xml(text: string, root: string, kept: string[]): string | null {
   if (/<!\[CDATA\[|<!ENTITY|<!DOCTYPE/i.test(text)) return null;
@@ -322,53 +348,12 @@ function xml(text: string, root: string, kept: string[]): string | null {
   for (const name of kept) {
     for (const element of elements(body, name)) {
       let part = element;
+      // These in any case of their tags; below, a closing tag must match its opening tag as XML's do.
       for (const secret of ['password', 'username', 'passphrase', 'privateKey']) part = withoutElements(part, secret);
-      part = withoutCredentialAdds(part);
-      parts.push(stripUrlCredentials(part));
+      const clean = withoutFlaggedElements(part, credentialKey);
+      if (clean === null) return null;
+      parts.push(stripUrlCredentials(clean));
     }
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n${open}\n${parts.join('\n')}\n</${root}>\n`;
-}
-
-/**
- * `part` without each `<add … key="…" …/>` whose key names a credential, as
- * part.replace(/<add\s[^>]*key\s*=\s*"([^"]*)"[^>]*\/>/gi, …) does. That regex is cubic in a long
- * unclosed tag (a setup command may write this file): it read on from every key of every `<add`.
- * Here each key is tried once, right to left as the greedy `[^>]*` did, with the next `"` and `>`
- * looked up; an `<add` before the first `>` of one that failed fails too, so it is skipped.
- */
-function withoutCredentialAdds(part: string): string {
-  const nextGt = nextIndex(part, '>');
-  const nextQuote = nextIndex(part, '"');
-  const add = /<add\s/gi;
-  const opening = /key\s*=\s*"/iy;
-  let out = '';
-  let copied = 0;
-  for (let m = add.exec(part); m; m = add.exec(part)) {
-    const firstGt = nextGt[m.index]!;
-    if (firstGt < 0) break;
-    add.lastIndex = firstGt + 1;
-    const keys = [...part.slice(m.index + 5, firstGt).matchAll(/key/gi)].map((k) => m.index + 5 + k.index);
-    for (const at of keys.reverse()) {
-      opening.lastIndex = at;
-      if (!opening.test(part)) continue;
-      const close = nextQuote[opening.lastIndex]!;
-      const end = close < 0 ? -1 : nextGt[close + 1]!;
-      if (end < 0 || end - 1 <= close || part[end - 1] !== '/') continue;
-      if (credentialKey(part.slice(opening.lastIndex, close))) {
-        out += part.slice(copied, m.index);
-        copied = end + 1;
-      }
-      add.lastIndex = end + 1;
-      break;
-    }
-  }
-  return out + part.slice(copied);
-}
-
-/** For each index of `text`, where `char` next occurs at or after it (-1: nowhere). */
-function nextIndex(text: string, char: string): Int32Array {
-  const next = new Int32Array(text.length + 1).fill(-1);
-  for (let i = text.length - 1; i >= 0; i--) next[i] = text[i] === char ? i : next[i + 1]!;
-  return next;
 }

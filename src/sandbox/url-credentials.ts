@@ -19,7 +19,7 @@ const NON_DIGIT = /\D/g;
 
 /**
  * `scheme://user:password@host` → `scheme://host`, also with a `/` the password should have
- * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>/` too.
+ * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>` too.
  */
 export function stripUrlCredentials(text: string): string {
   const passwordEnd = forwardSearch((from) => stop(PASSWORD_STOP, text, from));
@@ -32,7 +32,8 @@ export function stripUrlCredentials(text: string): string {
     out += text.slice(copied, sep + 3);
     copied = end;
   }
-  return (out + text.slice(copied)).replace(/\/t\/[A-Za-z0-9._-]+\//g, '/');
+  // `/t/<token>/` → `/`; at the URL's end (Conda's `channel_alias`), `/t/<token>` → nothing.
+  return (out + text.slice(copied)).replace(/\/t\/[A-Za-z0-9._-]+(\/|(?=[\s'"<>,]|$))/g, '$1');
 }
 
 /**

@@ -99,3 +99,112 @@ function closingTagEnd(text: string, from: number): number {
   while (at < text.length && SPACE.test(text[at]!)) at++;
   return text[at] === '>' ? at + 1 : -1;
 }
+
+/**
+ * `text` without each element that `flagged` says holds a credential, with all it holds: by its
+ * name (`<gpg.passphrase>`), by a `key` attribute's value (NuGet's `<add key="…Password" …/>`),
+ * or by another attribute's name. Null when one has no end (an unclosed tag or value, a
+ * credential element never closed, a closing tag of one left over): where its secret ends cannot
+ * be told. Each tag is read once, quotes and all, and the scan goes on after it (or after the
+ * element it dropped), so the text is read once.
+ */
+export function withoutFlaggedElements(text: string, flagged: (name: string) => boolean): string | null {
+  let out = '';
+  let copied = 0;
+  let at = text.indexOf('<');
+  while (at >= 0) {
+    if (text[at + 1] === '/') {
+      const name = nameAt(text, at + 2);
+      // A credential's closing tag outside any element dropped: its opening tag was nested in
+      // one of the same name, or misspelt, so what it closed may still be here.
+      if (name !== '' && flagged(name)) return null;
+      at = text.indexOf('<', at + 1);
+      continue;
+    }
+    const name = nameAt(text, at + 1);
+    if (name === '' || name[0] === '!' || name[0] === '?') {
+      at = text.indexOf('<', at + 1);
+      continue;
+    }
+    const tag = readTag(text, at + 1 + name.length, flagged);
+    if (tag === null) return null;
+    let end = tag.end;
+    if (tag.flagged || flagged(name)) {
+      if (!tag.selfClosing) {
+        const close = closingTagAfter(text, name, tag.end);
+        if (close < 0) return null;
+        end = close;
+      }
+      out += text.slice(copied, at);
+      copied = end;
+    }
+    at = text.indexOf('<', end);
+  }
+  return out + text.slice(copied);
+}
+
+/** What ends a tag's or an attribute's name. */
+const NAME_END = /[\s/>="'<]/;
+
+/** The name that starts at `from`: up to a blank, `/`, `>`, `=`, a quote or `<`. */
+function nameAt(text: string, from: number): string {
+  let end = from;
+  while (end < text.length && !NAME_END.test(text[end]!)) end++;
+  return text.slice(from, end);
+}
+
+/**
+ * The rest of a tag after its name: where it ends (after its `>`, not one inside a quoted value),
+ * whether it closes itself, whether an attribute is a credential's. Null when it never ends.
+ */
+function readTag(
+  text: string,
+  from: number,
+  flagged: (name: string) => boolean,
+): { end: number; selfClosing: boolean; flagged: boolean } | null {
+  let found = false;
+  let at = from;
+  while (at < text.length) {
+    const c = text[at]!;
+    if (c === '>') return { end: at + 1, selfClosing: text[at - 1] === '/', flagged: found };
+    if (SPACE.test(c) || c === '/' || c === '=') {
+      at++;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      const close = text.indexOf(c, at + 1);
+      if (close < 0) return null;
+      at = close + 1;
+      continue;
+    }
+    const attribute = nameAt(text, at);
+    at += Math.max(1, attribute.length);
+    while (at < text.length && SPACE.test(text[at]!)) at++;
+    if (text[at] !== '=') {
+      if (flagged(attribute)) found = true;
+      continue;
+    }
+    at++;
+    while (at < text.length && SPACE.test(text[at]!)) at++;
+    const quote = text[at];
+    let value: string;
+    if (quote === '"' || quote === "'") {
+      const close = text.indexOf(quote, at + 1);
+      if (close < 0) return null;
+      value = text.slice(at + 1, close);
+      at = close + 1;
+    } else {
+      value = nameAt(text, at);
+      at += value.length;
+    }
+    // NuGet names each setting in `key` (`<add key="ClearTextPassword" value="…"/>`).
+    if (attribute.toLowerCase() === 'key' ? flagged(value) : flagged(attribute)) found = true;
+  }
+  return null;
+}
+
+/** After `from`, the end of the first `</name\s*>`, -1 if there is none. */
+function closingTagAfter(text: string, name: string, from: number): number {
+  const at = closingTag(text, name, from);
+  return at < 0 ? -1 : closingTagEnd(text, at + name.length + 2);
+}

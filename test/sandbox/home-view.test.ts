@@ -45,7 +45,10 @@ const FILES: [string, string, number][] = [
   [
     '.m2/settings.xml',
     '<settings><servers><server><password>SECRET-maven</password></server></servers>' +
-      '<mirrors><mirror><url>https://ci:SECRET-mirror@maven.example.com/</url></mirror></mirrors></settings>\n',
+      '<mirrors><mirror><url>https://ci:SECRET-mirror@maven.example.com/</url></mirror></mirrors>' +
+      '<profiles><profile><id>release</id><properties><gpg.passphrase>SECRET-gpg</gpg.passphrase>' +
+      '<sonar.token>SECRET-sonar</sonar.token><maven.compiler.source>17</maven.compiler.source>' +
+      '</properties></profile></profiles></settings>\n',
     0o644,
   ],
   ['.m2/repository/org/x/x-1.jar', 'jar\n', 0o644],
@@ -109,6 +112,7 @@ describe.runIf(isRoot)("the runner's HOME in a call", () => {
     // A registry configuration is its copy stripped of credentials: the registry stays known.
     expect(r.stdout).toContain(`== ${home}/.npmrc\nregistry=https://npm.example.com/\n`);
     expect(r.stdout).toContain('<url>https://maven.example.com/</url>');
+    expect(r.stdout).toContain('<properties><maven.compiler.source>17</maven.compiler.source></properties>');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('end');
   });
 

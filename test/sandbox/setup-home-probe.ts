@@ -1,10 +1,10 @@
 // One run of setup-home.test.ts, in a process of its own (bundled by the test, started as root or
-// as an ordinary user with passwordless sudo): `setup` writes a cache, a shell start-up file, a
-// registry configuration holding a token, a Python `.pth` file, a program in a PATH folder, an agent
-// CLI's settings, git's configuration and a credential into the runner's HOME view; then calls of
-// each kind look at HOME, a verify call writes over setup's files, and setup runs again. Prints one
-// JSON line: what each call saw, the setup layers' folders before and after the second setup, and
-// the log.
+// as an ordinary user with passwordless sudo): `setup` writes a cache, a shell start-up file,
+// registry configurations holding a token (npm's) and a passphrase (Maven's), a Python `.pth` file,
+// a program in a PATH folder, an agent CLI's settings, git's configuration and a credential into
+// the runner's HOME view; then calls of each kind look at HOME, a verify call writes over setup's
+// files, and setup runs again. Prints one JSON line: what each call saw, the setup layers' folders
+// before and after the second setup, and the log.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,11 +37,16 @@ const sandbox = await createSandbox('required', repo, { log: (l) => log.push(l),
 console.error(`sandbox user: ${sandbox.user}`);
 
 const SITE = '.local/lib/python3.11/site-packages';
+const MAVEN_SETTINGS =
+  '<settings><profiles><profile><properties><gpg.passphrase>SETUP-SECRET-gpg</gpg.passphrase>' +
+  '<maven.compiler.source>17</maven.compiler.source></properties></profile></profiles></settings>';
 const SETUP = [
   [
     'mkdir -p ~/.npm/_cacache && echo setup-cache > ~/.npm/_cacache/x',
     'echo "echo bashrc-ran" > ~/.bashrc',
     'printf "registry=https://npm.example.com/\\n//npm.example.com/:_authToken=SETUP-SECRET-npmrc\\n" > ~/.npmrc',
+    // Maven's GPG plugin reads its passphrase from a profile's properties.
+    `mkdir -p ~/.m2 && echo '${MAVEN_SETTINGS}' > ~/.m2/settings.xml`,
   ].join(' && '),
   [
     `mkdir -p ~/${SITE} ~/.local/bin ~/.config/claude ~/.cache/pip/wheels`,
@@ -61,6 +66,7 @@ const FILES = [
   '.npm/_cacache/second',
   '.bashrc',
   '.npmrc',
+  '.m2/settings.xml',
   `${SITE}/evil.pth`,
   '.local/bin/tool',
   '.config/claude/settings.json',

@@ -79,7 +79,9 @@ const STARTS_SOMETHING = ['.bashrc', SITE_PTH, '.local/bin/tool', '.config/claud
 
 /** What of setup's writes beyond its caches a call's report shows: each file, the program on PATH, a secret. */
 function setupFilesSeen(report: string): string[] {
-  const files = [...STARTS_SOMETHING, '.npmrc', '.netrc'].filter((f) => report.includes(`== ${f}\n`));
+  const files = [...STARTS_SOMETHING, '.npmrc', '.m2/settings.xml', '.netrc'].filter((f) =>
+    report.includes(`== ${f}\n`),
+  );
   const ran = report.includes('== tool on PATH\nend') ? [] : ['tool on PATH'];
   const secrets = ['SETUP-SECRET', 'setup-gitconfig'].filter((s) => report.includes(s));
   return [...files, ...ran, ...secrets];
@@ -100,7 +102,9 @@ describe.runIf(runnable).each(['root', 'sudo'] as const)('as %s', (privilege) =>
     expect(o.verify).toContain('== .cache/pip/wheels/w.whl\nwheel\n');
     // The registry stays known; the token line is gone.
     expect(o.verify).toContain('== .npmrc\nregistry=https://npm.example.com/\n');
-    const leaks = ['SETUP-SECRET-npmrc', 'SETUP-SECRET-netrc', '== .netrc', 'setup-gitconfig'];
+    // The Maven profile's other properties stay; its passphrase is gone.
+    expect(o.verify).toContain('<properties><maven.compiler.source>17</maven.compiler.source></properties>');
+    const leaks = ['SETUP-SECRET-npmrc', 'SETUP-SECRET-gpg', 'SETUP-SECRET-netrc', '== .netrc', 'setup-gitconfig'];
     expect(leaks.filter((l) => o.verify.includes(l))).toEqual([]);
     // The view's own git configuration (the checkout listed as safe), not setup's.
     expect(o.verify).toContain('== .gitconfig\n[safe]');
@@ -109,7 +113,8 @@ describe.runIf(runnable).each(['root', 'sudo'] as const)('as %s', (privilege) =>
     expect(log).toContain(
       'the fixer and the confirmer only .cache/pip; dropped (credentials, git configuration): .gitconfig, .netrc',
     );
-    expect(o.log.join('\n')).toMatch(/stripped of credentials: \.npmrc/);
+    expect(log).toMatch(/stripped of credentials: [^\n]*\.npmrc/);
+    expect(log).toMatch(/stripped of credentials: [^\n]*\.m2\/settings\.xml/);
   });
 
   it.each(['fixer', 'confirm'] as const)('the %s call sees only the caches setup filled', (role) => {

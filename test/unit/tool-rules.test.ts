@@ -352,9 +352,8 @@ describe('a registry configuration, stripped', () => {
     expect(stripCredentials('maven', `<settings><proxies>${passwords}S1</PASSWORD ></proxies></settings>`)).toBe(
       maven('<proxies></proxies>'),
     );
-    expect(stripCredentials('maven', `<settings><proxies>${passwords}</proxies></settings>`)).toBe(
-      maven(`<proxies>${passwords}</proxies>`),
-    );
+    // Password elements that never end: where the secret ends cannot be told, so the file is hidden.
+    expect(stripCredentials('maven', `<settings><proxies>${passwords}</proxies></settings>`)).toBeNull();
 
     const quotes = "'".repeat(200_000);
     expect(stripCredentials('ini', `[global]\na${quotes}x = 1\ntoken${quotes}x = S1\n`)).toBe(
@@ -380,6 +379,82 @@ describe('a registry configuration, stripped', () => {
     ).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<settings>\n<mirrors a/><mirror></mirror></mirrors >\n</settings>\n',
     );
+  });
+
+  const xml = (root: string, children: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<${root}>\n${children}\n</${root}>\n`;
+
+  it('drops a Maven profile property named as a credential, and keeps the others', () => {
+    // Maven's GPG plugin and Sonar's scanner read their secrets from a profile's properties.
+    const profile = (properties: string) =>
+      `<profiles><profile><id>release</id><properties>${properties}</properties></profile></profiles>`;
+    const kept = '<gpg.keyname>ABC123</gpg.keyname><maven.compiler.source>17</maven.compiler.source>';
+    const secrets =
+      '<gpg.passphrase>S1</gpg.passphrase><sonar.token>S2</sonar.token><env.NEXUS_PASSWORD>S3</env.NEXUS_PASSWORD>' +
+      '<deploy.API_KEY>S4</deploy.API_KEY><oauth.client-secret >S5</oauth.client-secret>' +
+      '<github.accessToken attr="x">S6</github.accessToken><sign.passphrase/><sonar.login>S7</sonar.login>';
+    expect(stripCredentials('maven', `<settings>${profile(`${secrets}${kept}`)}</settings>`)).toBe(
+      xml('settings', profile(kept)),
+    );
+  });
+
+  it('drops a NuGet setting whose key or attribute names a credential, however its tag is written', () => {
+    // NuGet's settings are `<add key value/>`, in either quote, closed by `/>` or `</add>`.
+    const proxy = '<add key="http_proxy" value="http://proxy.example.com:8080" />';
+    const source = '<add key="acme" value="https://nuget.example.com/v3/index.json" />';
+    const config =
+      `<config>${proxy}<add key='http_proxy.password' value='S1' />` +
+      '<add key="http_proxy.user" value="S2"></add><add value="S3" key="ClearTextPassword" /></config>' +
+      `<packageSources>${source}<add key="b" value="https://b.example.com/" apiKey="S4" /></packageSources>`;
+    expect(stripCredentials('nuget', `<configuration>${config}</configuration>`)).toBe(
+      xml('configuration', `<config>${proxy}</config>\n<packageSources>${source}</packageSources>`),
+    );
+  });
+
+  it('drops a JVM flag naming a credential from the Gradle settings it keeps', () => {
+    // Gradle hands `org.gradle.jvmargs` to its JVM: a trust store's password may be among them.
+    const jvm = 'org.gradle.jvmargs=-Xmx2g -Djavax.net.ssl.trustStorePassword=S1 -Dfile.encoding=UTF-8';
+    expect(stripCredentials('properties', `${jvm} \\\n  "-Dsonar.token=S2" -Dx=1\n`)).toBe(
+      'org.gradle.jvmargs=-Xmx2g  -Dfile.encoding=UTF-8 \\\n   -Dx=1\n',
+    );
+  });
+
+  it('drops a TOML table named as a credential with its keys, and a dotted key with such a part', () => {
+    // Poetry keeps a PyPI token as `pypi-token.<repository>` when no keyring is there.
+    const poetry =
+      '[repositories.acme]\nurl = "https://p.example.com/simple"\n[pypi-token]\npypi = "S1"\n' +
+      '[http-basic.acme]\nusername = "u"\npassword = "S2"\n[installer]\npypi-token.acme = "S3"\nmax-workers = 4\n';
+    expect(stripCredentials('toml', poetry)).toBe(
+      '[repositories.acme]\nurl = "https://p.example.com/simple"\n[installer]\nmax-workers = 4\n',
+    );
+  });
+
+  it('takes a Conda token out of a URL it ends', () => {
+    const condarc = 'channel_alias: https://conda.example.com/t/S1\nchannels:\n  - "https://c.example.com/t/S2"\n';
+    expect(stripCredentials('yaml', condarc)).toBe(
+      'channel_alias: https://conda.example.com\nchannels:\n  - "https://c.example.com"\n',
+    );
+  });
+
+  it('is hidden when a credential element in a block that stays has no end', () => {
+    const settings = (proxies: string) => `<settings><proxies>${proxies}</proxies></settings>`;
+    expect(stripCredentials('maven', settings('<proxy><password>S1</proxy>'))).toBeNull();
+    expect(stripCredentials('maven', settings('<proxy><a.token><a.token>x</a.token>S1</a.token></proxy>'))).toBeNull();
+    expect(stripCredentials('maven', settings('<proxy><a.token>S1</A.TOKEN></proxy>'))).toBeNull();
+    expect(stripCredentials('nuget', `<configuration><config><add key="ApiKey" value="S1></config>`)).toBeNull();
+  });
+
+  it('reads a long run of unclosed credential tags and quotes in a block that stays as a short one', () => {
+    // Each tag is read once: a scan that looked for each one's end from the start would be quadratic.
+    const tags = '<a.token '.repeat(40_000);
+    expect(stripCredentials('maven', `<settings><profiles>${tags}</profiles></settings>`)).toBeNull();
+    // The quotes pair up across the `<add`s: all are one tag, to `</config>`'s `>`; one more never ends.
+    const config = (adds: string) => `<configuration><config>${adds}</config></configuration>`;
+    const quotes = '<add value="'.repeat(40_000);
+    expect(stripCredentials('nuget', config(quotes))).toContain(config(quotes).slice(15, -16));
+    expect(stripCredentials('nuget', config(`${quotes}<add value="`))).toBeNull();
+    const opens = '<a.token>'.repeat(40_000);
+    expect(stripCredentials('maven', `<settings><profiles>${opens}</profiles></settings>`)).toBeNull();
   });
 
   it('is not shown at all when it cannot be read as its format', () => {

@@ -56,7 +56,12 @@ const REGISTRIES: Secret[] = [
     'registry',
     '[registries.acme]\nindex = "sparse+https://c.example.com/"\ntoken = "{{NEEDLE}}"\n',
   ],
-  ['.gradle/gradle.properties', 0o644, 'registry', 'org.gradle.jvmargs=-Xmx1g\nsigning.password={{NEEDLE}}\n'],
+  [
+    '.gradle/gradle.properties',
+    0o644,
+    'registry',
+    'org.gradle.jvmargs=-Xmx1g -Djavax.net.ssl.trustStorePassword={{NEEDLE}}\nsigning.password={{NEEDLE}}\n',
+  ],
   ['.gradle/init.d/repositories.gradle', 0o644, 'registry', '// password: {{NEEDLE}}\n'],
   [
     '.m2/settings.xml',
@@ -64,7 +69,9 @@ const REGISTRIES: Secret[] = [
     'registry',
     '<settings><servers><server><id>acme</id><password>{{NEEDLE}}</password></server></servers>' +
       '<mirrors><mirror><id>acme</id><url>https://maven.example.com/</url>' +
-      '<mirrorOf>*</mirrorOf></mirror></mirrors></settings>\n',
+      '<mirrorOf>*</mirrorOf></mirror></mirrors>' +
+      '<profiles><profile><properties><gpg.passphrase>{{NEEDLE}}</gpg.passphrase></properties></profile></profiles>' +
+      '</settings>\n',
   ],
   [
     '.nuget/NuGet/NuGet.Config',
@@ -72,7 +79,8 @@ const REGISTRIES: Secret[] = [
     'registry',
     '<configuration><packageSources><add key="acme" value="https://nuget.example.com/index.json" /></packageSources>' +
       '<packageSourceCredentials><acme><add key="ClearTextPassword" value="{{NEEDLE}}" /></acme>' +
-      '</packageSourceCredentials></configuration>\n',
+      "</packageSourceCredentials><config><add key='http_proxy.password' value='{{NEEDLE}}' /></config>" +
+      '</configuration>\n',
   ],
   ['.condarc', 0o644, 'registry', 'channels:\n  - https://conda.example.com/t/{{NEEDLE}}/acme\n'],
   [
