@@ -65,7 +65,15 @@ it('counts findings by the fix: two problems on one line that need their own edi
 it("puts a missing test for a reported bug in that bug's suggestion", async () => {
   const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
   expect(p).toContain(
-    "(the cases that fail because of it) belongs to that bug's finding: its `suggestion` says which test to add",
+    "(only the cases that fail because of it: a case that passes on this head is never in it) belongs to that bug's" +
+      ' finding: its `suggestion` says which test to add',
   );
   expect(p).toContain('It is not a finding of its own');
+});
+
+it('asks for a missing-test finding only where no test runs the changed code', async () => {
+  const p = (await firstRoundPrompt()).replace(/\s+/g, ' ');
+  expect(p).toContain('Code the PR adds, changes or rewrites that no test exercises yet');
+  expect(p).toContain('(more cases for it are no finding either)');
+  expect(p).not.toContain('P3 for one more case');
 });
