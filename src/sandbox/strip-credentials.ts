@@ -8,32 +8,13 @@
 // `<packageSourceCredentials>`), the user and password of any URL, or a comment (a credential
 // commented out is still one); a line of any other shape goes too. What cannot be read as its
 // format is not shown at all (null): the layer hides it and says what to pass instead.
+import { credentialKey } from './credential-key.js';
 import { stripUrlCredentials } from './url-credentials.js';
 import { elements, openingTag, withoutComments, withoutElements, withoutFlaggedElements } from './xml-scan.js';
 
 /** The formats a registry configuration is written in (see tool-rules.ts for which tool uses which). */
 export type StripFormat =
   'npmrc' | 'yarnrc' | 'ini' | 'env' | 'toml' | 'yaml' | 'bundler' | 'properties' | 'json' | 'maven' | 'nuget' | 'urls';
-
-/** Words that make a key a credential's wherever they stand in it (`npmAuthToken`, `_password`). */
-const CREDENTIAL_WORDS =
-  /auth|token|passw|passphrase|secret|credential|api[_-]?key|cookie|bearer|oauth|signing|keystore/i;
-/** Words that make a key a credential's as its last word (`username`, `//host/:email`, npm's `keyfile`). */
-const CREDENTIAL_ENDINGS = new Set([
-  'user',
-  'username',
-  'email',
-  'ident',
-  'cert',
-  'certfile',
-  'key',
-  'keyfile',
-  'header',
-  'headers',
-  'basic',
-  // Sonar's `sonar.login` holds its token.
-  'login',
-]);
 
 /** The configuration without credentials, or null when it cannot be read as `format`. */
 export function stripCredentials(format: StripFormat, text: string): string | null {
@@ -100,29 +81,6 @@ function stripped(format: StripFormat, text: string): string | null {
 function npmCredential(key: string): boolean {
   const bare = key.replace(/^"|"$/g, '');
   return bare.startsWith('//') || credentialKey(bare.split(':').pop()!);
-}
-
-function credentialKey(key: string): boolean {
-  const bare = withoutEdgeQuotes(key);
-  const last = bare
-    .split(/[._\-:/]|(?=[A-Z])/)
-    .pop()!
-    .toLowerCase();
-  return CREDENTIAL_WORDS.test(bare) || CREDENTIAL_ENDINGS.has(last);
-}
-
-/**
- * `key` without the `:`, `"` and `'` at its start and end, as key.replace(/^[:"']+|[:"']+$/g, '')
- * does. That regex is quadratic in a long run of them inside a key (a setup command may write
- * these files): it read the run again from each of its characters, looking for the end.
- */
-function withoutEdgeQuotes(key: string): string {
-  const edge = (c: string): boolean => c === ':' || c === '"' || c === "'";
-  let start = 0;
-  let end = key.length;
-  while (start < end && edge(key[start]!)) start++;
-  while (end > start && edge(key[end - 1]!)) end--;
-  return key.slice(start, end);
 }
 
 /**
