@@ -5,9 +5,10 @@
 // spans; at any depth of what is kept: a Maven profile's `<gpg.passphrase>`, a JVM's `-D…Password=`
 // in Gradle's `org.gradle.jvmargs`), a host-scoped key (npm's `//host/:_authToken`, Bundler's
 // `BUNDLE_GEMS__HOST__COM`), a block that holds credentials (Maven's `<servers>`, NuGet's
-// `<packageSourceCredentials>`), the user and password of any URL, or a comment (a credential
-// commented out is still one); a line of any other shape goes too. What cannot be read as its
-// format is not shown at all (null): the layer hides it and says what to pass instead.
+// `<packageSourceCredentials>`), the user and password of any URL and a token in its query or
+// Gemfury path (url-tokens.ts), or a comment (a credential commented out is still one); a line of
+// any other shape goes too. What cannot be read as its format is not shown at all (null): the
+// layer hides it and says what to pass instead.
 import { credentialKey } from './credential-key.js';
 import { stripUrlCredentials } from './url-credentials.js';
 import { elements, openingTag, withoutComments, withoutElements, withoutFlaggedElements } from './xml-scan.js';
