@@ -10,6 +10,7 @@
 // any other shape goes too. What cannot be read as its format is not shown at all (null): the
 // layer hides it and says what to pass instead.
 import { credentialKey } from './credential-key.js';
+import { gradleProperties } from './gradle-properties.js';
 import { stripUrlCredentials } from './url-credentials.js';
 import { elements, openingTag, withoutComments, withoutElements, withoutFlaggedElements } from './xml-scan.js';
 
@@ -43,7 +44,7 @@ function stripped(format: StripFormat, text: string): string | null {
       // a mirror (`BUNDLE_MIRROR__RUBYGEMS__ORG`) is an address, kept without its user-info.
       return yaml(text, (key) => (key.includes('__') && !key.startsWith('BUNDLE_MIRROR__')) || credentialKey(key));
     case 'properties':
-      return properties(text);
+      return gradleProperties(text);
     case 'json':
       return json(text);
     case 'maven':
@@ -226,47 +227,6 @@ function yaml(text: string, drop: (key: string) => boolean): string | null {
     out.push(stripUrlCredentials(withoutComment(line)));
   }
   return out.join('\n');
-}
-
-/**
- * gradle.properties holds the build's settings and, beside them, the signing and publishing
- * passwords (and any project property). Only Gradle's own settings and the JVM's system
- * properties are kept, none that names a credential (`systemProp.https.proxyPassword`).
- */
-function properties(text: string): string {
-  const out: string[] = [];
-  let continues = false;
-  let keep = false;
-  for (const line of text.split('\n')) {
-    if (continues) {
-      if (keep) out.push(stripUrlCredentials(withoutCredentialFlags(line)));
-      continues = /\\$/.test(line);
-      continue;
-    }
-    if (/^\s*[#!]/.test(line) || line.trim() === '') continue;
-    const setting = /^\s*([^=:\s]+)\s*[=:]/.exec(line);
-    const key = setting?.[1] ?? '';
-    keep =
-      /^(org\.gradle\.|systemProp\.|kotlin\.|android\.)/.test(key) && !credentialKey(key) && !/pass|user/i.test(key);
-    continues = /\\$/.test(line);
-    if (keep && setting)
-      out.push(stripUrlCredentials(setting[0] + withoutCredentialFlags(line.slice(setting[0].length))));
-  }
-  return out.join('\n');
-}
-
-/**
- * `value` without each `-Dname=…` whose name is a credential's: `org.gradle.jvmargs` hands the
- * JVM system properties, a trust store's password among them (`-Djavax.net.ssl.trustStorePassword=…`).
- */
-function withoutCredentialFlags(value: string): string {
-  return value
-    .split(/(\s+)/)
-    .map((word) => {
-      const name = /^["']?-D([^=]+)=/.exec(word)?.[1];
-      return name !== undefined && credentialKey(name) ? '' : word;
-    })
-    .join('');
 }
 
 /** Composer's config.json: every credential key at any depth (`github-oauth`, `http-basic`, `bearer`). */

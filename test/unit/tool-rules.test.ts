@@ -438,6 +438,20 @@ describe('a registry configuration, stripped', () => {
     );
   });
 
+  it('drops a quoted JVM flag naming a credential whole, on one line or continued', () => {
+    // Gradle splits `org.gradle.jvmargs` at blanks outside quotes: `"a b"` is one value.
+    const jvm = (args: string) => stripCredentials('properties', `org.gradle.jvmargs=-Xmx2g ${args}\n`);
+    expect(jvm('-Dx.password="S1 S2" -Dother=1')).toBe('org.gradle.jvmargs=-Xmx2g  -Dother=1\n');
+    expect(jvm("-Dx.token='S1 S2' '-Dkept=a b'")).toBe("org.gradle.jvmargs=-Xmx2g  '-Dkept=a b'\n");
+    // A `\` at a line's end joins the next line, its leading blanks dropped, into the same value.
+    expect(jvm('"-Dx.password=S1 \\\n  S2" -Dother=1')).toBe('org.gradle.jvmargs=-Xmx2g \\\n   -Dother=1\n');
+    expect(jvm('-Dx.password=\\\n  S1 -Dother=1')).toBe('org.gradle.jvmargs=-Xmx2g \\\n   -Dother=1\n');
+    // A properties escape is what the JVM gets: `\t` and `\u0020` part flags, `\u0070` is a `p`.
+    expect(jvm('-Da=x\\t-Dx.password=S1 -Dx.\\u0070assword=S2')).toBe('org.gradle.jvmargs=-Xmx2g -Da=x\\t \n');
+    // An escaped `\` at a line's end continues nothing: the next line is a key of its own.
+    expect(stripCredentials('properties', 'systemProp.a=x\\\\\nsigning.password=S1\n')).toBe('systemProp.a=x\\\\\n');
+  });
+
   it('takes a token out of a URL’s query, keeping its other parameters', () => {
     const npmrc =
       'registry=https://npm.example.com/?access_token=S1\n' +

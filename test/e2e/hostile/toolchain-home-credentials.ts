@@ -69,7 +69,8 @@ const REGISTRIES: Secret[] = [
     '.gradle/gradle.properties',
     0o644,
     'registry',
-    'org.gradle.jvmargs=-Xmx1g -Djavax.net.ssl.trustStorePassword={{NEEDLE}}\nsigning.password={{NEEDLE}}\n',
+    'org.gradle.jvmargs=-Xmx1g -Djavax.net.ssl.trustStorePassword={{NEEDLE}} "-Dx.password=a {{NEEDLE}}"\n' +
+      'signing.password={{NEEDLE}}\n',
   ],
   ['.gradle/init.d/repositories.gradle', 0o644, 'registry', '// password: {{NEEDLE}}\n'],
   [
