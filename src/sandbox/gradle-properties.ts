@@ -16,10 +16,11 @@ export function gradleProperties(text: string): string {
   const physical = text.split('\n');
   for (let i = 0; i < physical.length; i++) {
     // A logical line: its physical lines joined by `\n`, each but the last ending in its `\`.
+    // A comment is never continued: a `\` ending it leaves the next line a line of its own.
+    if (/^\s*[#!]/.test(physical[i]!) || physical[i]!.trim() === '') continue;
     const first = i;
     while (continues(physical[i]!) && i + 1 < physical.length) i++;
     const line = physical.slice(first, i + 1).join('\n');
-    if (/^\s*[#!]/.test(line) || line.trim() === '') continue;
     const setting = /^\s*([^=:\s]+)\s*[=:]/.exec(line);
     const key = setting ? decoded(setting[1]!) : '';
     if (!setting || !KEPT_KEYS.test(key) || credentialKey(key) || /pass|user/i.test(key)) continue;

@@ -450,6 +450,8 @@ describe('a registry configuration, stripped', () => {
     expect(jvm('-Da=x\\t-Dx.password=S1 -Dx.\\u0070assword=S2')).toBe('org.gradle.jvmargs=-Xmx2g -Da=x\\t \n');
     // An escaped `\` at a line's end continues nothing: the next line is a key of its own.
     expect(stripCredentials('properties', 'systemProp.a=x\\\\\nsigning.password=S1\n')).toBe('systemProp.a=x\\\\\n');
+    // Nor does a comment's: the line after it is read as a setting.
+    expect(stripCredentials('properties', '# a note \\\norg.gradle.caching=true\n')).toBe('org.gradle.caching=true\n');
   });
 
   it('takes a token out of a URL’s query, keeping its other parameters', () => {
