@@ -5,35 +5,18 @@
 // spans; at any depth of what is kept: a Maven profile's `<gpg.passphrase>`, a JVM's `-D…Password=`
 // in Gradle's `org.gradle.jvmargs`), a host-scoped key (npm's `//host/:_authToken`, Bundler's
 // `BUNDLE_GEMS__HOST__COM`), a block that holds credentials (Maven's `<servers>`, NuGet's
-// `<packageSourceCredentials>`), the user and password of any URL, or a comment (a credential
-// commented out is still one); a line of any other shape goes too. What cannot be read as its
-// format is not shown at all (null): the layer hides it and says what to pass instead.
+// `<packageSourceCredentials>`), the user and password of any URL and a token in its query or
+// Gemfury path (url-tokens.ts), or a comment (a credential commented out is still one); a line of
+// any other shape goes too. What cannot be read as its format is not shown at all (null): the
+// layer hides it and says what to pass instead.
+import { credentialKey } from './credential-key.js';
+import { gradleProperties } from './gradle-properties.js';
 import { stripUrlCredentials } from './url-credentials.js';
 import { elements, openingTag, withoutComments, withoutElements, withoutFlaggedElements } from './xml-scan.js';
 
 /** The formats a registry configuration is written in (see tool-rules.ts for which tool uses which). */
 export type StripFormat =
   'npmrc' | 'yarnrc' | 'ini' | 'env' | 'toml' | 'yaml' | 'bundler' | 'properties' | 'json' | 'maven' | 'nuget' | 'urls';
-
-/** Words that make a key a credential's wherever they stand in it (`npmAuthToken`, `_password`). */
-const CREDENTIAL_WORDS =
-  /auth|token|passw|passphrase|secret|credential|api[_-]?key|cookie|bearer|oauth|signing|keystore/i;
-/** Words that make a key a credential's as its last word (`username`, `//host/:email`, npm's `keyfile`). */
-const CREDENTIAL_ENDINGS = new Set([
-  'user',
-  'username',
-  'email',
-  'ident',
-  'cert',
-  'certfile',
-  'key',
-  'keyfile',
-  'header',
-  'headers',
-  'basic',
-  // Sonar's `sonar.login` holds its token.
-  'login',
-]);
 
 /** The configuration without credentials, or null when it cannot be read as `format`. */
 export function stripCredentials(format: StripFormat, text: string): string | null {
@@ -61,7 +44,7 @@ function stripped(format: StripFormat, text: string): string | null {
       // a mirror (`BUNDLE_MIRROR__RUBYGEMS__ORG`) is an address, kept without its user-info.
       return yaml(text, (key) => (key.includes('__') && !key.startsWith('BUNDLE_MIRROR__')) || credentialKey(key));
     case 'properties':
-      return properties(text);
+      return gradleProperties(text);
     case 'json':
       return json(text);
     case 'maven':
@@ -100,29 +83,6 @@ function stripped(format: StripFormat, text: string): string | null {
 function npmCredential(key: string): boolean {
   const bare = key.replace(/^"|"$/g, '');
   return bare.startsWith('//') || credentialKey(bare.split(':').pop()!);
-}
-
-function credentialKey(key: string): boolean {
-  const bare = withoutEdgeQuotes(key);
-  const last = bare
-    .split(/[._\-:/]|(?=[A-Z])/)
-    .pop()!
-    .toLowerCase();
-  return CREDENTIAL_WORDS.test(bare) || CREDENTIAL_ENDINGS.has(last);
-}
-
-/**
- * `key` without the `:`, `"` and `'` at its start and end, as key.replace(/^[:"']+|[:"']+$/g, '')
- * does. That regex is quadratic in a long run of them inside a key (a setup command may write
- * these files): it read the run again from each of its characters, looking for the end.
- */
-function withoutEdgeQuotes(key: string): string {
-  const edge = (c: string): boolean => c === ':' || c === '"' || c === "'";
-  let start = 0;
-  let end = key.length;
-  while (start < end && edge(key[start]!)) start++;
-  while (end > start && edge(key[end - 1]!)) end--;
-  return key.slice(start, end);
 }
 
 /**
@@ -267,47 +227,6 @@ function yaml(text: string, drop: (key: string) => boolean): string | null {
     out.push(stripUrlCredentials(withoutComment(line)));
   }
   return out.join('\n');
-}
-
-/**
- * gradle.properties holds the build's settings and, beside them, the signing and publishing
- * passwords (and any project property). Only Gradle's own settings and the JVM's system
- * properties are kept, none that names a credential (`systemProp.https.proxyPassword`).
- */
-function properties(text: string): string {
-  const out: string[] = [];
-  let continues = false;
-  let keep = false;
-  for (const line of text.split('\n')) {
-    if (continues) {
-      if (keep) out.push(stripUrlCredentials(withoutCredentialFlags(line)));
-      continues = /\\$/.test(line);
-      continue;
-    }
-    if (/^\s*[#!]/.test(line) || line.trim() === '') continue;
-    const setting = /^\s*([^=:\s]+)\s*[=:]/.exec(line);
-    const key = setting?.[1] ?? '';
-    keep =
-      /^(org\.gradle\.|systemProp\.|kotlin\.|android\.)/.test(key) && !credentialKey(key) && !/pass|user/i.test(key);
-    continues = /\\$/.test(line);
-    if (keep && setting)
-      out.push(stripUrlCredentials(setting[0] + withoutCredentialFlags(line.slice(setting[0].length))));
-  }
-  return out.join('\n');
-}
-
-/**
- * `value` without each `-Dname=…` whose name is a credential's: `org.gradle.jvmargs` hands the
- * JVM system properties, a trust store's password among them (`-Djavax.net.ssl.trustStorePassword=…`).
- */
-function withoutCredentialFlags(value: string): string {
-  return value
-    .split(/(\s+)/)
-    .map((word) => {
-      const name = /^["']?-D([^=]+)=/.exec(word)?.[1];
-      return name !== undefined && credentialKey(name) ? '' : word;
-    })
-    .join('');
 }
 
 /** Composer's config.json: every credential key at any depth (`github-oauth`, `http-basic`, `bearer`). */

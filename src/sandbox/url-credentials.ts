@@ -7,6 +7,7 @@
 // so each part matches in exactly one way, and what lies after `://` does not depend on where the
 // scheme started.
 import { forwardSearch } from '../security/forward-search.js';
+import { withoutUrlTokens } from './url-tokens.js';
 
 const SCHEME_CHAR = /[a-z0-9+.-]/i;
 const LETTER = /[a-z]/i;
@@ -19,7 +20,8 @@ const NON_DIGIT = /\D/g;
 
 /**
  * `scheme://user:password@host` → `scheme://host`, also with a `/` the password should have
- * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>` too.
+ * escaped (`user:pa/ss@host`; never a port: `host:8443/@scope` stays); Conda's `/t/<token>`, a query's
+ * `?token=` and Gemfury's path token too (url-tokens.ts).
  */
 export function stripUrlCredentials(text: string): string {
   const passwordEnd = forwardSearch((from) => stop(PASSWORD_STOP, text, from));
@@ -33,7 +35,7 @@ export function stripUrlCredentials(text: string): string {
     copied = end;
   }
   // `/t/<token>/` → `/`; at the URL's end (Conda's `channel_alias`), `/t/<token>` → nothing.
-  return (out + text.slice(copied)).replace(/\/t\/[A-Za-z0-9._-]+(\/|(?=[\s'"<>,]|$))/g, '$1');
+  return withoutUrlTokens(out + text.slice(copied)).replace(/\/t\/[A-Za-z0-9._-]+(\/|(?=[\s'"<>,]|$))/g, '$1');
 }
 
 /**

@@ -44,7 +44,8 @@ const SETUP = [
   [
     'mkdir -p ~/.npm/_cacache && echo setup-cache > ~/.npm/_cacache/x',
     'echo "echo bashrc-ran" > ~/.bashrc',
-    'printf "registry=https://npm.example.com/\\n//npm.example.com/:_authToken=SETUP-SECRET-npmrc\\n" > ~/.npmrc',
+    'printf "registry=https://npm.example.com/\\n//npm.example.com/:_authToken=SETUP-SECRET-npmrc\\n' +
+      '@q:registry=https://q.example.com/?token=SETUP-SECRET-query&scope=q\\n" > ~/.npmrc',
     // Maven's GPG plugin reads its passphrase from a profile's properties.
     `mkdir -p ~/.m2 && echo '${MAVEN_SETTINGS}' > ~/.m2/settings.xml`,
   ].join(' && '),

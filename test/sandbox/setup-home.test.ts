@@ -102,9 +102,18 @@ describe.runIf(runnable).each(['root', 'sudo'] as const)('as %s', (privilege) =>
     expect(o.verify).toContain('== .cache/pip/wheels/w.whl\nwheel\n');
     // The registry stays known; the token line is gone.
     expect(o.verify).toContain('== .npmrc\nregistry=https://npm.example.com/\n');
+    // A token in a registry URL's query goes; the URL's other parameters stay.
+    expect(o.verify).toContain('@q:registry=https://q.example.com/?scope=q\n');
     // The Maven profile's other properties stay; its passphrase is gone.
     expect(o.verify).toContain('<properties><maven.compiler.source>17</maven.compiler.source></properties>');
-    const leaks = ['SETUP-SECRET-npmrc', 'SETUP-SECRET-gpg', 'SETUP-SECRET-netrc', '== .netrc', 'setup-gitconfig'];
+    const leaks = [
+      'SETUP-SECRET-npmrc',
+      'SETUP-SECRET-query',
+      'SETUP-SECRET-gpg',
+      'SETUP-SECRET-netrc',
+      '== .netrc',
+      'setup-gitconfig',
+    ];
     expect(leaks.filter((l) => o.verify.includes(l))).toEqual([]);
     // The view's own git configuration (the checkout listed as safe), not setup's.
     expect(o.verify).toContain('== .gitconfig\n[safe]');

@@ -363,6 +363,25 @@ describe('a registry configuration, stripped', () => {
     expect(stripCredentials('npmrc', `"a${'"'.repeat(200_000)}x"=1\n${npmKey}`)).toBe(`"a${'"'.repeat(200_000)}x"=1\n`);
   });
 
+  it('reads long URL queries and Gemfury hosts as short ones, with the same result', () => {
+    // Each parameter and each host is read once: a scan that looked for a value's end, or a host's,
+    // from every `?`, `&` or `://` in such a run would be quadratic.
+    const marks = '?a'.repeat(100_000);
+    expect(stripCredentials('npmrc', `a=https://h.example/${marks}\n`)).toBe(`a=https://h.example/${marks}\n`);
+    const params = 'a=1&'.repeat(50_000);
+    expect(stripCredentials('npmrc', `a=https://h.example/?${params}token=S1\n`)).toBe(
+      `a=https://h.example/?${params.slice(0, -1)}\n`,
+    );
+    const tokens = '&token='.repeat(50_000);
+    expect(stripCredentials('npmrc', `a=https://h.example/?x=1${tokens}\n`)).toBe('a=https://h.example/?x=1\n');
+    const value = `${'?'.repeat(100_000)}${'='.repeat(100_000)}`;
+    expect(stripCredentials('npmrc', `a=https://h.example/?token=${value}&b=1\n`)).toBe('a=https://h.example/?b=1\n');
+    const host = 'a.'.repeat(100_000);
+    expect(stripCredentials('npmrc', `a=https://${host}fury.io/S1/x\n`)).toBe(`a=https://${host}fury.io/x\n`);
+    const seps = 'x.fury.io://'.repeat(40_000);
+    expect(stripCredentials('npmrc', `a=${seps}\n`)).toBe(`a=${seps}\n`);
+  });
+
   it('reads an element tag as a regex would: a prefix of a longer name, self-closing, any case', () => {
     const nuget = (children: string) =>
       `<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n${children}\n</configuration>\n`;
@@ -417,6 +436,64 @@ describe('a registry configuration, stripped', () => {
     expect(stripCredentials('properties', `${jvm} \\\n  "-Dsonar.token=S2" -Dx=1\n`)).toBe(
       'org.gradle.jvmargs=-Xmx2g  -Dfile.encoding=UTF-8 \\\n   -Dx=1\n',
     );
+  });
+
+  it('drops a quoted JVM flag naming a credential whole, on one line or continued', () => {
+    // Gradle splits `org.gradle.jvmargs` at blanks outside quotes: `"a b"` is one value.
+    const jvm = (args: string) => stripCredentials('properties', `org.gradle.jvmargs=-Xmx2g ${args}\n`);
+    expect(jvm('-Dx.password="S1 S2" -Dother=1')).toBe('org.gradle.jvmargs=-Xmx2g  -Dother=1\n');
+    expect(jvm("-Dx.token='S1 S2' '-Dkept=a b'")).toBe("org.gradle.jvmargs=-Xmx2g  '-Dkept=a b'\n");
+    // A `\` at a line's end joins the next line, its leading blanks dropped, into the same value.
+    expect(jvm('"-Dx.password=S1 \\\n  S2" -Dother=1')).toBe('org.gradle.jvmargs=-Xmx2g \\\n   -Dother=1\n');
+    expect(jvm('-Dx.password=\\\n  S1 -Dother=1')).toBe('org.gradle.jvmargs=-Xmx2g \\\n   -Dother=1\n');
+    // A properties escape is what the JVM gets: `\t` and `\u0020` part flags, `\u0070` is a `p`.
+    expect(jvm('-Da=x\\t-Dx.password=S1 -Dx.\\u0070assword=S2')).toBe('org.gradle.jvmargs=-Xmx2g -Da=x\\t \n');
+    // An escaped `\` at a line's end continues nothing: the next line is a key of its own.
+    expect(stripCredentials('properties', 'systemProp.a=x\\\\\nsigning.password=S1\n')).toBe('systemProp.a=x\\\\\n');
+    // Nor does a comment's: the line after it is read as a setting.
+    expect(stripCredentials('properties', '# a note \\\norg.gradle.caching=true\n')).toBe('org.gradle.caching=true\n');
+  });
+
+  it('takes a token out of a URL’s query, keeping its other parameters', () => {
+    const npmrc =
+      'registry=https://npm.example.com/?access_token=S1\n' +
+      '@a:registry=https://example.jfrog.io/artifactory/api/npm/npm/?apikey=S2&scope=a\n' +
+      '@b:registry=https://b.example.com/p?v=1&sig=S3&X-Amz-Signature=S4&X-Amz-Credential=AKIA%2FS5' +
+      '&X-Amz-Security-Token=S6&w=2#top\n' +
+      '@c:registry=https://c.example.com/?%74oken=S7&url=https://d.example.com/?auth=S8&timeout=5\n';
+    expect(stripCredentials('npmrc', npmrc)).toBe(
+      'registry=https://npm.example.com/\n@a:registry=https://example.jfrog.io/artifactory/api/npm/npm/?scope=a\n' +
+        '@b:registry=https://b.example.com/p?v=1&w=2#top\n' +
+        '@c:registry=https://c.example.com/?url=https://d.example.com/?timeout=5\n',
+    );
+    const pip =
+      '[global]\nindex-url = https://pypi.example.com/simple/?token=S1\nextra-index-url =\n' +
+      '    https://x.example.com/simple?key=S2\n';
+    expect(stripCredentials('ini', pip)).toBe(
+      '[global]\nindex-url = https://pypi.example.com/simple/\nextra-index-url =\n    https://x.example.com/simple\n',
+    );
+    const nuget =
+      '<configuration><packageSources><add key="a" ' +
+      'value="https://n.example.com/index.json?v=3&amp;api_key=S1&amp;password=S2" /></packageSources></configuration>';
+    expect(stripCredentials('nuget', nuget)).toContain('value="https://n.example.com/index.json?v=3"');
+    expect(stripCredentials('json', '{"repositories":[{"url":"https://r.example.com/?secret=S1"}]}')).toContain(
+      '"url": "https://r.example.com/"',
+    );
+  });
+
+  it('takes a Gemfury token out of its URL’s path, and no path of another host', () => {
+    // Gemfury's push-free URLs put the account's token first: `https://pypi.fury.io/<token>/<account>/`.
+    const npmrc =
+      'registry=https://npm.fury.io/S1TOKEN/\n@a:registry=https://npm-proxy.FURY.io:443/S2TOKEN/acme/\n' +
+      '@b:registry=https://npm.example.com/S3KEPT/\n';
+    expect(stripCredentials('npmrc', npmrc)).toBe(
+      'registry=https://npm.fury.io/\n@a:registry=https://npm-proxy.FURY.io:443/acme/\n' +
+        '@b:registry=https://npm.example.com/S3KEPT/\n',
+    );
+    expect(stripCredentials('ini', '[global]\nextra-index-url = https://pypi.fury.io/S5TOKEN/acme/\n')).toBe(
+      '[global]\nextra-index-url = https://pypi.fury.io/acme/\n',
+    );
+    expect(stripCredentials('toml', 'url = "https://ci:S1@pypi.fury.io/S2"\n')).toBe('url = "https://pypi.fury.io/"\n');
   });
 
   it('drops a TOML table named as a credential with its keys, and a dotted key with such a part', () => {

@@ -14,7 +14,9 @@
 import path from 'node:path';
 import { type Ecosystem, type Secret, write } from './toolchain-home-suite.js';
 
-const NPMRC = 'registry=https://npm.example.com/\n//npm.example.com/:_authToken={{NEEDLE}}\n';
+const NPMRC =
+  'registry=https://npm.example.com/\n//npm.example.com/:_authToken={{NEEDLE}}\n' +
+  '@acme:registry=https://npm.example.com/?access_token={{NEEDLE}}&scope=acme\n';
 
 /** Each tool's credential files (tool-rules.ts cites where each tool documents them). */
 const CREDENTIALS: Secret[] = [
@@ -44,11 +46,18 @@ const CREDENTIALS: Secret[] = [
 
 /** Each tool's registry configuration, holding a credential as users write one there. */
 const REGISTRIES: Secret[] = [
-  ['.npmrc', 0o644, 'registry', NPMRC],
+  // Gemfury's token is the path's first segment (this needle has no `/`, which would end the segment).
+  ['.npmrc', 0o644, 'registry', `${NPMRC}@fury:registry=https://npm.fury.io/{{NEEDLE}}/\n`],
   ['.nvm/versions/node/v20.0.0/etc/npmrc', 0o644, 'registry', NPMRC],
   ['.yarnrc', 0o644, 'registry', 'registry "https://npm.example.com/"\n"//npm.example.com/:_authToken" "{{NEEDLE}}"\n'],
   ['.yarnrc.yml', 0o644, 'registry', 'npmRegistryServer: "https://npm.example.com"\nnpmAuthToken: "{{NEEDLE}}"\n'],
-  ['.config/pip/pip.conf', 0o644, 'registry', '[global]\nindex-url = https://ci:{{NEEDLE}}@pypi.example.com/simple\n'],
+  [
+    '.config/pip/pip.conf',
+    0o644,
+    'registry',
+    '[global]\nindex-url = https://ci:{{NEEDLE}}@pypi.example.com/simple\n' +
+      'extra-index-url = https://x.example.com/simple/?token={{NEEDLE}}\n',
+  ],
   ['.config/go/env', 0o644, 'registry', 'GOPROXY=https://ci:{{NEEDLE}}@proxy.example.com\nGOPRIVATE=example.com\n'],
   [
     '.cargo/config.toml',
@@ -60,7 +69,8 @@ const REGISTRIES: Secret[] = [
     '.gradle/gradle.properties',
     0o644,
     'registry',
-    'org.gradle.jvmargs=-Xmx1g -Djavax.net.ssl.trustStorePassword={{NEEDLE}}\nsigning.password={{NEEDLE}}\n',
+    'org.gradle.jvmargs=-Xmx1g -Djavax.net.ssl.trustStorePassword={{NEEDLE}} "-Dx.password=a {{NEEDLE}}"\n' +
+      'signing.password={{NEEDLE}}\n',
   ],
   ['.gradle/init.d/repositories.gradle', 0o644, 'registry', '// password: {{NEEDLE}}\n'],
   [
@@ -77,7 +87,8 @@ const REGISTRIES: Secret[] = [
     '.nuget/NuGet/NuGet.Config',
     0o644,
     'registry',
-    '<configuration><packageSources><add key="acme" value="https://nuget.example.com/index.json" /></packageSources>' +
+    '<configuration><packageSources><add key="acme" value="https://nuget.example.com/index.json" />' +
+      '<add key="b" value="https://b.example.com/index.json?v=3&amp;apikey={{NEEDLE}}" /></packageSources>' +
       '<packageSourceCredentials><acme><add key="ClearTextPassword" value="{{NEEDLE}}" /></acme>' +
       "</packageSourceCredentials><config><add key='http_proxy.password' value='{{NEEDLE}}' /></config>" +
       '</configuration>\n',
