@@ -6,7 +6,7 @@
 // class in that regex is a run that ends where the next part's first character cannot be in it,
 // so each part matches in exactly one way, and what lies after `://` does not depend on where the
 // scheme started.
-import { forwardSearch } from '../security/forward-search.js';
+import { firstMatchAt, forwardSearch } from '../security/forward-search.js';
 import { withoutUrlTokens } from './url-tokens.js';
 
 const SCHEME_CHAR = /[a-z0-9+.-]/i;
@@ -24,7 +24,7 @@ const NON_DIGIT = /\D/g;
  * `?token=` and Gemfury's path token too (url-tokens.ts).
  */
 export function stripUrlCredentials(text: string): string {
-  const passwordEnd = forwardSearch((from) => stop(PASSWORD_STOP, text, from));
+  const passwordEnd = forwardSearch((from) => firstMatchAt(PASSWORD_STOP, text, from));
   let out = '';
   let copied = 0;
   for (let sep = text.indexOf('://'); sep >= 0; sep = text.indexOf('://', sep + 1)) {
@@ -58,20 +58,14 @@ function hasScheme(text: string, from: number, sep: number): boolean {
  * stops at a character the part after it needs, so backtracking never finds another match.
  */
 function userInfoEnd(text: string, at: number, passwordEnd: (from: number) => number): number {
-  const user = stop(USER_STOP, text, at);
+  const user = firstMatchAt(USER_STOP, text, at);
   if (text[user] === '@') return user + 1;
-  const colon = stop(NAME_STOP, text, at);
+  const colon = firstMatchAt(NAME_STOP, text, at);
   if (text[colon] !== ':') return -1;
   // (?!\d+(?:\/|$)): a port.
-  const digits = stop(NON_DIGIT, text, colon + 1);
+  const digits = firstMatchAt(NON_DIGIT, text, colon + 1);
   if (digits > colon + 1 && (digits === text.length || text[digits] === '/')) return -1;
   // The password part reads across later `://`s: its end is looked up from where the last stopped.
   const password = passwordEnd(colon + 1);
   return text[password] === '@' ? password + 1 : -1;
-}
-
-/** The first index at or after `from` of a character `re` (global) matches, else text.length. */
-function stop(re: RegExp, text: string, from: number): number {
-  re.lastIndex = from;
-  return re.exec(text)?.index ?? text.length;
 }

@@ -4,6 +4,7 @@
 // A path segment of any other host is kept: nothing tells a token from a folder's name there.
 // Both are linear scans, as the rest of this folder's: a setup command writes these files, and a
 // regex that read on from every `?`, `&` or `://` in a long run of them would be quadratic.
+import { firstMatchAt } from '../security/forward-search.js';
 import { credentialKey } from './credential-key.js';
 
 /** Parameters that hold a secret whatever `credentialKey` says of their name (S3's and Azure's signatures). */
@@ -49,11 +50,11 @@ function withoutSecretParameters(text: string): string {
   let copied = 0;
   // A `?` whose parameter went, not yet written: the next kept parameter right after it gets it.
   let question = false;
-  for (let at = stop(PARAMETER_START, text, 0); at < text.length;) {
+  for (let at = firstMatchAt(PARAMETER_START, text, 0); at < text.length;) {
     let nameStart = at + 1;
     // `&amp;` is how XML writes the `&` (NuGet's `value="…?a=1&amp;apikey=…"`).
     if (text[at] === '&' && text.startsWith('amp;', nameStart)) nameStart += 4;
-    const nameEnd = stop(NAME_STOP, text, nameStart);
+    const nameEnd = firstMatchAt(NAME_STOP, text, nameStart);
     const follows = question && at === copied && text[at] === '&';
     if (question && !follows) question = false;
     if (text[nameEnd] !== '=' || !secretParameter(text.slice(nameStart, nameEnd))) {
@@ -62,14 +63,14 @@ function withoutSecretParameters(text: string): string {
         copied = nameStart;
         question = false;
       }
-      at = stop(PARAMETER_START, text, nameEnd);
+      at = firstMatchAt(PARAMETER_START, text, nameEnd);
       continue;
     }
-    const valueEnd = stop(VALUE_STOP, text, nameEnd + 1);
+    const valueEnd = firstMatchAt(VALUE_STOP, text, nameEnd + 1);
     out += text.slice(copied, at);
     copied = valueEnd;
     question ||= text[at] === '?';
-    at = stop(PARAMETER_START, text, valueEnd);
+    at = firstMatchAt(PARAMETER_START, text, valueEnd);
   }
   return out + text.slice(copied);
 }
@@ -93,9 +94,9 @@ function withoutPathTokens(text: string): string {
   let out = '';
   let copied = 0;
   for (let sep = text.indexOf('://'); sep >= 0; sep = text.indexOf('://', sep + 3)) {
-    const hostEnd = stop(HOST_STOP, text, sep + 3);
+    const hostEnd = firstMatchAt(HOST_STOP, text, sep + 3);
     if (text[hostEnd] !== '/' || !furyHost(text.slice(sep + 3, hostEnd))) continue;
-    const segmentEnd = stop(SEGMENT_STOP, text, hostEnd + 1);
+    const segmentEnd = firstMatchAt(SEGMENT_STOP, text, hostEnd + 1);
     if (segmentEnd === hostEnd + 1) continue;
     out += text.slice(copied, hostEnd + 1);
     copied = text[segmentEnd] === '/' ? segmentEnd + 1 : segmentEnd;
@@ -107,10 +108,4 @@ function furyHost(hostAndPort: string): boolean {
   const colon = hostAndPort.lastIndexOf(':');
   const host = (colon < 0 ? hostAndPort : hostAndPort.slice(0, colon)).toLowerCase();
   return host === 'fury.io' || host.endsWith('.fury.io');
-}
-
-/** The first index at or after `from` of a character `re` (global) matches, else text.length. */
-function stop(re: RegExp, text: string, from: number): number {
-  re.lastIndex = from;
-  return re.exec(text)?.index ?? text.length;
 }

@@ -17,3 +17,9 @@ export function forwardSearch(find: (from: number) => number): (from: number) =>
     return lastAt;
   };
 }
+
+/** The first index at or after `from` of a character `re` (global) matches, else text.length. */
+export function firstMatchAt(re: RegExp, text: string, from: number): number {
+  re.lastIndex = from;
+  return re.exec(text)?.index ?? text.length;
+}
