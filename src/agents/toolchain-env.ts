@@ -6,14 +6,19 @@
 // PIP_INDEX_URL often hold) is withheld and named in the log; the workflow can still pass it on
 // purpose through `verify-env` or `agent-env`. The names are the one list of src/domain/toolchain-variables.ts.
 import { TOOLCHAIN_VARIABLE_FAMILIES, TOOLCHAIN_VARIABLES } from '../domain/toolchain-variables.js';
+import { withoutUrlTokens } from '../sandbox/url-tokens.js';
 
 export function isToolchainVariable(name: string): boolean {
   return Object.hasOwn(TOOLCHAIN_VARIABLES, name) || TOOLCHAIN_VARIABLE_FAMILIES.some((re) => re.test(name));
 }
 
-/** A URL with a password (`scheme://user:password@host`), or a `password`/`token` query parameter. */
+/**
+ * A URL with a password (`scheme://user:password@host`), or a token the registry configurations
+ * are stripped of (url-tokens.ts: a query parameter named as a credential, `?access_token=`,
+ * `&X-Amz-Signature=`, or a Gemfury path token): one list of what a URL's token looks like.
+ */
 export function carriesCredential(value: string): boolean {
-  return /[a-z][a-z0-9+.-]*:\/\/[^/\s@:]*:[^/\s@]+@/i.test(value) || /[?&](password|token|auth)=/i.test(value);
+  return /[a-z][a-z0-9+.-]*:\/\/[^/\s@:]*:[^/\s@]+@/i.test(value) || withoutUrlTokens(value) !== value;
 }
 
 /** The toolchain variables of `env` withheld because their values carry a credential, sorted. */

@@ -89,4 +89,13 @@ describe('toolchain variables', () => {
     expect(carriesCredential('https://pypi.example/simple?token=abc')).toBe(true);
     expect(carriesCredential('/home/runner/go')).toBe(false);
   });
+
+  it('tell a token in a query or a Gemfury path, as the registry configurations are stripped of them', () => {
+    expect(carriesCredential('https://goproxy.example/?access_token=S1,direct')).toBe(true);
+    expect(carriesCredential('https://pypi.example/simple/?apikey=S2')).toBe(true);
+    expect(carriesCredential('https://bucket.example/p?X-Amz-Signature=S3&X-Amz-Date=1')).toBe(true);
+    expect(carriesCredential('https://pypi.fury.io/S4TOKEN/acme/')).toBe(true);
+    expect(carriesCredential('https://pypi.example/simple/?page=2')).toBe(false);
+    expect(carriesCredential('/opt/t/jdk-21/')).toBe(false);
+  });
 });
