@@ -151,9 +151,15 @@ function setUp() {
   record('pad-lib', 1, 'reviewer-2', { answer: reviewerAnswer([]) });
 
   // The shipped npm case with the real model's recorded round-1 answers, byte for byte.
-  cpSync(path.join(ROOT, 'eval/cases/negotiator-q-case'), path.join(work, 'cases', 'negotiator-q-case'), {
-    recursive: true,
-  });
+  const negotiator = path.join(work, 'cases', 'negotiator-q-case');
+  cpSync(path.join(ROOT, 'eval/cases/negotiator-q-case'), negotiator, { recursive: true });
+  // Its setup installs devDependencies from the npm registry, which this test never reaches: without
+  // setup and verify the replayed answers are judged as recorded (the shipped ones run in the
+  // PRL_EVAL_NETWORK test below).
+  const shipped = JSON.parse(readFileSync(path.join(negotiator, 'case.json'), 'utf8'));
+  delete shipped.setup;
+  delete shipped.verify;
+  writeFileSync(path.join(negotiator, 'case.json'), JSON.stringify(shipped));
   cpSync(
     path.join(ROOT, 'test/fixtures/real-model-runs/negotiator/round-1'),
     path.join(work, 'recordings/negotiator/round-1'),
@@ -565,5 +571,113 @@ it.skipIf(!NETWORK || !PYTHON_READY || !GO_READY)(
     // .venv/, the egg-info and __pycache__/ (the fixer's pytest) stay out of the fix commit.
     expect(by['pyjwt-aud-substring'], r.stdout).toMatchObject({ ...converged, fixFiles: ['jwt/api_jwt.py'] });
     expect(by['go-version-pessimistic'], r.stdout).toMatchObject({ ...converged, fixFiles: ['constraint.go'] });
+  },
+);
+
+// The shipped JavaScript cases' setup installs their devDependencies from the npm registry: run
+// only where it is reachable and asked for. None of the four packages ships its tests, so each
+// fixer writes one for the project's own runner (mocha, or ava for is-path-inside) beside its fix:
+// the fix is pushed only if verify runs that test with what setup installed, and it passes.
+it.skipIf(!NETWORK)(
+  "the shipped JavaScript cases: devDependencies installed, the fixer's test run by the project's runner",
+  { timeout: 600_000 },
+  () => {
+    const cases = path.join(work, 'js-cases');
+    const recordings = path.join(work, 'js-recordings');
+    const mochaTest = (what: string, body: string) =>
+      `const assert = require('assert');\nconst lib = require('..');\n\n` +
+      `describe('${what}', function () {\n  it('${what}', function () {\n    ${body}\n  });\n});\n`;
+    const shipped = [
+      {
+        name: 'cookie-max-age-zero',
+        project: 'cookie',
+        bug: { file: 'index.js', line: 131, title: 'Max-Age=0 is dropped' },
+        runner: './node_modules/.bin/mocha --version',
+        test: {
+          'test/max-age.js': mochaTest(
+            'keeps Max-Age=0',
+            "assert.strictEqual(lib.serialize('a', 'b', { maxAge: 0 }), 'a=b; Max-Age=0');",
+          ),
+        },
+      },
+      {
+        name: 'deep-extend-proto',
+        project: 'deep-extend',
+        bug: { file: 'lib/deep-extend.js', line: 108, title: '__proto__ pollutes Object.prototype' },
+        runner: './node_modules/.bin/mocha --version',
+        test: {
+          'test/proto.js': mochaTest(
+            'leaves Object.prototype alone',
+            'lib({}, JSON.parse(\'{"__proto__": {"polluted": 1}}\'));\n    assert.strictEqual({}.polluted, undefined);',
+          ),
+        },
+      },
+      {
+        name: 'is-path-inside-prefix',
+        project: 'is-path-inside',
+        bug: { file: 'index.js', line: 6, title: 'A sibling with a common prefix is inside' },
+        runner: './node_modules/.bin/ava --version',
+        test: {
+          'test.js':
+            "import test from 'ava';\nimport isPathInside from '.';\n\n" +
+            "test('a sibling with a common prefix is outside', (t) => {\n" +
+            "  t.false(isPathInside('/srv/www-private/key', '/srv/www'));\n});\n",
+        },
+      },
+      {
+        name: 'negotiator-q-case',
+        project: 'negotiator',
+        bug: { file: 'lib/charset.js', line: 62, title: 'i shadows the position parameter' },
+        runner: './node_modules/.bin/mocha --version',
+        test: {
+          'test/order.js': mochaTest(
+            'keeps header order at equal q',
+            "const n = new lib({ headers: { 'accept-charset': 'utf-8;q=0.8, iso-8859-1;q=0.8' } });\n" +
+              "    assert.deepStrictEqual(n.charsets(['iso-8859-1', 'utf-8']), ['utf-8', 'iso-8859-1']);",
+          ),
+        },
+      },
+    ];
+    for (const c of shipped) {
+      cpSync(path.join(ROOT, 'eval/cases', c.name), path.join(cases, c.name), { recursive: true });
+      recordFixedCase(
+        recordings,
+        c.project,
+        c.bug,
+        { command: c.runner, expect: '^\\d+\\.\\d+\\.\\d+' },
+        { reversePatch: path.join(cases, c.name, 'pr.patch'), files: c.test },
+      );
+    }
+    cpSync(REPLAY, path.join(work, 'replay.mjs'));
+    openToSandbox(recordings);
+    openToSandbox(path.join(work, 'replay.mjs'));
+    replayConfig(path.join(work, 'js.yml'), recordings);
+    const out = path.join(work, 'js-out');
+    const r = runEval(['--config', path.join(work, 'js.yml'), '--cases', cases, '--out', out]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
+      results: { case: string }[];
+    };
+    const by = Object.fromEntries(results.map((x) => [x.case, x]));
+    // The fix reverts the PR's patch: the files it changed.
+    const patched = (name: string) =>
+      [...readFileSync(path.join(cases, name, 'pr.patch'), 'utf8').matchAll(/^diff --git a\/(\S+)/gm)].map(
+        (m) => m[1]!,
+      );
+    for (const c of shipped) {
+      // node_modules/ stays out of the fix commit: the fix and the fixer's test only.
+      expect(by[c.name], r.stdout).toMatchObject({
+        found: { priority: 'P1' },
+        agreement: { by: 2, of: 2 },
+        fixed: true,
+        rounds: 2,
+        status: 'converged',
+        setup: 'passed',
+        headTests: 'passed',
+        leftovers: [],
+        error: null,
+        fixFiles: [...patched(c.name), ...Object.keys(c.test)].sort(),
+      });
+    }
   },
 );
