@@ -398,6 +398,21 @@ function recordFixedCase(
   write(2, 'reviewer-2.answer.txt', json(reviewerAnswer([], 'reviewer-2')));
 }
 
+/** The shipped cases run through the eval on recorded answers: the run's output and each case's result by name. */
+function replayEval(work: string, name: string, recordings: string, cases: string) {
+  cpSync(REPLAY, path.join(work, 'replay.mjs'));
+  openToSandbox(recordings);
+  openToSandbox(path.join(work, 'replay.mjs'));
+  replayConfig(path.join(work, `${name}.yml`), recordings);
+  const out = path.join(work, `${name}-out`);
+  const r = runEval(['--config', path.join(work, `${name}.yml`), '--cases', cases, '--out', out]);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
+    results: { case: string }[];
+  };
+  return { r, by: Object.fromEntries(results.map((x) => [x.case, x])) };
+}
+
 function openToSandbox(p: string) {
   chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
   if (statSync(p).isDirectory()) for (const n of readdirSync(p)) openToSandbox(path.join(p, n));
@@ -546,17 +561,7 @@ it.skipIf(!NETWORK || !PYTHON_READY || !GO_READY)(
       { command: 'go test -count=1 ./...', expect: 'ok\\s+github.com/hashicorp/go-version' },
       { reversePatch: path.join(cases, 'go-version-pessimistic/pr.patch') },
     );
-    cpSync(REPLAY, path.join(work, 'replay.mjs'));
-    openToSandbox(recordings);
-    openToSandbox(path.join(work, 'replay.mjs'));
-    replayConfig(path.join(work, 'shipped.yml'), recordings);
-    const out = path.join(work, 'shipped-out');
-    const r = runEval(['--config', path.join(work, 'shipped.yml'), '--cases', cases, '--out', out]);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
-      results: { case: string }[];
-    };
-    const by = Object.fromEntries(results.map((x) => [x.case, x]));
+    const { r, by } = replayEval(work, 'shipped', recordings, cases);
     const converged = {
       found: { priority: 'P1' },
       agreement: { by: 2, of: 2 },
@@ -648,17 +653,7 @@ it.skipIf(!NETWORK)(
         { reversePatch: path.join(cases, c.name, 'pr.patch'), files: c.test },
       );
     }
-    cpSync(REPLAY, path.join(work, 'replay.mjs'));
-    openToSandbox(recordings);
-    openToSandbox(path.join(work, 'replay.mjs'));
-    replayConfig(path.join(work, 'js.yml'), recordings);
-    const out = path.join(work, 'js-out');
-    const r = runEval(['--config', path.join(work, 'js.yml'), '--cases', cases, '--out', out]);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
-      results: { case: string }[];
-    };
-    const by = Object.fromEntries(results.map((x) => [x.case, x]));
+    const { r, by } = replayEval(work, 'js', recordings, cases);
     // The fix reverts the PR's patch: the files it changed.
     const patched = (name: string) =>
       [...readFileSync(path.join(cases, name, 'pr.patch'), 'utf8').matchAll(/^diff --git a\/(\S+)/gm)].map(
