@@ -398,6 +398,19 @@ function recordFixedCase(
   write(2, 'reviewer-2.answer.txt', json(reviewerAnswer([], 'reviewer-2')));
 }
 
+/** A case's result when it ran on its installed project, was found by both reviewers and was fixed. */
+const CONVERGED = {
+  found: { priority: 'P1' },
+  agreement: { by: 2, of: 2 },
+  fixed: true,
+  rounds: 2,
+  status: 'converged',
+  setup: 'passed',
+  headTests: 'passed',
+  leftovers: [],
+  error: null,
+};
+
 /** The shipped cases run through the eval on recorded answers: the run's output and each case's result by name. */
 function replayEval(work: string, name: string, recordings: string, cases: string) {
   cpSync(REPLAY, path.join(work, 'replay.mjs'));
@@ -496,17 +509,9 @@ it(
       const { results } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { results: object[] };
       expect(results[0], r.stdout).toMatchObject({
         case: 'mini-range',
-        found: { priority: 'P1' },
-        agreement: { by: 2, of: 2 },
-        fixed: true,
-        rounds: 2,
-        status: 'converged',
-        setup: 'passed',
-        headTests: 'passed',
+        ...CONVERGED,
         // build/ is setup's: the fix commit holds the fix only, and the checkout is handed back clean.
         fixFiles: ['index.js'],
-        leftovers: [],
-        error: null,
       });
 
       // A tarball whose bytes differ from the case's sha256 is refused, naming the case's file.
@@ -562,20 +567,9 @@ it.skipIf(!NETWORK || !PYTHON_READY || !GO_READY)(
       { reversePatch: path.join(cases, 'go-version-pessimistic/pr.patch') },
     );
     const { r, by } = replayEval(work, 'shipped', recordings, cases);
-    const converged = {
-      found: { priority: 'P1' },
-      agreement: { by: 2, of: 2 },
-      fixed: true,
-      rounds: 2,
-      status: 'converged',
-      setup: 'passed',
-      headTests: 'passed',
-      leftovers: [],
-      error: null,
-    };
     // .venv/, the egg-info and __pycache__/ (the fixer's pytest) stay out of the fix commit.
-    expect(by['pyjwt-aud-substring'], r.stdout).toMatchObject({ ...converged, fixFiles: ['jwt/api_jwt.py'] });
-    expect(by['go-version-pessimistic'], r.stdout).toMatchObject({ ...converged, fixFiles: ['constraint.go'] });
+    expect(by['pyjwt-aud-substring'], r.stdout).toMatchObject({ ...CONVERGED, fixFiles: ['jwt/api_jwt.py'] });
+    expect(by['go-version-pessimistic'], r.stdout).toMatchObject({ ...CONVERGED, fixFiles: ['constraint.go'] });
   },
 );
 
@@ -662,15 +656,7 @@ it.skipIf(!NETWORK)(
     for (const c of shipped) {
       // node_modules/ stays out of the fix commit: the fix and the fixer's test only.
       expect(by[c.name], r.stdout).toMatchObject({
-        found: { priority: 'P1' },
-        agreement: { by: 2, of: 2 },
-        fixed: true,
-        rounds: 2,
-        status: 'converged',
-        setup: 'passed',
-        headTests: 'passed',
-        leftovers: [],
-        error: null,
+        ...CONVERGED,
         fixFiles: [...patched(c.name), ...Object.keys(c.test)].sort(),
       });
     }
