@@ -4,7 +4,7 @@
 // of BEGIN lines, 15 s on the 8 MiB a verify command may print. Each part of it matches in one way
 // only (a label is a run of [A-Z0-9 ] that must be followed by a `-`), so here each BEGIN line is
 // checked once and the first END line after it is looked up from where the last lookup stopped.
-import { forwardSearch } from './forward-search.js';
+import { firstMatchAt, forwardSearch } from './forward-search.js';
 
 // A label of at most 100 characters on either side of PRIVATE KEY (real ones: RSA, ENCRYPTED,
 // OPENSSH, PGP … BLOCK): unbounded, a long one was read again from each PRIVATE KEY in it (quadratic).
@@ -28,10 +28,7 @@ const LABEL_MAX = 100 + 'PRIVATE KEY'.length + 100;
  */
 export function replaceClosedPemBlocks(text: string, replace: (block: string) => string): string {
   const nextEnd = forwardSearch((from) => firstEndLine(text, from));
-  const nextNotBody = forwardSearch((from) => {
-    NOT_BODY.lastIndex = from;
-    return NOT_BODY.exec(text)?.index ?? text.length;
-  });
+  const nextNotBody = forwardSearch((from) => firstMatchAt(NOT_BODY, text, from));
   let out = '';
   let copied = 0;
   for (let at = text.indexOf('-----BEGIN '); at >= 0; at = text.indexOf('-----BEGIN ', Math.max(at + 1, copied))) {
