@@ -179,7 +179,7 @@ describe('a later round, on the negotiator run', () => {
   it('asks for a new finding, with its own title, for a new problem a fix opened on the same line', async () => {
     const { one } = await roundTwo(roundOne().earlier);
     expect(one.replace(/\s+/g, ' ')).toContain(
-      'a problem a fix opened (a comment it left untrue included) is a new finding with its own title, ' +
+      'a problem a fix opened (a comment it left untrue included: P3 `docs`) is a new finding with its own title, ' +
         'even on the line of the finding it fixed',
     );
   });
