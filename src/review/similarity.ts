@@ -143,8 +143,9 @@ export function sameProblem(a: Comparable, b: Comparable, opts: SameProblemOptio
   const sameKind = categoryCode(a.category) === categoryCode(b.category);
   // Same category at the same line is one problem described in other words when the titles
   // overlap enough; two different bugs on one line ("ignores the offset", "throws on empty")
-  // stay apart. Over-reporting beats dropping a bug from the fix payload.
-  if ((at & SAME_LINE) !== 0 && sameKind && sim >= TITLE_THRESHOLD / 2) return true;
+  // stay apart. Over-reporting beats dropping a bug from the fix payload. Never for one
+  // reviewer's own findings: two of them at one line are two problems as that reviewer sees it.
+  if (opts.crossReviewer && (at & SAME_LINE) !== 0 && sameKind && sim >= TITLE_THRESHOLD / 2) return true;
   // A content link needs a place too: both lines known and near (the file alone is too wide a place).
   const placed = (at & BOTH_PLACED) !== 0;
   return Boolean(opts.crossReviewer) && placed && sameKind && linkedByContent(a, b, opts.content ?? contentCache());

@@ -86,6 +86,49 @@ describe('groupFindings', () => {
     expect(out).toHaveLength(2);
   });
 
+  // A reviewer that reports two findings at one line says they are two problems: only titles
+  // that say the same may join them (as a reviewer listed twice for one problem, below). Relay
+  // run 68 (go-version, real models): reviewer-1's pre-release bug, anchored on the line of its
+  // segment bug, vanished into that group because the titles shared a quarter of their words,
+  // and the fixer got it only as another reviewer's words of the segment bug.
+  it("keeps one reviewer's two findings at one line apart when their titles share only some words", () => {
+    const segments = '~> with one or two segments now accepts versions below the constraint';
+    const prerelease = '~> with a pre-release now accepts a lower pre-release of the same version';
+    const out = groupFindings(
+      reported(
+        [
+          'reviewer-1',
+          [
+            raw({ file: 'constraint.go', line: 196, title: segments }),
+            raw({ file: 'constraint.go', line: 196, title: prerelease }),
+          ],
+        ],
+        [
+          'reviewer-2',
+          [
+            raw({
+              file: 'constraint.go',
+              line: 192,
+              endLine: 196,
+              title: '`~> X.Y` no longer rejects versions below it',
+            }),
+            raw({
+              file: 'constraint.go',
+              line: 171,
+              endLine: 174,
+              title: '`~>` with a pre-release accepts lower ones',
+            }),
+          ],
+        ],
+      ),
+    );
+    const titlesOf = (f: Finding) => (f.members ?? [f]).map((m) => m.title);
+    const holding = (t: string) => out.filter((f) => titlesOf(f).includes(t));
+    expect(holding(segments)).toHaveLength(1);
+    expect(holding(prerelease)).toHaveLength(1);
+    expect(holding(segments)[0]).not.toBe(holding(prerelease)[0]);
+  });
+
   it('groups one problem worded differently within 3 lines: union of reporters, most severe priority kept', () => {
     const out = groupFindings(
       reported(
